@@ -1,0 +1,113 @@
+"""The demo organization: a product, a user, simulation runs and an API key with every scope.
+
+Every row has a fixed id, so running the seed again changes nothing. The key is stored as a
+hash only; its secret is kept in .data/demo-api-key (mode 0600) so later runs can print it
+again, and a new key is made only when that one no longer works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from deploy.db import part_dsn
+from deploy.parts import GATEWAY, SIMULATIONS, Part
+from deploy.stack import DATA
+from gateway import queries as identity
+from gateway.auth.api_keys import create_api_key, hash_key
+from gateway.auth.scopes import ALL_SCOPES
+from libs.common.db import create_pool, fetch_value, transaction
+from services.simulations import queries as simulations
+
+NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
+KEY_FILE = DATA / "demo-api-key"
+
+
+def demo_id(name: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, name))
+
+
+ORGANIZATION = {"id": demo_id("organization"), "slug": "demo", "name": "Demo Organization"}
+PRODUCT = {"id": demo_id("product"), "slug": "demo-product", "name": "Demo Product"}
+USER = {"id": demo_id("user"), "email": "demo@example.com", "name": "Demo User"}
+
+TASKS = [
+    {"id": demo_id("task:checkout"), "name": "Complete a checkout", "category": "commerce"},
+    {"id": demo_id("task:support"), "name": "Find the refund policy", "category": "support"},
+]
+ENVIRONMENTS = [
+    {"id": demo_id("env:browser"), "task_id": TASKS[0]["id"], "name": "Headless browser",
+     "agent_config": {"model": "demo-agent", "temperature": 0.2, "maxSteps": 40}},
+    {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
+     "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
+]  # fmt: skip
+RUN_OUTCOMES = [
+    ("completed", True, 0.92), ("completed", False, 0.41), ("failed", False, 0.0), ("completed", True, 0.88),
+    ("running", None, None),
+]  # fmt: skip
+
+
+def demo_runs() -> list[dict[str, Any]]:
+    started = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+    runs = []
+    for index, (status, passed, score) in enumerate(RUN_OUTCOMES):
+        environment = ENVIRONMENTS[index % len(ENVIRONMENTS)]
+        begin = started + timedelta(hours=index)
+        finished = status != "running"
+        runs.append({
+            "id": demo_id(f"run:{index}"), "organization_id": ORGANIZATION["id"],
+            "environment_id": environment["id"], "task_id": environment["task_id"], "status": status,
+            "sandbox_id": f"sbx-demo-{index}", "sandbox_snapshot": None, "overall_score": score, "passed": passed,
+            "tokens_used": 12000 + 1500 * index, "cost_usd": round(0.04 + 0.01 * index, 4),
+            "started_at": begin, "completed_at": begin + timedelta(minutes=7) if finished else None,
+            "duration": 420.0 if finished else None, "volume_ids": [], "log_s3_keys": [f"demo/runs/{index}.log"],
+            "metadata": {"seed": True},
+        })  # fmt: skip
+    return runs
+
+
+def _pool(admin: str, part: Part) -> Any:
+    return create_pool(part_dsn(admin, part), part.schema, 1, 2)
+
+
+async def _seed_identity(admin: str) -> str:
+    """The organization, product, user and membership; returns a working demo API key."""
+    async with _pool(admin, GATEWAY) as pool, transaction(pool) as cur:
+        if await identity.find_organization(cur, ORGANIZATION["slug"]) is None:
+            await identity.create_organization(cur, ORGANIZATION["slug"], ORGANIZATION["name"], ORGANIZATION["id"])
+        if await identity.find_product(cur, PRODUCT["id"]) is None:
+            await identity.create_product(cur, ORGANIZATION["id"], PRODUCT["name"], PRODUCT["slug"], PRODUCT["id"])
+        if await fetch_value(cur, "SELECT 1 FROM users WHERE id = %s", (USER["id"],)) is None:
+            await identity.create_user(cur, USER["email"], USER["name"], USER["id"])
+        await identity.upsert_membership(cur, USER["id"], ORGANIZATION["id"], "owner")
+        key = KEY_FILE.read_text().strip() if KEY_FILE.exists() else ""
+        if not key or await identity.find_active_key_by_hash(cur, hash_key(key)) is None:
+            key, _ = await create_api_key(cur, ORGANIZATION["id"], "demo (make run)", ALL_SCOPES)
+            DATA.mkdir(exist_ok=True)
+            KEY_FILE.touch(mode=0o600)
+            KEY_FILE.write_text(key + "\n")
+    return key
+
+
+async def _seed_simulations(admin: str) -> None:
+    """Tasks, environments and runs, through the simulations service's own intake code."""
+    async with _pool(admin, SIMULATIONS) as pool, transaction(pool) as cur:
+        for task in TASKS:
+            await simulations.create_task(cur, {**task, "organization_id": ORGANIZATION["id"]})
+        for environment in ENVIRONMENTS:
+            await simulations.create_environment(cur, {**environment, "organization_id": ORGANIZATION["id"]})
+        for run in demo_runs():
+            await simulations.create_run(cur, run)
+
+
+async def seed(admin: str) -> str:
+    key = await _seed_identity(admin)
+    await _seed_simulations(admin)
+    return key
+
+
+def run(admin: str) -> str:
+    """Seed the demo data (idempotent) and return the demo API key."""
+    return asyncio.run(seed(admin))

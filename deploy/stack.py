@@ -1,0 +1,178 @@
+"""The backing stores and secrets of a local run: found, or started under `.data/`.
+
+PostgreSQL and Redis are taken from DATABASE_URL / REDIS_URL (defaults: the local servers).
+When one does not answer but its server program is installed, a private one is started under
+`.data/` on a side port and stopped again when the run ends. Local secrets are generated once
+into `.data/secrets.env`; nothing secret is ever written in the repository.
+
+`python -m deploy.stack exec -- CMD...` runs CMD with the stores up and the environment set.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from urllib.parse import urlsplit
+
+import psycopg2
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from psycopg2.extensions import make_dsn
+
+from deploy.db import DEFAULT_DATABASE_URL
+from deploy.parts import ROOT
+
+DATA = ROOT / ".data"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+PRIVATE_POSTGRES_PORT = 55432
+PRIVATE_REDIS_PORT = 56379
+SECRETS_FILE = DATA / "secrets.env"
+
+
+def log(message: str) -> None:
+    print(f"[stack] {message}", file=sys.stderr, flush=True)
+
+
+def postgres_answers(url: str) -> bool:
+    try:
+        psycopg2.connect(make_dsn(url, dbname="postgres", connect_timeout=2)).close()
+    except psycopg2.OperationalError:
+        return False
+    return True
+
+
+def redis_answers(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), timeout=2) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _wait_until(check: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{what} did not come up within {seconds:g}s")
+        time.sleep(0.2)
+
+
+def _as_postgres_user() -> list[str]:
+    """initdb and postgres refuse to run as root: run them as the `postgres` user then."""
+    if os.geteuid() != 0:
+        return []
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        raise SystemExit("running as root, and there is no 'postgres' user to run a private PostgreSQL") from None
+    return ["runuser", "-u", "postgres", "--"]
+
+
+@contextmanager
+def private_postgres() -> Iterator[str]:
+    """A PostgreSQL of our own under .data/postgres, stopped when the context exits."""
+    if not (shutil.which("initdb") and shutil.which("pg_ctl")):
+        raise SystemExit("PostgreSQL does not answer at DATABASE_URL and initdb/pg_ctl are not installed")
+    directory = DATA / "postgres"
+    prefix = _as_postgres_user()
+    DATA.mkdir(exist_ok=True)
+    if not (directory / "PG_VERSION").exists():
+        directory.mkdir(exist_ok=True)
+        if prefix:
+            shutil.chown(directory, "postgres")
+        log(f"initialising a private PostgreSQL in {directory}")
+        subprocess.run([*prefix, "initdb", "-D", str(directory), "-U", "postgres", "--auth=trust"], check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+    options = f"-p {PRIVATE_POSTGRES_PORT} -c listen_addresses=127.0.0.1 -k {directory}"
+    subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log"),
+                    "-w", "start"], check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    url = f"postgresql://postgres@127.0.0.1:{PRIVATE_POSTGRES_PORT}/aivis"
+    log(f"private PostgreSQL on port {PRIVATE_POSTGRES_PORT}")
+    try:
+        yield url
+    finally:
+        subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        log("private PostgreSQL stopped")
+
+
+@contextmanager
+def private_redis() -> Iterator[str]:
+    """A Redis of our own, in memory only, stopped when the context exits."""
+    if not shutil.which("redis-server"):
+        raise SystemExit("Redis does not answer at REDIS_URL and redis-server is not installed")
+    directory = DATA / "redis"
+    directory.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(PRIVATE_REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(directory)],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
+    try:
+        _wait_until(lambda: redis_answers(url), "the private Redis")
+        log(f"private Redis on port {PRIVATE_REDIS_PORT}")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+        log("private Redis stopped")
+
+
+def local_secrets() -> dict[str, str]:
+    """The secrets of local runs, generated on first use into .data/secrets.env (mode 0600)."""
+    if not SECRETS_FILE.exists():
+        DATA.mkdir(exist_ok=True)
+        pem = Ed25519PrivateKey.generate().private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()).decode()
+        lines = [f"INTERNAL_TOKEN_SECRET={secrets.token_urlsafe(48)}", "JWT_PRIVATE_KEY=" + pem.replace("\n", "\\n")]
+        SECRETS_FILE.touch(mode=0o600)
+        SECRETS_FILE.write_text("\n".join(lines) + "\n")
+    values = {}
+    for line in SECRETS_FILE.read_text().splitlines():
+        name, _, value = line.partition("=")
+        values[name] = value.replace("\\n", "\n")
+    return values
+
+
+@contextmanager
+def local_stack() -> Iterator[dict[str, str]]:
+    """The environment of a local run: reachable stores (started if need be) and local secrets."""
+    with ExitStack() as stack:
+        environ = dict(os.environ)
+        database_url = environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+        if not postgres_answers(database_url):
+            log(f"no PostgreSQL answers at {database_url}")
+            database_url = stack.enter_context(private_postgres())
+            _wait_until(lambda: postgres_answers(database_url), "the private PostgreSQL")
+        redis_url = environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+        if not redis_answers(redis_url):
+            log(f"no Redis answers at {redis_url}")
+            redis_url = stack.enter_context(private_redis())
+        environ["DATABASE_URL"] = database_url
+        environ["REDIS_URL"] = redis_url
+        for name, value in local_secrets().items():
+            environ.setdefault(name, value)
+        yield environ
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2 or argv[0] != "exec" or argv[1] != "--":
+        print("usage: python -m deploy.stack exec -- COMMAND [ARGS...]", file=sys.stderr)
+        return 2
+    with local_stack() as environ:
+        return subprocess.run(argv[2:], env=environ, check=False).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

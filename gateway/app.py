@@ -1,0 +1,101 @@
+"""The gateway: credentials, scopes, tenancy, rate limits and envelopes in front of the services."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+
+from aiohttp import web
+from aiohttp_session import session_middleware
+from aiohttp_session.redis_storage import RedisStorage
+
+from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
+from gateway.auth.credentials import SESSION_COOKIE, Authenticator
+from gateway.auth.tokens import TokenSigner
+from gateway.directory import Directory
+from gateway.envelope import error_response
+from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
+from gateway.openapi import render_document
+from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
+from gateway.route_table import ROUTES, Route
+from gateway.routes import setup_routes
+from gateway.settings import GatewaySettings
+from libs.common.db import db_pool_ctx
+from libs.common.health import add_health_routes
+from libs.common.http_client import http_client_ctx
+from libs.common.keys import DB_POOL, REDIS, SETTINGS
+from libs.common.logs import configure_logging
+from libs.common.middlewares import (
+    error_middleware,
+    internal_auth_middleware,
+    observe_middleware,
+    request_id_middleware,
+)
+from libs.common.redis_client import attach_redis, create_redis
+from libs.common.tasks import periodic
+
+# aiohttp-session 2.12 stores its storage under a plain string request key, which aiohttp 3.14
+# warns about on every request; the key is private to that library and harmless.
+warnings.filterwarnings("ignore", category=web.NotAppKeyWarning, module="aiohttp_session")
+
+
+async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Key store, directory, authenticator and limiter, with their background loops."""
+    settings: GatewaySettings = app[SETTINGS]
+    pool = app[DB_POOL]
+    app[KEY_STORE] = keys = ApiKeyStore(pool)
+    app[DIRECTORY] = directory = Directory(pool)
+    app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory)
+    app[LIMITER] = limiter = RateLimiter(
+        settings.rate_limit_per_minute, settings.rate_limit_burst, app[REDIS], settings.redis_prefix
+    )
+    async with (
+        periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
+        periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
+        periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
+    ):
+        yield
+    await keys.flush_last_used()
+
+
+def create_app(
+    settings: GatewaySettings,
+    routes: tuple[Route, ...] = ROUTES,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> web.Application:
+    signer = TokenSigner(settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience)
+    redis = create_redis(settings.redis_url)
+    sessions = RedisStorage(
+        redis,
+        cookie_name=SESSION_COOKIE,
+        max_age=settings.session_max_age,
+        httponly=True,
+        samesite="Lax",
+        secure=not settings.development,
+    )
+    middlewares = (
+        request_id_middleware,  # first, so every log line and error envelope carries the id
+        observe_middleware(settings.name),  # sees the final status, including rendered errors
+        error_middleware(error_response),  # every exception below becomes an error envelope
+        session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
+        internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
+    )
+    app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes)
+    app[SETTINGS] = settings
+    app[SIGNER] = signer
+    app[CLOCK] = clock
+    app[OPENAPI_DOCUMENT] = render_document(routes)
+    app.cleanup_ctx.append(db_pool_ctx)
+    attach_redis(app, redis)
+    app.cleanup_ctx.extend((http_client_ctx, identity_ctx))
+    add_health_routes(app)
+    setup_routes(app, routes, settings.upstreams)
+    return app
+
+
+async def app_factory() -> web.Application:
+    """The gunicorn entry point: settings from the environment."""
+    settings = GatewaySettings.load()
+    configure_logging(settings.name, settings.log_level)
+    return create_app(settings)

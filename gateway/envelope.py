@@ -1,0 +1,27 @@
+"""The response envelope: `{ok: true, data}` or `{ok: false, code, message, details?}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from libs.common.encoding import JSON_CONTENT_TYPE, dumps
+from libs.common.errors import ApiError
+
+_OK_OPEN = b'{"ok":true,"data":'
+_OK_CLOSE = b"}"
+
+
+def error_response(error: ApiError) -> web.Response:
+    body = dumps({"ok": False, **error.to_dict()})
+    return web.Response(body=body, status=error.status, content_type=JSON_CONTENT_TYPE, headers=error.headers)
+
+
+def ok_response_from_json(data_json: bytes, status: int = 200) -> web.Response:
+    """Splice already-encoded JSON into the success envelope, without decoding it."""
+    return web.Response(body=_OK_OPEN + data_json + _OK_CLOSE, status=status, content_type=JSON_CONTENT_TYPE)
+
+
+def ok_response(data: Any, status: int = 200) -> web.Response:
+    return ok_response_from_json(dumps(data), status)

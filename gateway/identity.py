@@ -1,0 +1,29 @@
+"""Who is calling, once a credential has been verified."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from libs.common.internal_token import Caller, Organization, Product
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A verified caller: an API key, or a user (by bearer token or session), in one organization."""
+
+    kind: str  # "api_key" or "user"
+    principal_id: str
+    organization: Organization
+    scopes: frozenset[str]
+    # What rate limits count against: the key, or the user within the organization.
+    rate_key: str
+
+    def caller(self, request_id: str, product: Product | None = None) -> Caller:
+        return Caller(
+            principal_kind=self.kind,
+            principal_id=self.principal_id,
+            organization=self.organization,
+            scopes=self.scopes,
+            product=product,
+            request_id=request_id,
+        )

@@ -1,0 +1,23 @@
+"""Typed application state of the gateway."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from aiohttp import web
+
+from gateway.auth.api_keys import ApiKeyStore
+from gateway.auth.credentials import Authenticator
+from gateway.auth.tokens import TokenSigner
+from gateway.directory import Directory
+from gateway.ratelimit import RateLimiter
+
+KEY_STORE: web.AppKey[ApiKeyStore] = web.AppKey("key_store")
+DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")
+AUTHENTICATOR: web.AppKey[Authenticator] = web.AppKey("authenticator")
+LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter")
+SIGNER: web.AppKey[TokenSigner] = web.AppKey("signer")
+OPENAPI_DOCUMENT: web.AppKey[bytes] = web.AppKey("openapi_document")
+# Tests move time forward to see the legacy-routing sunset.
+CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("clock")

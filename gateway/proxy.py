@@ -1,0 +1,143 @@
+"""The route handlers compiled from the route table: check the caller, then forward upstream.
+
+Per request: lifecycle (410 after a sunset), credential, rate limit, scope, tenancy, then one
+upstream call carrying the signed internal token. The success body is spliced into the
+envelope as bytes; upstream errors and failures become error envelopes.
+"""
+
+from __future__ import annotations
+
+import calendar
+from email.utils import format_datetime
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from gateway.envelope import ok_response_from_json
+from gateway.identity import Identity
+from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
+from gateway.route_table import Route
+from libs.common import errors
+from libs.common.encoding import loads
+from libs.common.http_client import RawResponse
+from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
+from libs.common.internal_token import Product, mint
+from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
+from libs.common.middlewares import REQUEST_ID_HEADER
+
+# Only these client headers reach a service; identity travels in the internal token alone.
+FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent")
+PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location")
+
+
+def lifecycle_headers(route: Route) -> dict[str, str]:
+    """`Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the successor link of a route."""
+    headers = {}
+    if route.deprecated is not None:
+        headers["Deprecation"] = f"@{calendar.timegm(route.deprecated.timetuple())}"
+    if route.sunset is not None:
+        headers["Sunset"] = format_datetime(route.sunset, usegmt=True)
+    if route.successor is not None:
+        headers["Link"] = f'<{route.successor}>; rel="successor-version"'
+    return headers
+
+
+def _product_id_in_body(body: bytes, field: str) -> str | None:
+    """The product id a JSON body names, if any; a body that is not JSON is the service's to refuse."""
+    try:
+        data = loads(body) if body else None
+    except ValueError:
+        return None
+    value = data.get(field) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+async def check_tenancy(request: web.Request, route: Route, identity: Identity, body: bytes) -> Product | None:
+    """404 for an organization or product id of another organization; the checked product otherwise."""
+    organization_id = identity.organization.id
+    if route.org_param is not None and request.match_info[route.org_param].lower() != organization_id:
+        raise errors.NotFound("organization not found")
+    product_id = None
+    if route.product_query is not None:
+        product_id = request.query.get(route.product_query)
+    elif route.product_body is not None:
+        product_id = _product_id_in_body(body, route.product_body)
+    if not product_id:
+        return None
+    owned = await request.app[DIRECTORY].product(product_id.lower())
+    if owned is None or owned.organization_id != organization_id:
+        raise errors.NotFound("product not found")
+    return owned.product
+
+
+def upstream_error(raw: RawResponse) -> errors.ApiError:
+    """The error a service answered, or a 502/503/504 when its answer is not one of ours."""
+    try:
+        payload = loads(raw.body) if raw.body else None
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
+        return errors.UpstreamError(raw.status, payload["code"], payload["message"], payload.get("details"))
+    if raw.status == 503:
+        return errors.ServiceUnavailable("upstream not ready")
+    if raw.status == 504:
+        return errors.UpstreamTimeout()
+    return errors.BadGateway(f"upstream answered {raw.status} without an error body")
+
+
+def shape(raw: RawResponse) -> web.Response:
+    if raw.status >= 400:
+        raise upstream_error(raw)
+    if raw.body and not raw.headers.get("Content-Type", "").startswith("application/json"):
+        raise errors.BadGateway("upstream answered with a body that is not JSON")
+    response = ok_response_from_json(raw.body or b"null", raw.status)
+    for name in PASSED_RESPONSE_HEADERS:
+        if name in raw.headers:
+            response.headers[name] = raw.headers[name]
+    return response
+
+
+def compile_route(route: Route, upstream_url: str) -> Handler:
+    """The handler of one route of the table."""
+    static_headers = lifecycle_headers(route)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        app = request.app
+        if route.sunset is not None and app[CLOCK]() > route.sunset:
+            raise errors.Gone(
+                f"{route.method} {route.path} stopped responding on {route.sunset.date()}", headers=static_headers
+            )
+        extra_headers = dict(static_headers)
+        try:
+            identity = await app[AUTHENTICATOR].identify(request)
+            decision = app[LIMITER].take(identity.rate_key)
+            extra_headers.update(decision.headers())
+            if not decision.allowed:
+                raise errors.RateLimited(details={"retryAfterSeconds": decision.retry_after_seconds})
+            if route.scope not in identity.scopes:
+                raise errors.Forbidden(
+                    f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
+                )
+            body = await request.read()
+            product = await check_tenancy(request, route, identity, body)
+            request_id = request[REQUEST_ID]
+            headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
+            headers[INTERNAL_TOKEN_HEADER] = mint(
+                app[SETTINGS].internal_token_secret, identity.caller(request_id, product)
+            )
+            headers[REQUEST_ID_HEADER] = request_id
+            raw = await app[HTTP].send(
+                request.method,
+                upstream_url + request.raw_path,
+                headers=headers,
+                body=body or None,
+                timeout=route.timeout,
+            )
+            response = shape(raw)
+        except errors.ApiError as error:
+            error.headers = {**extra_headers, **error.headers}
+            raise
+        response.headers.update(extra_headers)
+        return response
+
+    return handler

@@ -1,0 +1,164 @@
+"""Data access for the identity schema. Plain async functions, cursor first."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
+from libs.common.errors import NotFound
+from libs.common.validators import UUID_PATTERN
+
+KEY_COLUMNS = "id, organization_id, name, prefix, scopes, created_at, expires_at, revoked_at, last_used_at"
+
+
+async def create_organization(cur: Any, slug: str, name: str, organization_id: str | None = None) -> Row:
+    with conflict_on_unique(f"organization {slug!r} already exists"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO organizations (id, slug, name) VALUES (COALESCE(%s, gen_random_uuid()), %s, %s)"
+            " RETURNING id, slug, name, created_at",
+            (organization_id, slug, name),
+        )
+    return row
+
+
+async def find_organization(cur: Any, id_or_slug: str) -> Row | None:
+    column = "id" if re.fullmatch(UUID_PATTERN, id_or_slug) else "slug"
+    return await fetch_one(cur, f"SELECT id, slug, name FROM organizations WHERE {column} = %s", (id_or_slug,))
+
+
+async def get_organization(cur: Any, id_or_slug: str) -> Row:
+    row = await find_organization(cur, id_or_slug)
+    if row is None:
+        raise NotFound(f"no organization {id_or_slug!r}")
+    return row
+
+
+async def create_user(cur: Any, email: str, name: str, user_id: str | None = None) -> Row:
+    with conflict_on_unique(f"user {email!r} already exists"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO users (id, email, name) VALUES (COALESCE(%s, gen_random_uuid()), lower(%s), %s)"
+            " RETURNING id, email, name, created_at",
+            (user_id, email, name),
+        )
+    return row
+
+
+async def get_user(cur: Any, id_or_email: str) -> Row:
+    column = "email" if "@" in id_or_email else "id"
+    row = await fetch_one(cur, f"SELECT id, email, name FROM users WHERE {column} = lower(%s)", (id_or_email,))
+    if row is None:
+        raise NotFound(f"no user {id_or_email!r}")
+    return row
+
+
+async def upsert_membership(cur: Any, user_id: str, organization_id: str, role: str) -> Row:
+    row = await fetch_returned(
+        cur,
+        "INSERT INTO memberships (user_id, organization_id, role) VALUES (%s, %s, %s)"
+        " ON CONFLICT (user_id, organization_id) DO UPDATE SET role = EXCLUDED.role"
+        " RETURNING user_id, organization_id, role",
+        (user_id, organization_id, role),
+    )
+    return row
+
+
+async def find_membership_role(cur: Any, user_id: str, organization_id: str) -> str | None:
+    role: str | None = await fetch_value(
+        cur, "SELECT role FROM memberships WHERE user_id = %s AND organization_id = %s", (user_id, organization_id)
+    )
+    return role
+
+
+async def create_product(cur: Any, organization_id: str, name: str, slug: str, product_id: str | None = None) -> Row:
+    with conflict_on_unique(f"product {slug!r} already exists in this organization"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO products (id, organization_id, name, slug)"
+            " VALUES (COALESCE(%s, gen_random_uuid()), %s, %s, %s)"
+            " RETURNING id, organization_id, name, slug, created_at",
+            (product_id, organization_id, name, slug),
+        )
+    return row
+
+
+async def find_product(cur: Any, product_id: str) -> Row | None:
+    return await fetch_one(
+        cur,
+        "SELECT id, organization_id, name, slug FROM products WHERE id = %s AND deleted_at IS NULL",
+        (product_id,),
+    )
+
+
+async def list_products(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
+    return await fetch_all(
+        cur,
+        "SELECT id, name, slug FROM products"
+        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY name, id",
+        (organization_id, ids),
+    )
+
+
+async def insert_api_key(
+    cur: Any,
+    organization_id: str,
+    name: str,
+    prefix: str,
+    key_hash: str,
+    scopes: list[str],
+    expires_at: datetime | None,
+) -> Row:
+    row = await fetch_returned(
+        cur,
+        "INSERT INTO api_keys (organization_id, name, prefix, key_hash, scopes, expires_at)"
+        f" VALUES (%s, %s, %s, %s, %s, %s) RETURNING {KEY_COLUMNS}",
+        (organization_id, name, prefix, key_hash, scopes, expires_at),
+    )
+    return row
+
+
+async def find_active_key_by_hash(cur: Any, key_hash: str) -> Row | None:
+    """The key with this hash, unless it is revoked. Expiry is checked by the caller, per request."""
+    return await fetch_one(
+        cur,
+        "SELECT id, organization_id, scopes, expires_at FROM api_keys WHERE key_hash = %s AND revoked_at IS NULL",
+        (key_hash,),
+    )
+
+
+async def revoke_api_key(cur: Any, id_or_prefix: str) -> Row:
+    """Revoke a key by id or prefix. clock_timestamp(), not now(): pollers compare against commit time."""
+    column = "prefix" if id_or_prefix.startswith("avk_") else "id"
+    row = await fetch_one(
+        cur,
+        f"UPDATE api_keys SET revoked_at = COALESCE(revoked_at, clock_timestamp()) WHERE {column} = %s"
+        f" RETURNING {KEY_COLUMNS}",
+        (id_or_prefix,),
+    )
+    if row is None:
+        raise NotFound(f"no api key {id_or_prefix!r}")
+    return row
+
+
+async def list_api_keys(cur: Any, organization_id: str) -> list[Row]:
+    return await fetch_all(
+        cur, f"SELECT {KEY_COLUMNS} FROM api_keys WHERE organization_id = %s ORDER BY created_at", (organization_id,)
+    )
+
+
+async def revoked_key_hashes_since(cur: Any, since: datetime | None) -> tuple[list[str], datetime]:
+    """Hashes of keys revoked at or after `since` (all recent ones when None), and the database time now."""
+    now = await fetch_value(cur, "SELECT clock_timestamp()")
+    rows = await fetch_all(
+        cur,
+        "SELECT key_hash FROM api_keys WHERE revoked_at >= COALESCE(%s, clock_timestamp() - interval '1 minute')",
+        (since,),
+    )
+    return [row["key_hash"] for row in rows], now
+
+
+async def touch_api_keys(cur: Any, key_ids: list[str]) -> None:
+    await cur.execute("UPDATE api_keys SET last_used_at = now() WHERE id = ANY(%s::uuid[])", (key_ids,))

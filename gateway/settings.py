@@ -1,0 +1,47 @@
+"""Gateway settings, from the environment only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from libs.common.settings import Env, ServiceSettings, common_fields
+
+UPSTREAMS = ("content", "apps", "personas", "search", "simulations")
+DEFAULT_UPSTREAM_PORTS = {"content": 8081, "apps": 8082, "personas": 8083, "search": 8084, "simulations": 8085}
+
+
+@dataclass(frozen=True)
+class GatewaySettings(ServiceSettings):
+    # Ed25519 private key (PEM) that signs bearer tokens; its public half is served as a JWKS.
+    jwt_private_key: str
+    jwt_issuer: str
+    jwt_audience: str
+    # Local development serves plain HTTP, so the session cookie cannot be Secure there.
+    development: bool
+    session_max_age: int
+    upstreams: Mapping[str, str]
+    max_body_bytes: int
+    rate_limit_per_minute: int
+    rate_limit_burst: int
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
+        env = Env(environ)
+        return cls(
+            name="gateway",
+            db_schema="identity",
+            **common_fields(env),
+            jwt_private_key=env.str("JWT_PRIVATE_KEY"),
+            jwt_issuer=env.str("JWT_ISSUER", "aivis"),
+            jwt_audience=env.str("JWT_AUDIENCE", "aivis-api"),
+            development=env.str("ENVIRONMENT", "production") == "development",
+            session_max_age=env.int("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
+            upstreams={
+                name: env.str(f"{name.upper()}_URL", f"http://127.0.0.1:{port}")
+                for name, port in DEFAULT_UPSTREAM_PORTS.items()
+            },
+            max_body_bytes=env.int("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
+            rate_limit_per_minute=env.int("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
+            rate_limit_burst=env.int("RATE_LIMIT_BURST", 100, minimum=1),
+        )

@@ -1,0 +1,41 @@
+"""The gateway's own endpoints, beside the proxied routes."""
+
+from __future__ import annotations
+
+from aiohttp import web
+from marshmallow import fields, validate
+
+from gateway import queries
+from gateway.keys import OPENAPI_DOCUMENT, SIGNER
+from libs.common.db import cursor
+from libs.common.encoding import JSON_CONTENT_TYPE, json_response
+from libs.common.keys import DB_POOL, caller_of
+from libs.common.schemas import ApiSchema, load_json
+from libs.common.validators import UuidString
+
+MAX_LOOKUP_IDS = 500
+
+
+class ProductLookup(ApiSchema):
+    ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_LOOKUP_IDS))
+
+
+PRODUCT_LOOKUP = ProductLookup()
+
+
+async def jwks(request: web.Request) -> web.Response:
+    """GET /.well-known/jwks.json: the public keys that verify bearer tokens (a raw JWKS document)."""
+    return json_response(request.app[SIGNER].jwks, headers={"Cache-Control": "public, max-age=300"})
+
+
+async def openapi_document(request: web.Request) -> web.Response:
+    """GET /api/v1/openapi.json: the OpenAPI document itself, not wrapped, as tools expect."""
+    return web.Response(body=request.app[OPENAPI_DOCUMENT], content_type=JSON_CONTENT_TYPE)
+
+
+async def internal_products_lookup(request: web.Request) -> web.Response:
+    """POST /internal/products/lookup: the live products among `ids` of the caller's organization."""
+    data = await load_json(request, PRODUCT_LOOKUP)
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows = await queries.list_products(cur, caller_of(request).org.id, data["ids"])
+    return json_response({"products": [{"id": row["id"], "name": row["name"], "slug": row["slug"]} for row in rows]})

@@ -1,0 +1,115 @@
+"""PostgreSQL through aiopg: the pool as a cleanup context, and small query helpers.
+
+aiopg runs in autocommit; a write that must be atomic goes through `transaction()`. Each pool
+sets `search_path` to its part's schema, so a part's SQL names only its own tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import aiopg
+import psycopg2.errors
+import psycopg2.extras
+from aiohttp import web
+
+from libs.common.encoding import dumps
+from libs.common.errors import Conflict
+from libs.common.keys import DB_POOL, SETTINGS
+
+Row = dict[str, Any]
+Params = Sequence[Any] | dict[str, Any] | None
+
+DICT_CURSOR = psycopg2.extras.RealDictCursor
+
+
+async def db_pool_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Open the part's pool at startup, close it at cleanup."""
+    settings = app[SETTINGS]
+    async with create_pool(
+        settings.database_url, settings.db_schema, settings.db_pool_min, settings.db_pool_max
+    ) as pool:
+        app[DB_POOL] = pool
+        yield
+
+
+def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
+    return aiopg.create_pool(
+        dsn,
+        minsize=minsize,
+        maxsize=maxsize,
+        timeout=30,
+        enable_hstore=False,
+        options=f"-c search_path={schema}",
+    )
+
+
+@asynccontextmanager
+async def cursor(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
+    """A dict cursor in autocommit mode: each statement is its own transaction."""
+    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur:
+        yield cur
+
+
+@asynccontextmanager
+async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
+    """A dict cursor inside BEGIN ... COMMIT; an exception rolls everything back."""
+    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
+        yield cur
+
+
+async def fetch_one(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row | None:
+    await cur.execute(sql, params)
+    row = await cur.fetchone()
+    return dict(row) if row is not None else None
+
+
+async def fetch_returned(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row:
+    """The row of a statement that always returns one (INSERT ... RETURNING, say)."""
+    row = await fetch_one(cur, sql, params)
+    if row is None:
+        raise RuntimeError("the statement returned no row")
+    return row
+
+
+async def fetch_all(cur: aiopg.Cursor, sql: str, params: Params = None) -> list[Row]:
+    await cur.execute(sql, params)
+    return [dict(row) for row in await cur.fetchall()]
+
+
+async def fetch_value(cur: aiopg.Cursor, sql: str, params: Params = None) -> Any:
+    row = await fetch_one(cur, sql, params)
+    return None if row is None else next(iter(row.values()))
+
+
+def json_or_null(value: Any) -> psycopg2.extras.Json | None:
+    """Adapt a value for a jsonb column; None stays SQL NULL rather than JSON `null`."""
+    return None if value is None else psycopg2.extras.Json(value, dumps=lambda v: dumps(v).decode())
+
+
+def is_unique_violation(exc: BaseException, constraint: str | None = None) -> bool:
+    """Whether `exc` is a unique-index violation (of `constraint`, when named)."""
+    if not isinstance(exc, psycopg2.errors.UniqueViolation):
+        return False
+    return constraint is None or exc.diag.constraint_name == constraint
+
+
+@contextmanager
+def conflict_on_unique(message: str, constraint: str | None = None) -> Iterator[None]:
+    """Turn a unique-index violation (of `constraint`, when named) into a 409 `CONFLICT`.
+
+    The index decides, not a check-then-insert, so two concurrent writers can never both win.
+    """
+    try:
+        yield
+    except psycopg2.errors.UniqueViolation as exc:
+        if not is_unique_violation(exc, constraint):
+            raise
+        raise Conflict(message) from None
+
+
+async def check_database(app: web.Application) -> None:
+    async with cursor(app[DB_POOL]) as cur:
+        await cur.execute("SELECT 1")

@@ -1,0 +1,42 @@
+"""JSON logs on stdout, one object per line, each carrying the service and request id."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import sys
+
+from pythonjsonlogger.json import JsonFormatter
+
+request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+access_logger = logging.getLogger("aivis.access")
+
+
+class _ContextFilter(logging.Filter):
+    def __init__(self, service: str) -> None:
+        super().__init__()
+        self.service = service
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.service = self.service
+        record.request_id = request_id_var.get()
+        return True
+
+
+def configure_logging(service: str, level: str) -> None:
+    """Route every logger (ours, aiohttp's, gunicorn's) to JSON lines on stdout."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(
+        JsonFormatter(
+            "{asctime}{levelname}{name}{message}{service}{request_id}",
+            style="{",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        )
+    )
+    handler.addFilter(_ContextFilter(service))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    # aiohttp's own access log is replaced by the observe middleware's JSON line.
+    logging.getLogger("aiohttp.access").disabled = True

@@ -1,0 +1,128 @@
+"""The middlewares every part uses. Each part lists its own order as one explicit tuple."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+
+import psycopg2
+from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
+
+from libs.common import errors
+from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
+from libs.common.internal_token import verify
+from libs.common.keys import CALLER, REQUEST_ID
+from libs.common.logs import access_logger, request_id_var
+from libs.common.metrics import observe_request
+
+log = logging.getLogger(__name__)
+
+REQUEST_ID_HEADER = "X-Request-Id"
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+Render = Callable[[errors.ApiError], web.StreamResponse]
+
+
+def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:
+    if isinstance(exc, web.HTTPNotFound):
+        return errors.NotFound("no such route")
+    if isinstance(exc, web.HTTPMethodNotAllowed):
+        return errors.MethodNotAllowed(
+            f"method {exc.method} not allowed", details={"allowed": sorted(exc.allowed_methods)}
+        )
+    if isinstance(exc, web.HTTPRequestEntityTooLarge):
+        return errors.PayloadTooLarge(exc.text)
+    return errors.error_for_status(exc.status)(exc.reason)
+
+
+def error_middleware(render: Render) -> Middleware:
+    """Outermost: turn every exception into an error body; a stack trace never leaves the process.
+
+    Catches `Exception`, not `BaseException`, so task cancellation propagates.
+    """
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except errors.ApiError as exc:
+            return render(exc)
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            response = render(_from_http_exception(exc))
+            if isinstance(exc, web.HTTPMethodNotAllowed):
+                response.headers["Allow"] = ",".join(sorted(exc.allowed_methods))
+            return response
+        except (psycopg2.OperationalError, psycopg2.InterfaceError):
+            log.exception("database unavailable")
+            return render(errors.ServiceUnavailable("database unavailable"))
+        except Exception:
+            log.exception("unhandled error on %s %s", request.method, request.path)
+            return render(errors.InternalError())
+
+    return middleware
+
+
+@web.middleware
+async def request_id_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Take the caller's X-Request-Id when it is well-formed, else make one; echo it back."""
+    incoming = request.headers.get(REQUEST_ID_HEADER, "")
+    request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+    request[REQUEST_ID] = request_id
+    token = request_id_var.set(request_id)
+    try:
+        response = await handler(request)
+        response.headers[REQUEST_ID_HEADER] = request_id
+        return response
+    finally:
+        request_id_var.reset(token)
+
+
+def observe_middleware(service: str) -> Middleware:
+    """One JSON access-log line and the request metrics for every request, errors included."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        started = time.perf_counter()
+        status = 500
+        try:
+            response = await handler(request)
+            status = response.status
+            return response
+        finally:
+            elapsed = time.perf_counter() - started
+            resource = request.match_info.route.resource
+            route = resource.canonical if resource is not None else "unmatched"
+            observe_request(service, request.method, route, status, elapsed)
+            access_logger.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "remote": request.remote,
+                },
+            )
+
+    return middleware
+
+
+def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middleware:
+    """Requests under `prefixes` need a valid internal token; the verified caller goes on the request."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path.startswith(prefixes):
+            token = request.headers.get(INTERNAL_TOKEN_HEADER)
+            if not token:
+                raise errors.Unauthorized("internal token required")
+            request[CALLER] = verify(secret, token)
+        return await handler(request)
+
+    return middleware

@@ -1,0 +1,104 @@
+"""Settings from environment variables only: typed, frozen and checked at start.
+
+A missing required value stops the boot with a message naming the variable. Secrets have no
+defaults; local development generates its own (see deploy/stack.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MIN_SECRET_LENGTH = 32
+
+
+class SettingsError(RuntimeError):
+    """A required variable is missing or a value does not parse."""
+
+
+class Env:
+    """Typed reads of an environment mapping."""
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        self._environ = os.environ if environ is None else environ
+
+    def _raw(self, name: str, default: str | None) -> str:
+        value = self._environ.get(name)
+        if value is None or value == "":
+            if default is None:
+                raise SettingsError(f"environment variable {name} is required")
+            return default
+        return value
+
+    def str(self, name: str, default: str | None = None) -> str:
+        return self._raw(name, default)
+
+    def int(self, name: str, default: int | None = None, *, minimum: int | None = None) -> int:
+        raw = self._raw(name, None if default is None else repr(default))
+        try:
+            value = int(raw)
+        except ValueError:
+            raise SettingsError(f"environment variable {name} must be an integer, got {raw!r}") from None
+        if minimum is not None and value < minimum:
+            raise SettingsError(f"environment variable {name} must be at least {minimum}, got {value}")
+        return value
+
+    def float(self, name: str, default: float | None = None) -> float:
+        raw = self._raw(name, None if default is None else repr(default))
+        try:
+            return float(raw)
+        except ValueError:
+            raise SettingsError(f"environment variable {name} must be a number, got {raw!r}") from None
+
+    def bool(self, name: str, default: bool | None = None) -> bool:
+        raw = self._raw(name, None if default is None else ("true" if default else "false")).lower()
+        if raw in ("1", "true", "yes", "on"):
+            return True
+        if raw in ("0", "false", "no", "off"):
+            return False
+        raise SettingsError(f"environment variable {name} must be true or false, got {raw!r}")
+
+    def secret(self, name: str) -> str:
+        value = self._raw(name, None)
+        if len(value) < MIN_SECRET_LENGTH:
+            raise SettingsError(f"environment variable {name} must be at least {MIN_SECRET_LENGTH} characters")
+        return value
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """What every service reads: its database, Redis, the internal token secret and pool sizes."""
+
+    name: str
+    db_schema: str
+    database_url: str
+    db_pool_min: int
+    db_pool_max: int
+    redis_url: str
+    redis_prefix: str
+    internal_token_secret: str
+    log_level: str
+
+    @classmethod
+    def from_env(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> ServiceSettings:
+        env = Env(environ)
+        return cls(
+            name=name,
+            db_schema=db_schema,
+            **common_fields(env),
+        )
+
+
+def common_fields(env: Env) -> dict[str, Any]:
+    """The settings every part shares, for the `from_env` of each part's own settings class."""
+    return {
+        "database_url": env.str("DATABASE_URL"),
+        "db_pool_min": env.int("DB_POOL_MIN", 1, minimum=0),
+        "db_pool_max": env.int("DB_POOL_MAX", 32, minimum=1),
+        "redis_url": env.str("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "redis_prefix": env.str("REDIS_PREFIX", "aivis:"),
+        "internal_token_secret": env.secret("INTERNAL_TOKEN_SECRET"),
+        "log_level": env.str("LOG_LEVEL", "INFO").upper(),
+    }

@@ -1,0 +1,128 @@
+"""Field types and validators shared by every part: one definition of each rule of the spec.
+
+JSON bodies are typed strictly: a number given as a string ("50") or a boolean given as a
+number is refused rather than coerced, because a client sending the wrong type has a bug
+we should report, not hide.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+HOSTNAME_PATTERN = r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
+ROUTE_PATH_PATTERN = r"^\/?[^?#\s]*$"
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+SLUG_MAX = 120
+HOSTNAME_MAX = 253
+ROUTE_PATH_MAX = 2048
+PRIORITY_MIN, PRIORITY_MAX = 0, 100
+
+_ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+class FullMatch(validate.Validator):
+    """A regular-expression check on the whole value.
+
+    marshmallow's Regexp uses `re.match`, and `$` there also matches before a trailing newline,
+    so "slug\\n" would pass `^[a-z]+$`. `fullmatch` has no such hole.
+    """
+
+    def __init__(self, pattern: str, error: str | None = None) -> None:
+        self.pattern = pattern
+        self.regex = re.compile(pattern)
+        self.error = error or f"Does not match the pattern {pattern}."
+
+    def __call__(self, value: str) -> str:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self.error)
+        return value
+
+    def _repr_args(self) -> str:
+        return f"pattern={self.pattern!r}"
+
+
+def length(minimum: int | None = None, maximum: int | None = None) -> validate.Length:
+    return validate.Length(min=minimum, max=maximum)
+
+
+def slug_validators() -> list[validate.Validator]:
+    return [length(1, SLUG_MAX), FullMatch(SLUG_PATTERN, "Must be lowercase letters, digits and single hyphens.")]
+
+
+def hostname_validators() -> list[validate.Validator]:
+    return [length(1, HOSTNAME_MAX), FullMatch(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")]
+
+
+def route_path_validators() -> list[validate.Validator]:
+    return [length(1, ROUTE_PATH_MAX), FullMatch(ROUTE_PATH_PATTERN, "Must be a URL path without query or fragment.")]
+
+
+def normalize_hostname(value: str) -> str:
+    """Lower-case ASCII letters only: `str.lower` maps e.g. the Kelvin sign to "k", which would
+    let a look-alike unicode name pass the ASCII-only hostname pattern after normalisation."""
+    return value.translate(_ASCII_UPPER_TO_LOWER)
+
+
+def normalize_route_path(path: str) -> str:
+    """The one canonical form of a route path: a leading slash, no empty or trailing segments.
+
+    "docs//intro/" and "/docs/intro" both become "/docs/intro"; "" and "/" become "/".
+    """
+    segments = [segment for segment in path.split("/") if segment]
+    return "/" + "/".join(segments)
+
+
+class StrictString(fields.String):
+    """A string that must be a JSON string."""
+
+
+class StrictNumber(fields.Float):
+    """A JSON number: integers and finite floats; strings and booleans are refused."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        result: float = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON `true` or `false`; 1, "yes" and "true" are refused."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class QueryBoolean(fields.Boolean):
+    """A boolean in a query string: `true` or `false` (also `1` / `0`)."""
+
+    truthy = {"true", "1"}
+    falsy = {"false", "0"}
+
+
+class UuidString(fields.String):
+    """A UUID in its canonical 8-4-4-4-12 form, returned lower-cased as a string."""
+
+    default_error_messages = {"invalid_uuid": "Not a valid UUID."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {"format": "uuid", **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        if re.fullmatch(UUID_PATTERN, text) is None:
+            raise self.make_error("invalid_uuid")
+        return text.lower()
+
+
+def priority_field(**kwargs: Any) -> StrictNumber:
+    """The content priority: a number from 0 to 100 inclusive."""
+    return StrictNumber(validate=validate.Range(min=PRIORITY_MIN, max=PRIORITY_MAX), **kwargs)

@@ -1,0 +1,112 @@
+"""Request and response shapes of the simulations service.
+
+Responses are built as dicts by the queries (no marshmallow on the hot path); the response
+schemas here document them in OpenAPI, and the schemathesis suite holds the two together.
+"""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from libs.common.schemas import ApiSchema
+from libs.common.validators import QueryBoolean, StrictBoolean, StrictNumber, StrictString, UuidString, length
+
+MAX_LIMIT = 200
+DEFAULT_LIMIT = 50
+STATUS_MAX = 64
+NAME_MAX = 200
+
+
+class RunListQuery(ApiSchema):
+    status = fields.String(validate=length(1, STATUS_MAX))
+    environment_id = UuidString()
+    task_id = UuidString()
+    passed = QueryBoolean()
+    limit = fields.Integer(load_default=DEFAULT_LIMIT, validate=validate.Range(min=1, max=MAX_LIMIT))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class TaskRef(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    category = fields.String(required=True)
+
+
+class EnvironmentRef(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    agent_config = fields.Raw(required=True, allow_none=True)
+    task = fields.Nested(TaskRef, required=True)
+
+
+class Run(ApiSchema):
+    id = fields.String(required=True)
+    environment_id = fields.String(required=True)
+    task_id = fields.String(required=True)
+    organization_id = fields.String(required=True)
+    status = fields.String(required=True)
+    sandbox_id = fields.String(required=True, allow_none=True)
+    sandbox_snapshot = fields.String(required=True, allow_none=True)
+    overall_score = fields.Float(required=True, allow_none=True)
+    passed = fields.Boolean(required=True, allow_none=True)
+    tokens_used = fields.Integer(required=True, allow_none=True)
+    cost_usd = fields.Float(required=True, allow_none=True)
+    started_at = fields.DateTime(required=True, allow_none=True)
+    completed_at = fields.DateTime(required=True, allow_none=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(required=True, allow_none=True)
+    duration = fields.Float(required=True, allow_none=True)
+    volume_ids = fields.Raw(required=True, allow_none=True)
+    log_s3_keys = fields.Raw(required=True, allow_none=True)
+    metadata = fields.Raw(required=True, allow_none=True)
+    environment = fields.Nested(EnvironmentRef, required=True)
+    task = fields.Nested(TaskRef, required=True)
+
+
+class RunList(ApiSchema):
+    runs = fields.List(fields.Nested(Run), required=True)
+    total = fields.Integer(required=True)
+
+
+class TaskCreate(ApiSchema):
+    id = UuidString()
+    organization_id = UuidString(required=True)
+    name = StrictString(required=True, validate=length(1, NAME_MAX))
+    category = StrictString(required=True, validate=length(1, NAME_MAX))
+
+
+class EnvironmentCreate(ApiSchema):
+    id = UuidString()
+    organization_id = UuidString(required=True)
+    task_id = UuidString(required=True)
+    name = StrictString(required=True, validate=length(1, NAME_MAX))
+    agent_config = fields.Raw(load_default=None, allow_none=True)
+
+
+class RunCreate(ApiSchema):
+    id = UuidString()
+    organization_id = UuidString(required=True)
+    environment_id = UuidString(required=True)
+    task_id = UuidString(required=True)
+    status = StrictString(required=True, validate=length(1, STATUS_MAX))
+    sandbox_id = StrictString(allow_none=True, validate=length(1, 512))
+    sandbox_snapshot = StrictString(allow_none=True, validate=length(1, 512))
+    overall_score = StrictNumber(allow_none=True)
+    passed = StrictBoolean(allow_none=True)
+    tokens_used = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=0))
+    cost_usd = StrictNumber(allow_none=True, validate=validate.Range(min=0))
+    started_at = fields.AwareDateTime(allow_none=True)
+    completed_at = fields.AwareDateTime(allow_none=True)
+    duration = StrictNumber(allow_none=True, validate=validate.Range(min=0))
+    volume_ids = fields.Raw(allow_none=True)
+    log_s3_keys = fields.Raw(allow_none=True)
+    metadata = fields.Raw(allow_none=True)
+
+
+class Task(TaskRef):
+    organization_id = fields.String(required=True)
+
+
+class Environment(EnvironmentRef):
+    organization_id = fields.String(required=True)

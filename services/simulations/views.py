@@ -1,0 +1,50 @@
+"""Handlers of the simulations service, grouped by resource."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from libs.common.db import cursor, transaction
+from libs.common.encoding import json_response
+from libs.common.keys import DB_POOL, caller_of
+from libs.common.schemas import load_json, load_query
+from services.simulations import queries
+from services.simulations.schemas import EnvironmentCreate, RunCreate, RunListQuery, TaskCreate
+
+RUN_LIST_QUERY = RunListQuery()
+RUN_CREATE = RunCreate()
+TASK_CREATE = TaskCreate()
+ENVIRONMENT_CREATE = EnvironmentCreate()
+
+
+async def runs_list(request: web.Request) -> web.Response:
+    """GET /api/v1/agent-simulation/runs: the caller's organization's runs, newest first."""
+    query = load_query(request, RUN_LIST_QUERY)
+    limit, offset = query.pop("limit"), query.pop("offset")
+    async with cursor(request.app[DB_POOL]) as cur:
+        data = await queries.list_runs(cur, caller_of(request).org.id, query, limit, offset)
+    return json_response(data)
+
+
+async def internal_tasks_create(request: web.Request) -> web.Response:
+    """POST /internal/tasks: the simulation runner registers a task (idempotent by id)."""
+    data = await load_json(request, TASK_CREATE)
+    async with transaction(request.app[DB_POOL]) as cur:
+        task = await queries.create_task(cur, data)
+    return json_response(task, status=201)
+
+
+async def internal_environments_create(request: web.Request) -> web.Response:
+    """POST /internal/environments: the runner registers an environment of a task (idempotent by id)."""
+    data = await load_json(request, ENVIRONMENT_CREATE)
+    async with transaction(request.app[DB_POOL]) as cur:
+        environment = await queries.create_environment(cur, data)
+    return json_response(environment, status=201)
+
+
+async def internal_runs_create(request: web.Request) -> web.Response:
+    """POST /internal/runs: the runner records a run; 201 when new, 200 when the id was already recorded."""
+    data = await load_json(request, RUN_CREATE)
+    async with transaction(request.app[DB_POOL]) as cur:
+        run, created = await queries.create_run(cur, data)
+    return json_response(run, status=201 if created else 200)

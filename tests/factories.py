@@ -1,0 +1,114 @@
+"""Small builders of test data, going through the product's own code wherever it exists."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import aiopg
+import redis.asyncio as aioredis
+from aiohttp.test_utils import TestServer
+
+from gateway import queries
+from gateway.auth.api_keys import create_api_key
+from gateway.auth.credentials import SESSION_COOKIE
+from gateway.auth.scopes import ALL_SCOPES
+from gateway.auth.tokens import TokenSigner
+from libs.common.db import transaction
+from libs.common.internal_token import HEADER, mint, service_caller
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@dataclass(frozen=True)
+class Org:
+    id: str
+    slug: str
+    name: str
+
+
+class IdentityFactory:
+    def __init__(self, pool: aiopg.Pool, redis: aioredis.Redis, jwt_private_key: str) -> None:
+        self.pool = pool
+        self.redis = redis
+        self.signer = TokenSigner(jwt_private_key, "aivis", "aivis-api")
+
+    async def organization(self) -> Org:
+        slug = unique("org")
+        async with transaction(self.pool) as cur:
+            row = await queries.create_organization(cur, slug, f"Org {slug}")
+        return Org(str(row["id"]), row["slug"], row["name"])
+
+    async def product(self, org: Org, name: str = "Product") -> dict[str, Any]:
+        async with transaction(self.pool) as cur:
+            row = await queries.create_product(cur, org.id, name, unique("product"))
+        return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
+
+    async def api_key(self, org: Org, scopes: frozenset[str] = ALL_SCOPES, **kwargs: Any) -> str:
+        async with transaction(self.pool) as cur:
+            key, _ = await create_api_key(cur, org.id, "test key", scopes, **kwargs)
+        return key
+
+    async def revoke(self, key_prefix: str) -> None:
+        async with transaction(self.pool) as cur:
+            await queries.revoke_api_key(cur, key_prefix)
+
+    async def user(self, org: Org, role: str = "owner") -> str:
+        async with transaction(self.pool) as cur:
+            user = await queries.create_user(cur, f"{unique('user')}@example.com", "Test User")
+            await queries.upsert_membership(cur, user["id"], org.id, role)
+        return str(user["id"])
+
+    def bearer(self, user_id: str, org: Org, scopes: frozenset[str] = ALL_SCOPES, ttl: int = 600) -> str:
+        return self.signer.mint(user_id, org.id, scopes, ttl)
+
+    async def session(self, user_id: str, org: Org) -> str:
+        """A session as the login page will store it (aiohttp-session's Redis format); returns the cookie."""
+        key = uuid.uuid4().hex
+        data = {"created": int(time.time()), "session": {"user_id": user_id, "organization_id": org.id}}
+        await self.redis.set(f"{SESSION_COOKIE}_{key}", json.dumps(data), ex=600)
+        return key
+
+
+class SimulationFactory:
+    """Records tasks, environments and runs through the simulations service's internal intake."""
+
+    def __init__(self, server: TestServer, token_secret: str) -> None:
+        self.server = server
+        self.token_secret = token_secret
+
+    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        headers = {HEADER: mint(self.token_secret, service_caller("simulation-runner"))}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(self.server.make_url(path), json=body, headers=headers) as response,
+        ):
+            return response.status, await response.json()
+
+    async def environment(self, org: Org, name: str = "env") -> dict[str, Any]:
+        status, task = await self.post("/internal/tasks", {"organizationId": org.id, "name": "task", "category": "web"})
+        assert status == 201, task
+        status, environment = await self.post(
+            "/internal/environments",
+            {"organizationId": org.id, "taskId": task["id"], "name": name, "agentConfig": {"model": "m"}},
+        )
+        assert status == 201, environment
+        return environment
+
+    async def run(self, org: Org, environment: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        body = {
+            "organizationId": org.id,
+            "environmentId": environment["id"],
+            "taskId": environment["task"]["id"],
+            "status": "completed",
+            **fields,
+        }
+        status, run = await self.post("/internal/runs", body)
+        assert status == 201, run
+        return run
