@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from deploy import db, seed
-from deploy.parts import GATEWAY, PARTS, ROOT, SERVICES, Part
+from deploy.parts import GATEWAY, PARTS, ROOT, Part
 from deploy.stack import DATA, local_stack
 
 GRACE_SECONDS = 15.0
@@ -46,8 +46,8 @@ def part_environ(base: Mapping[str, str], part: Part, ports: Mapping[str, int]) 
     """A part's environment: its own database role, the services' addresses, a metrics directory."""
     environ = dict(base)
     environ["DATABASE_URL"] = db.part_dsn(base["DATABASE_URL"], part)
-    for service in SERVICES:
-        environ.setdefault(f"{service.name.upper()}_URL", f"http://{HOST}:{ports[service.name]}")
+    for other in PARTS:
+        environ.setdefault(f"{other.name.upper()}_URL", f"http://{HOST}:{ports[other.name]}")
     metrics = DATA / "metrics" / f"{part.name}-{ports[part.name]}"
     shutil.rmtree(metrics, ignore_errors=True)
     metrics.mkdir(parents=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
 
 from aiohttp import web
@@ -94,8 +94,12 @@ def create_app(
     return app
 
 
+def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:
+    return GatewaySettings.load(environ)
+
+
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
-    settings = GatewaySettings.load()
+    settings = load_settings()
     configure_logging(settings.name, settings.log_level)
     return create_app(settings)

@@ -32,16 +32,16 @@ class GatewaySettings(ServiceSettings):
             name="gateway",
             db_schema="identity",
             **common_fields(env),
-            jwt_private_key=env.str("JWT_PRIVATE_KEY"),
-            jwt_issuer=env.str("JWT_ISSUER", "aivis"),
-            jwt_audience=env.str("JWT_AUDIENCE", "aivis-api"),
-            development=env.str("ENVIRONMENT", "production") == "development",
-            session_max_age=env.int("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
+            jwt_private_key=env.text("JWT_PRIVATE_KEY"),
+            jwt_issuer=env.text("JWT_ISSUER", "aivis"),
+            jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
+            development=env.text("ENVIRONMENT", "production") == "development",
+            session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={
-                name: env.str(f"{name.upper()}_URL", f"http://127.0.0.1:{port}")
+                name: env.text(f"{name.upper()}_URL", f"http://127.0.0.1:{port}")
                 for name, port in DEFAULT_UPSTREAM_PORTS.items()
             },
-            max_body_bytes=env.int("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
-            rate_limit_per_minute=env.int("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
-            rate_limit_burst=env.int("RATE_LIMIT_BURST", 100, minimum=1),
+            max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
+            rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
+            rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
         )

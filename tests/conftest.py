@@ -1,17 +1,23 @@
-"""Shared fixtures: a fresh database per test session, real Redis, the parts as real apps.
+"""Shared fixtures: a fresh database per test session, real Redis, every part as a real app.
 
 The database is created and bootstrapped exactly as `make run` does it (roles, schemas,
 migrations), then dropped at the end. Tests isolate by building their own organizations, so
 nothing needs cleaning between them and tests never see each other's rows.
+
+`stack` starts every part listed in deploy/parts.py on its own port, wired to the others as in
+production; a new service joins the integration tests by being listed there.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import socket
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
 
 import psycopg2
 import pytest
@@ -23,19 +29,15 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import GATEWAY, SIMULATIONS, Part
-from gateway.app import create_app as create_gateway
-from gateway.settings import GatewaySettings
+from deploy.parts import GATEWAY, PARTS, SERVICES, Part
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
-from services.simulations.app import create_app as create_simulations
-from services.simulations.app import load_settings as simulations_settings
 from tests.factories import IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-# A port nothing listens on: upstreams of services not under test answer "connection refused".
-CLOSED_PORT_URL = "http://127.0.0.1:9"
+
+Client = TestClient[web.Request, web.Application]
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def jwt_private_key() -> str:
 
 
 @pytest.fixture(scope="session")
-def base_environ(database: TestDatabase, jwt_private_key: str) -> dict[str, str]:
+def base_environ(jwt_private_key: str) -> dict[str, str]:
     """The environment every part of a test session shares."""
     return {
         "REDIS_URL": REDIS_URL,
@@ -80,39 +82,63 @@ def base_environ(database: TestDatabase, jwt_private_key: str) -> dict[str, str]
     }
 
 
-def part_environ(base: dict[str, str], database: TestDatabase, part: Part, **extra: str) -> dict[str, str]:
-    return {**base, "DATABASE_URL": database.dsn(part), **extra}
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def build_app(part: Part, environ: Mapping[str, str], **kwargs: Any) -> web.Application:
+    """A part's app from its module's `load_settings` and `create_app`, as gunicorn's factory does."""
+    module = import_module(part.app.partition(":")[0])
+    app: web.Application = module.create_app(module.load_settings(environ), **kwargs)
+    return app
+
+
+@dataclass
+class Stack:
+    environ: dict[str, str]
+    database: TestDatabase
+    servers: dict[str, TestServer]
+    gateway: Client
+
+    def part_environ(self, part: Part, **extra: str) -> dict[str, str]:
+        return {**self.environ, "DATABASE_URL": self.database.dsn(part), **extra}
+
+    async def start_gateway(self, extra_environ: Mapping[str, str] | None = None, **kwargs: Any) -> Client:
+        """Another gateway on the same stack (a second replica, or one with other settings)."""
+        app = build_app(GATEWAY, self.part_environ(GATEWAY, **(extra_environ or {})), **kwargs)
+        client = TestClient(TestServer(app))
+        await client.start_server()
+        return client
 
 
 @pytest.fixture
-def gateway_environ(base_environ: dict[str, str], database: TestDatabase) -> dict[str, str]:
-    upstreams = {f"{name.upper()}_URL": CLOSED_PORT_URL for name in ("content", "apps", "personas", "search")}
-    return part_environ(base_environ, database, GATEWAY, **upstreams)
+async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
+    ports = {part.name: free_port() for part in PARTS}
+    environ = {**base_environ, **{f"{name.upper()}_URL": f"http://127.0.0.1:{port}" for name, port in ports.items()}}
+    servers: dict[str, TestServer] = {}
+    client: Client | None = None
+    try:
+        for part in SERVICES:
+            server = TestServer(build_app(part, {**environ, "DATABASE_URL": database.dsn(part)}), port=ports[part.name])
+            await server.start_server()
+            servers[part.name] = server
+        gateway_app = build_app(GATEWAY, {**environ, "DATABASE_URL": database.dsn(GATEWAY)})
+        client = TestClient(TestServer(gateway_app, port=ports[GATEWAY.name]))
+        await client.start_server()
+        yield Stack(environ, database, servers, client)
+    finally:
+        if client is not None:
+            await client.close()
+        for server in servers.values():
+            await server.close()
 
 
 @pytest.fixture
-async def simulations_server(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[TestServer]:
-    settings = simulations_settings(part_environ(base_environ, database, SIMULATIONS))
-    server = TestServer(create_simulations(settings))
-    await server.start_server()
-    yield server
-    await server.close()
-
-
-async def start_gateway(environ: dict[str, str], **kwargs: object) -> TestClient[web.Request, web.Application]:
-    client = TestClient(TestServer(create_gateway(GatewaySettings.load(environ), **kwargs)))  # type: ignore[arg-type]
-    await client.start_server()
-    return client
-
-
-@pytest.fixture
-async def gateway(
-    gateway_environ: dict[str, str], simulations_server: TestServer
-) -> AsyncIterator[TestClient[web.Request, web.Application]]:
-    """The gateway in front of a real simulations service; other upstreams refuse connections."""
-    client = await start_gateway({**gateway_environ, "SIMULATIONS_URL": str(simulations_server.make_url("")).rstrip("/")})
-    yield client
-    await client.close()
+def gateway(stack: Stack) -> Client:
+    return stack.gateway
 
 
 @pytest.fixture
@@ -124,5 +150,5 @@ async def identity(database: TestDatabase, base_environ: dict[str, str]) -> Asyn
 
 
 @pytest.fixture
-async def simulations(simulations_server: TestServer, base_environ: dict[str, str]) -> SimulationFactory:
-    return SimulationFactory(simulations_server, base_environ["INTERNAL_TOKEN_SECRET"])
+def simulations(stack: Stack) -> SimulationFactory:
+    return SimulationFactory(stack.servers["simulations"], stack.environ["INTERNAL_TOKEN_SECRET"])

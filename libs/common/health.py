@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 
 from aiohttp import web
 
@@ -25,7 +26,7 @@ async def healthz(request: web.Request) -> web.Response:
 async def readyz(request: web.Request) -> web.Response:
     """Ready: every backing store this part uses answers within two seconds."""
     app = request.app
-    checks = {}
+    checks: dict[str, Awaitable[object]] = {}
     if DB_POOL in app:
         checks["database"] = check_database(app)
     if REDIS in app:

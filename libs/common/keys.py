@@ -12,12 +12,10 @@ if TYPE_CHECKING:
 
     from libs.common.http_client import InternalClient
     from libs.common.internal_token import Caller
-    from libs.common.metrics import Metrics
 
 DB_POOL: web.AppKey[aiopg.Pool] = web.AppKey("db_pool")
 REDIS: web.AppKey[redis.Redis] = web.AppKey("redis")
 HTTP: web.AppKey[InternalClient] = web.AppKey("http")
-METRICS: web.AppKey[Metrics] = web.AppKey("metrics")
 SETTINGS: web.AppKey[Any] = web.AppKey("settings")
 
 CALLER: web.RequestKey[Caller] = web.RequestKey("caller")

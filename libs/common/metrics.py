@@ -34,7 +34,7 @@ async def metrics_handler(request: web.Request) -> web.Response:
     """Prometheus text exposition of this process (or of all workers in multiprocess mode)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        MultiProcessCollector(registry)
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = REGISTRY
     response = web.Response(body=generate_latest(registry))

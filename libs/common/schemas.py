@@ -28,7 +28,7 @@ class ApiSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    def on_bind_field(self, field_name: str, field_obj: fields.Field) -> None:
+    def on_bind_field(self, field_name: str, field_obj: fields.Field[Any]) -> None:
         field_obj.data_key = camel_case(field_obj.data_key or field_name)
 
 

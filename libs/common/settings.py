@@ -32,10 +32,10 @@ class Env:
             return default
         return value
 
-    def str(self, name: str, default: str | None = None) -> str:
+    def text(self, name: str, default: str | None = None) -> str:
         return self._raw(name, default)
 
-    def int(self, name: str, default: int | None = None, *, minimum: int | None = None) -> int:
+    def integer(self, name: str, default: int | None = None, *, minimum: int | None = None) -> int:
         raw = self._raw(name, None if default is None else repr(default))
         try:
             value = int(raw)
@@ -45,14 +45,14 @@ class Env:
             raise SettingsError(f"environment variable {name} must be at least {minimum}, got {value}")
         return value
 
-    def float(self, name: str, default: float | None = None) -> float:
+    def number(self, name: str, default: float | None = None) -> float:
         raw = self._raw(name, None if default is None else repr(default))
         try:
             return float(raw)
         except ValueError:
             raise SettingsError(f"environment variable {name} must be a number, got {raw!r}") from None
 
-    def bool(self, name: str, default: bool | None = None) -> bool:
+    def flag(self, name: str, default: bool | None = None) -> bool:
         raw = self._raw(name, None if default is None else ("true" if default else "false")).lower()
         if raw in ("1", "true", "yes", "on"):
             return True
@@ -94,11 +94,11 @@ class ServiceSettings:
 def common_fields(env: Env) -> dict[str, Any]:
     """The settings every part shares, for the `from_env` of each part's own settings class."""
     return {
-        "database_url": env.str("DATABASE_URL"),
-        "db_pool_min": env.int("DB_POOL_MIN", 1, minimum=0),
-        "db_pool_max": env.int("DB_POOL_MAX", 32, minimum=1),
-        "redis_url": env.str("REDIS_URL", "redis://127.0.0.1:6379/0"),
-        "redis_prefix": env.str("REDIS_PREFIX", "aivis:"),
+        "database_url": env.text("DATABASE_URL"),
+        "db_pool_min": env.integer("DB_POOL_MIN", 1, minimum=0),
+        "db_pool_max": env.integer("DB_POOL_MAX", 32, minimum=1),
+        "redis_url": env.text("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "redis_prefix": env.text("REDIS_PREFIX", "aivis:"),
         "internal_token_secret": env.secret("INTERNAL_TOKEN_SECRET"),
-        "log_level": env.str("LOG_LEVEL", "INFO").upper(),
+        "log_level": env.text("LOG_LEVEL", "INFO").upper(),
     }

@@ -35,7 +35,7 @@ class FullMatch(validate.Validator):
     def __init__(self, pattern: str, error: str | None = None) -> None:
         self.pattern = pattern
         self.regex = re.compile(pattern)
-        self.error = error or f"Does not match the pattern {pattern}."
+        self.error: str = error or f"Does not match the pattern {pattern}."
 
     def __call__(self, value: str) -> str:
         if self.regex.fullmatch(value) is None:

@@ -107,7 +107,8 @@ async def test_api_key_wins_over_bearer_and_session(gateway, identity: IdentityF
 async def test_bearer_wins_over_session(gateway, identity: IdentityFactory):
     org = await identity.organization()
     user = await identity.user(org)
-    headers = {"Authorization": "Bearer not.a.token", "Cookie": f"app-auth.session_token={await identity.session(user, org)}"}
+    cookie = await identity.session(user, org)
+    headers = {"Authorization": "Bearer not.a.token", "Cookie": f"app-auth.session_token={cookie}"}
     status, body = await get_runs(gateway, headers=headers)
     assert_unauthorized(status, body, "invalid bearer token")
 

@@ -1,0 +1,38 @@
+# The two commands: `make run` and `make test`. Everything else is a helper of theirs.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
+
+.PHONY: install run test lint bench lock
+
+$(STAMP): requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+install: $(STAMP)
+
+## make run: stores up (private ones under .data/ if none answer), migrations, demo seed, every part.
+run: $(STAMP)
+	$(PY) -m deploy.run
+
+## make test: lint, types, then the whole suite against real PostgreSQL and Redis.
+test: $(STAMP) lint
+	$(PY) -m deploy.stack exec -- $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+## make bench: load tests through the gateway and directly; numbers go in docs/performance.md.
+bench: $(STAMP)
+	$(PY) -m deploy.stack exec -- $(PY) -m bench
+
+## make lock: re-pin the whole dependency tree from pyproject.toml.
+lock: $(STAMP)
+	$(PY) -m pip install --quiet pip-tools
+	$(VENV)/bin/pip-compile --quiet --extra dev --strip-extras --allow-unsafe --no-header \
+		--no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
