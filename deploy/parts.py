@@ -27,11 +27,12 @@ class Part:
 
 
 GATEWAY = Part("gateway", "identity", "gateway.app:app_factory", 8080, ROOT / "gateway/migrations", workers=2)
+APPS = Part("apps", "apps", "services.apps.app:app_factory", 8082, ROOT / "services/apps/migrations")
 SIMULATIONS = Part(
     "simulations", "simulations", "services.simulations.app:app_factory", 8085, ROOT / "services/simulations/migrations"
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, APPS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 
 

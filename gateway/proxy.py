@@ -58,7 +58,9 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     if route.org_param is not None and request.match_info[route.org_param].lower() != organization_id:
         raise errors.NotFound("organization not found")
     product_id = None
-    if route.product_query is not None:
+    if route.product_param is not None:
+        product_id = request.match_info[route.product_param]
+    elif route.product_query is not None:
         product_id = request.query.get(route.product_query)
     elif route.product_body is not None:
         product_id = _product_id_in_body(body, route.product_body)

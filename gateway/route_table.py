@@ -33,9 +33,11 @@ class Route:
     name: str
     summary: str
     timeout: float = DEFAULT_TIMEOUT_SECONDS
-    # Tenancy checks at the edge: a path parameter holding an organization id, and a query
-    # parameter or top-level body field holding a product id; another organization's id is 404.
+    # Tenancy checks at the edge: a path parameter holding an organization id, and a path
+    # parameter, query parameter or top-level body field holding a product id; another
+    # organization's id is 404.
     org_param: str | None = None
+    product_param: str | None = None
     product_query: str | None = None
     product_body: str | None = None
     # Lifecycle: deprecated since, the successor to point at, the moment it stops answering.

@@ -112,3 +112,24 @@ class SimulationFactory:
         status, run = await self.post("/internal/runs", body)
         assert status == 201, run
         return run
+
+
+class DomainFactory:
+    """Live domains, stored through the apps service's own queries."""
+
+    def __init__(self, pool: aiopg.Pool) -> None:
+        self.pool = pool
+
+    async def create(self, org: Org, hostname: str | None = None, app_id: str | None = None) -> dict[str, Any]:
+        from services.apps import queries as apps_queries
+
+        values = {
+            "scope": "app",
+            "app_id": app_id or str(uuid.uuid4()),
+            "domain": hostname or f"{unique('site')}.example.com",
+            "type": "web",
+            "provider_id": unique("edge"),
+        }
+        async with transaction(self.pool) as cur:
+            row = await apps_queries.create_domain(cur, org.id, values)
+        return {"id": str(row["id"]), "domain": row["domain"]}

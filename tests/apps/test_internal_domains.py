@@ -1,0 +1,52 @@
+"""The apps service's internal domain resolution, which the content service validates against."""
+
+from __future__ import annotations
+
+import uuid
+
+import aiohttp
+import pytest
+
+from libs.common.errors import Conflict
+from libs.common.internal_token import HEADER, Organization, mint, service_caller
+from tests.factories import DomainFactory, IdentityFactory
+
+
+async def resolve(stack, org, ids, token: str | None = "default"):
+    if token == "default":
+        caller = service_caller("content", Organization(org.id, org.slug, org.name))
+        token = mint(stack.environ["INTERNAL_TOKEN_SECRET"], caller)
+    headers = {HEADER: token} if token else {}
+    url = stack.servers["apps"].make_url("/internal/domains/resolve")
+    async with aiohttp.ClientSession() as session, session.post(url, json={"ids": ids}, headers=headers) as response:
+        return response.status, await response.json()
+
+
+async def test_resolves_only_the_callers_live_domains(stack, identity: IdentityFactory, domains: DomainFactory):
+    org, other = await identity.organization(), await identity.organization()
+    mine = await domains.create(org)
+    theirs = await domains.create(other)
+    status, body = await resolve(stack, org, [mine["id"], theirs["id"], str(uuid.uuid4())])
+    assert status == 200
+    assert body == {"domains": [mine]}
+
+
+async def test_requires_the_internal_token(stack, identity: IdentityFactory):
+    org = await identity.organization()
+    status, body = await resolve(stack, org, [str(uuid.uuid4())], token=None)
+    assert status == 401
+    assert body["code"] == "UNAUTHORIZED"
+
+
+async def test_refuses_malformed_ids(stack, identity: IdentityFactory):
+    org = await identity.organization()
+    status, body = await resolve(stack, org, ["not-a-uuid"])
+    assert status == 422
+    assert body["details"] == {"ids.0": "Not a valid UUID."}
+
+
+async def test_a_live_hostname_cannot_be_claimed_twice(identity: IdentityFactory, domains: DomainFactory):
+    org, other = await identity.organization(), await identity.organization()
+    first = await domains.create(org)
+    with pytest.raises(Conflict, match="already in use"):
+        await domains.create(other, hostname=first["domain"])
