@@ -49,6 +49,8 @@ _PATH_PARAM = re.compile(r"{(\w+)}")
 
 
 def _error_statuses(route: Route) -> list[int]:
+    if route.errors is not None:
+        return sorted(route.errors)
     statuses = set(ALWAYS)
     if route.body is not None or route.method in ("POST", "PUT", "PATCH", "DELETE"):
         statuses.add(413)

@@ -50,6 +50,9 @@ class Route:
     response: type[Schema] | None = None
     response_many: bool = False
     status: int = 200
+    # The documented error statuses, when the operation's contract lists them; otherwise
+    # gateway/openapi.py derives them from the route.
+    errors: tuple[int, ...] | None = None
     tag: str = ""
 
 
