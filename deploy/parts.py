@@ -28,11 +28,14 @@ class Part:
 
 GATEWAY = Part("gateway", "identity", "gateway.app:app_factory", 8080, ROOT / "gateway/migrations", workers=2)
 APPS = Part("apps", "apps", "services.apps.app:app_factory", 8082, ROOT / "services/apps/migrations")
+PERSONAS = Part(
+    "personas", "personas", "services.personas.app:app_factory", 8083, ROOT / "services/personas/migrations"
+)
 SIMULATIONS = Part(
     "simulations", "simulations", "services.simulations.app:app_factory", 8085, ROOT / "services/simulations/migrations"
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, APPS, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 
 

@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 
 from marshmallow import Schema
 
+from services.personas import schemas as personas
 from services.simulations import schemas as simulations
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -107,12 +108,35 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/domain/{id}/routing", "apps", "content:read", "legacy_routing_get",
           "Get a domain's legacy routing config (deprecated)", deprecated=CONTRACT_DATE,
           sunset=LEGACY_ROUTING_SUNSET, tag="Legacy routing"),
-    # Personas and prompt suggestions (personas service).
+    # Personas, topics and prompt suggestions (personas service).
+    Route("GET", "/api/v1/products/{productId}/personas", "personas", "products:read", "personas_list",
+          "List a product's active personas", product_param="productId",
+          query=personas.PageQuery, response=personas.PersonaList, tag="Personas"),
+    Route("POST", "/api/v1/products/{productId}/personas", "personas", "products:write", "personas_create",
+          "Create a persona of a product", product_param="productId",
+          body=personas.PersonaCreate, response=personas.Persona, status=201, tag="Personas"),
     Route("PUT", "/api/v1/personas/{personaId}", "personas", "products:write", "personas_update",
-          "Update a persona's supplied fields", tag="Personas"),
+          "Update a persona's supplied fields", body=personas.PersonaUpdate, response=personas.Persona,
+          tag="Personas"),
+    Route("DELETE", "/api/v1/personas/{personaId}", "personas", "products:write", "personas_delete",
+          "Delete a persona, freeing its name", response=personas.Persona, tag="Personas"),
+    Route("GET", "/api/v1/products/{productId}/topics", "personas", "prompts:read", "topics_list",
+          "List a product's topics", product_param="productId",
+          query=personas.PageQuery, response=personas.TopicList, tag="Topics"),
+    Route("POST", "/api/v1/products/{productId}/topics", "personas", "prompts:write", "topics_create",
+          "Create a topic of a product", product_param="productId",
+          body=personas.TopicCreate, response=personas.Topic, status=201, tag="Topics"),
+    # Before the {suggestionId} route, so the fixed segment is never read as an id.
     Route("POST", "/api/v1/prompt-suggestions/regenerate", "personas", "prompts:write", "prompt_suggestions_regenerate",
           "Regenerate a product's prompt suggestions", product_body="productId", timeout=30.0,
-          tag="Prompt suggestions"),
+          body=personas.RegenerateRequest, response=personas.RegenerateResult,
+          errors=(400, 401, 403, 404, 422, 500), tag="Prompt suggestions"),
+    Route("GET", "/api/v1/prompt-suggestions", "personas", "prompts:read", "prompt_suggestions_list",
+          "List a product's prompt suggestions", product_query="productId",
+          query=personas.SuggestionListQuery, response=personas.SuggestionList, tag="Prompt suggestions"),
+    Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", "personas", "prompts:write",
+          "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
+          body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
     # Agent simulation (simulations service).
     Route("GET", "/api/v1/agent-simulation/runs", "simulations", "simulations:read", "simulation_runs_list",
           "List the organization's agent-simulation runs, newest first",

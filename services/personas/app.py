@@ -1,0 +1,34 @@
+"""The personas service: personas, topics and prompt suggestions of a product."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aiohttp import web
+
+from libs.common.logs import configure_logging
+from libs.common.service import create_service_app
+from libs.common.settings import ServiceSettings
+from services.personas.generator import TemplateGenerator
+from services.personas.keys import GENERATOR
+from services.personas.routes import setup_routes
+
+NAME = "personas"
+SCHEMA = "personas"
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
+    return ServiceSettings.from_env(NAME, SCHEMA, environ)
+
+
+def create_app(settings: ServiceSettings) -> web.Application:
+    app = create_service_app(settings, setup_routes)
+    app[GENERATOR] = TemplateGenerator()
+    return app
+
+
+async def app_factory() -> web.Application:
+    """The gunicorn entry point: settings from the environment."""
+    settings = load_settings()
+    configure_logging(NAME, settings.log_level)
+    return create_app(settings)

@@ -1,0 +1,206 @@
+"""Data access for personas, topics and prompt suggestions. Plain async functions, cursor first.
+
+Every statement names the organization, so a row of another organization is never read or
+written, whatever id a caller sends. Rows come back in their API shape (camelCase keys).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
+from libs.common.schemas import camel_case
+
+PERSONA_COLUMNS = (
+    "id, organization_id, product_id, name, description, system_prompt, created_at, updated_at, deleted_at"
+)
+TOPIC_COLUMNS = "id, organization_id, product_id, name, description, created_at, updated_at"
+SUGGESTION_COLUMNS = "id, organization_id, product_id, topic_id, persona_id, prompt, status, created_at, updated_at"
+
+PERSONA_NAME_TAKEN = "another active persona of this product already has this name"
+TOPIC_NAME_TAKEN = "another topic of this product already has this name"
+
+
+def api_shape(row: Row) -> dict[str, Any]:
+    return {camel_case(key): value for key, value in row.items()}
+
+
+async def _page(
+    cur: Any,
+    table: str,
+    columns: str,
+    organization_id: str,
+    product_id: str,
+    limit: int,
+    offset: int,
+    filters: dict[str, Any] | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of a product's live rows in creation order, and how many rows match in all.
+
+    `filters` maps a column to the value it must equal; its keys are a schema's field names,
+    never a caller's text.
+    """
+    params = {"organization_id": organization_id, "product_id": product_id, **(filters or {})}
+    where = " AND ".join([*(f"{column} = %({column})s" for column in params), "deleted_at IS NULL"])
+    rows = await fetch_all(
+        cur,
+        f"SELECT {columns} FROM {table} WHERE {where} ORDER BY created_at, id LIMIT %(limit)s OFFSET %(offset)s",
+        {**params, "limit": limit, "offset": offset},
+    )
+    total = await fetch_value(cur, f"SELECT count(*) FROM {table} WHERE {where}", params)
+    return [api_shape(row) for row in rows], total
+
+
+# Personas.
+
+
+async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> dict[str, Any]:
+    personas, total = await _page(cur, "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
+    return {"personas": personas, "total": total}
+
+
+async def create_persona(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
+    with conflict_on_unique(PERSONA_NAME_TAKEN, "personas_active_name_key"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO personas (organization_id, product_id, name, description, system_prompt)"
+            " VALUES (%(organization_id)s, %(product_id)s, %(name)s, %(description)s, %(system_prompt)s)"
+            f" RETURNING {PERSONA_COLUMNS}",
+            {"organization_id": organization_id, "product_id": product_id, **values},
+        )
+    return api_shape(row)
+
+
+async def get_persona(cur: Any, organization_id: str, persona_id: str) -> dict[str, Any] | None:
+    row = await fetch_one(
+        cur,
+        f"SELECT {PERSONA_COLUMNS} FROM personas WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        (persona_id, organization_id),
+    )
+    return None if row is None else api_shape(row)
+
+
+async def update_persona(
+    cur: Any, organization_id: str, persona_id: str, values: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Change the given fields of a live persona; with no fields, the persona as it is."""
+    if not values:
+        return await get_persona(cur, organization_id, persona_id)
+    # Only the schema's own field names (name, description, system_prompt) reach the SQL text.
+    assignments = ", ".join(f"{name} = %({name})s" for name in values)
+    with conflict_on_unique(PERSONA_NAME_TAKEN, "personas_active_name_key"):
+        row = await fetch_one(
+            cur,
+            f"UPDATE personas SET {assignments}, updated_at = clock_timestamp()"
+            " WHERE id = %(id)s AND organization_id = %(organization_id)s AND deleted_at IS NULL"
+            f" RETURNING {PERSONA_COLUMNS}",
+            {"organization_id": organization_id, "id": persona_id, **values},
+        )
+    return None if row is None else api_shape(row)
+
+
+async def delete_persona(cur: Any, organization_id: str, persona_id: str) -> dict[str, Any] | None:
+    """Soft-delete a live persona, which frees its name."""
+    row = await fetch_one(
+        cur,
+        "UPDATE personas SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
+        " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        f" RETURNING {PERSONA_COLUMNS}",
+        (persona_id, organization_id),
+    )
+    return None if row is None else api_shape(row)
+
+
+async def active_personas(cur: Any, organization_id: str, product_id: str) -> list[Row]:
+    return await fetch_all(
+        cur,
+        "SELECT id::text, name, description, system_prompt FROM personas"
+        " WHERE organization_id = %s AND product_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        (organization_id, product_id),
+    )
+
+
+# Topics.
+
+
+async def list_topics(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> dict[str, Any]:
+    topics, total = await _page(cur, "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
+    return {"topics": topics, "total": total}
+
+
+async def create_topic(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
+    with conflict_on_unique(TOPIC_NAME_TAKEN, "topics_active_name_key"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO topics (organization_id, product_id, name, description)"
+            f" VALUES (%(organization_id)s, %(product_id)s, %(name)s, %(description)s) RETURNING {TOPIC_COLUMNS}",
+            {"organization_id": organization_id, "product_id": product_id, **values},
+        )
+    return api_shape(row)
+
+
+async def active_topics(cur: Any, organization_id: str, product_id: str) -> list[Row]:
+    return await fetch_all(
+        cur,
+        "SELECT id::text, name, description FROM topics"
+        " WHERE organization_id = %s AND product_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        (organization_id, product_id),
+    )
+
+
+# Prompt suggestions.
+
+
+async def list_suggestions(
+    cur: Any, organization_id: str, product_id: str, filters: dict[str, Any], limit: int, offset: int
+) -> dict[str, Any]:
+    """`filters`: optional `topic_id` and `status`."""
+    suggestions, total = await _page(
+        cur, "prompt_suggestions", SUGGESTION_COLUMNS, organization_id, product_id, limit, offset, filters
+    )
+    return {"suggestions": suggestions, "total": total}
+
+
+async def review_suggestion(cur: Any, organization_id: str, suggestion_id: str, status: str) -> dict[str, Any] | None:
+    row = await fetch_one(
+        cur,
+        "UPDATE prompt_suggestions SET status = %s, updated_at = clock_timestamp()"
+        " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        f" RETURNING {SUGGESTION_COLUMNS}",
+        (status, suggestion_id, organization_id),
+    )
+    return None if row is None else api_shape(row)
+
+
+async def lock_product_suggestions(cur: Any, product_id: str) -> None:
+    """Wait for, then hold until the transaction ends, the product's regeneration lock."""
+    await cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"prompt-suggestions:{product_id}",))
+
+
+async def retire_pending_suggestions(cur: Any, organization_id: str, product_id: str) -> None:
+    """Soft-delete the product's pending suggestions; reviewed (accepted, rejected) ones stay."""
+    await cur.execute(
+        "UPDATE prompt_suggestions SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
+        " WHERE organization_id = %s AND product_id = %s AND status = 'pending' AND deleted_at IS NULL",
+        (organization_id, product_id),
+    )
+
+
+async def insert_suggestions(
+    cur: Any, organization_id: str, product_id: str, rows: list[tuple[str, str | None, str]]
+) -> list[str]:
+    """Store (topic id, persona id, prompt) rows as pending suggestions, in order; a prompt its topic
+    already holds (reviewed, or twice in `rows`) is skipped. Returns the ids stored."""
+    if not rows:
+        return []
+    topic_ids, persona_ids, prompts = (list(column) for column in zip(*rows, strict=True))
+    inserted = await fetch_all(
+        cur,
+        "INSERT INTO prompt_suggestions (organization_id, product_id, topic_id, persona_id, prompt)"
+        " SELECT %s, %s, topic_id, persona_id, prompt"
+        " FROM unnest(%s::uuid[], %s::uuid[], %s::text[]) WITH ORDINALITY AS row (topic_id, persona_id, prompt, n)"
+        " ORDER BY n"
+        " ON CONFLICT (topic_id, lower(prompt)) WHERE deleted_at IS NULL DO NOTHING RETURNING id",
+        (organization_id, product_id, topic_ids, persona_ids, prompts),
+    )
+    return [str(row["id"]) for row in inserted]
