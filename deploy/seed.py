@@ -1,24 +1,31 @@
-"""The demo organization: a product, a user, simulation runs and an API key with every scope.
+"""The demo organization: a product with personas, topics and prompt suggestions, a user,
+simulation runs and an API key with every scope.
 
-Every row has a fixed id, so running the seed again changes nothing. The key is stored as a
-hash only; its secret is kept in .data/demo-api-key (mode 0600) so later runs can print it
-again, and a new key is made only when that one no longer works.
+Every row has a fixed id or a name unique in its product, so running the seed again changes
+nothing. The key is stored as a hash only; its secret is kept in .data/demo-api-key (mode 0600)
+so later runs can print it again, and a new key is made only when that one no longer works.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import GATEWAY, SIMULATIONS, Part
+from deploy.parts import GATEWAY, PERSONAS, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.scopes import ALL_SCOPES
-from libs.common.db import create_pool, fetch_value, transaction
+from libs.common.db import create_pool, cursor, fetch_value, transaction
+from libs.common.errors import Conflict
+from libs.common.internal_token import Product
+from services.personas import queries as personas
+from services.personas.generator import TemplateGenerator
+from services.personas.regeneration import regenerate
 from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
@@ -42,6 +49,22 @@ ENVIRONMENTS = [
      "agent_config": {"model": "demo-agent", "temperature": 0.2, "maxSteps": 40}},
     {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
      "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
+]  # fmt: skip
+DEMO_PERSONAS = [
+    {
+        "name": "Data Lead",
+        "description": "Owns the analytics stack of a mid-size software company.",
+        "system_prompt": "Answer as a pragmatic data lead who weighs cost against time to insight.",
+    },
+    {
+        "name": "Growth Marketer",
+        "description": "Runs acquisition experiments and reports on funnels weekly.",
+        "system_prompt": None,
+    },
+]
+DEMO_TOPICS = [
+    {"name": "product analytics", "description": "How teams measure feature adoption and retention."},
+    {"name": "funnel reporting", "description": None},
 ]  # fmt: skip
 RUN_OUTCOMES = [
     ("completed", True, 0.92), ("completed", False, 0.41), ("failed", False, 0.0), ("completed", True, 0.88),
@@ -102,8 +125,26 @@ async def _seed_simulations(admin: str) -> None:
             await simulations.create_run(cur, run)
 
 
+async def _seed_personas(admin: str) -> None:
+    """Personas and topics (a name already there is kept), then suggestions once, through the
+    personas service's own code."""
+    organization_id, product_id = ORGANIZATION["id"], PRODUCT["id"]
+    async with _pool(admin, PERSONAS) as pool:
+        async with cursor(pool) as cur:
+            for persona in DEMO_PERSONAS:
+                with suppress(Conflict):
+                    await personas.create_persona(cur, organization_id, product_id, persona)
+            for topic in DEMO_TOPICS:
+                with suppress(Conflict):
+                    await personas.create_topic(cur, organization_id, product_id, topic)
+            suggestions = await personas.list_suggestions(cur, organization_id, product_id, {}, 1, 0)
+        if suggestions["total"] == 0:
+            await regenerate(pool, TemplateGenerator(), organization_id, Product(**PRODUCT))
+
+
 async def seed(admin: str) -> str:
     key = await _seed_identity(admin)
+    await _seed_personas(admin)
     await _seed_simulations(admin)
     return key
 
