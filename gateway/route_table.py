@@ -15,10 +15,15 @@ from datetime import UTC, date, datetime
 
 from marshmallow import Schema
 
+from libs.common.validators import UUID_PATTERN
 from services.personas import schemas as personas
 from services.simulations import schemas as simulations
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
+# A path parameter written `{name:<UUID>}` matches only a UUID, so a fixed segment beside it
+# (`/prompt-suggestions/regenerate`) is never routed, nor advertised in `Allow`, as an id.
+# The OpenAPI document shows it as `{name}`.
+UUID_SEGMENT = UUID_PATTERN.removeprefix("^").removesuffix("$")
 # The contract marks these deprecated from version 0.1.0 on (RFC 9745 `Deprecation` date).
 CONTRACT_DATE = date(2026, 11, 1)
 # Legacy routing stops responding after 2026-12-15 (contract, "Versioning").
@@ -126,7 +131,6 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/products/{productId}/topics", "personas", "prompts:write", "topics_create",
           "Create a topic of a product", product_param="productId",
           body=personas.TopicCreate, response=personas.Topic, status=201, tag="Topics"),
-    # Before the {suggestionId} route, so the fixed segment is never read as an id.
     Route("POST", "/api/v1/prompt-suggestions/regenerate", "personas", "prompts:write", "prompt_suggestions_regenerate",
           "Regenerate a product's prompt suggestions", product_body="productId", timeout=30.0,
           body=personas.RegenerateRequest, response=personas.RegenerateResult,
@@ -134,7 +138,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/prompt-suggestions", "personas", "prompts:read", "prompt_suggestions_list",
           "List a product's prompt suggestions", product_query="productId",
           query=personas.SuggestionListQuery, response=personas.SuggestionList, tag="Prompt suggestions"),
-    Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", "personas", "prompts:write",
+    Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId:" + UUID_SEGMENT + "}", "personas", "prompts:write",
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
           body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
     # Agent simulation (simulations service).

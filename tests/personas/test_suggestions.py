@@ -95,10 +95,17 @@ async def test_review_refuses_an_unknown_status(tenant: Tenant):
 async def test_review_of_an_unknown_or_replaced_suggestion_is_404(tenant: Tenant):
     replaced = (await regenerated(tenant, "Pricing"))[0]
     await tenant.regenerate()
-    for suggestion_id in (replaced["id"], str(uuid.uuid4()), "regenerate"):
+    for suggestion_id in (replaced["id"], str(uuid.uuid4())):
         status, answer = await review(tenant, suggestion_id, "accepted")
         assert status == 404
         assert answer["message"] == "prompt suggestion not found"
+
+
+async def test_regenerate_is_never_read_as_a_suggestion_id(tenant: Tenant):
+    for method in ("PATCH", "OPTIONS"):
+        async with tenant.gateway.request(method, f"{SUGGESTIONS}/regenerate") as response:
+            assert response.status == 405
+            assert response.headers["Allow"] == "POST"
 
 
 async def test_another_organization_cannot_review_a_suggestion(tenant: Tenant, stranger: Tenant, stored: Stored):
