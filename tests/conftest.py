@@ -29,10 +29,10 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import APPS, GATEWAY, PARTS, SERVICES, Part
+from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
-from tests.factories import DomainFactory, IdentityFactory, SimulationFactory
+from tests.factories import ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -158,3 +158,9 @@ def simulations(stack: Stack) -> SimulationFactory:
 async def domains(database: TestDatabase) -> AsyncIterator[DomainFactory]:
     async with create_pool(database.dsn(APPS), APPS.schema, 1, 2) as pool:
         yield DomainFactory(pool)
+
+
+@pytest.fixture
+async def content(database: TestDatabase) -> AsyncIterator[ContentFactory]:
+    async with create_pool(database.dsn(CONTENT), CONTENT.schema, 1, 2) as pool:
+        yield ContentFactory(pool)

@@ -60,6 +60,18 @@ async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
         yield cur
 
 
+@asynccontextmanager
+async def savepoint(cur: aiopg.Cursor) -> AsyncIterator[None]:
+    """A nested unit inside a transaction: an exception undoes only what ran inside it."""
+    await cur.execute("SAVEPOINT unit")
+    try:
+        yield
+    except Exception:
+        await cur.execute("ROLLBACK TO SAVEPOINT unit")
+        raise
+    await cur.execute("RELEASE SAVEPOINT unit")
+
+
 async def fetch_one(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row | None:
     await cur.execute(sql, params)
     row = await cur.fetchone()
