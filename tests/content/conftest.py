@@ -10,7 +10,8 @@ import pytest
 
 from libs.common.internal_token import HEADER, Organization, mint, service_caller
 from tests.conftest import Stack
-from tests.factories import Org
+from tests.content.api import Tenant
+from tests.factories import IdentityFactory, Org
 
 
 @dataclass
@@ -32,3 +33,14 @@ class ServiceClient:
 @pytest.fixture
 def content_service(stack: Stack) -> ServiceClient:
     return ServiceClient(stack, "content")
+
+
+@pytest.fixture
+async def tenant(gateway, identity: IdentityFactory) -> Tenant:
+    return await Tenant.create(gateway, identity)
+
+
+@pytest.fixture
+async def stranger(gateway, identity: IdentityFactory) -> Tenant:
+    """Another organization, with its own product and key."""
+    return await Tenant.create(gateway, identity)

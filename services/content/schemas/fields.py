@@ -19,10 +19,9 @@ URL_PATTERN = r"^(?:https?://[^\s/?#]+\S*)?$"
 REDIRECT_PATTERN = r"^(?:https?://[^\s/?#]+\S*|/\S*)?$"
 
 
-def matching(pattern: str, message: str, maximum: int, **kwargs: Any) -> StrictString:
-    """A string matched whole against `pattern`, which the OpenAPI document shows too."""
-    checks = [length(0, maximum), FullMatch(pattern, message)]
-    return StrictString(validate=checks, metadata={"pattern": pattern}, **kwargs)
+def matching(pattern: str, message: str, maximum: int, minimum: int = 0, **kwargs: Any) -> StrictString:
+    """A string matched whole against `pattern` (the OpenAPI document shows the pattern too)."""
+    return StrictString(validate=[length(minimum, maximum), FullMatch(pattern, message)], **kwargs)
 
 
 def url_field() -> StrictString:

@@ -38,6 +38,7 @@ TYPE_MAX = 64
 SLUG_MAX = 2047
 # Lowercase words joined by single hyphens, in one or more "/"-separated segments: "blog/launch-day".
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)*$"
+SLUG_MESSAGE = "Must be lowercase words and hyphens, in /-separated segments."
 
 
 class SitePagesQuery(ApiSchema):
@@ -57,8 +58,7 @@ class SitePagesQuery(ApiSchema):
 
 
 class PageCreate(ApiSchema):
-    slug = matching(SLUG_PATTERN, "Must be lowercase words and hyphens, in /-separated segments.", SLUG_MAX,
-                    required=True)  # fmt: skip
+    slug = matching(SLUG_PATTERN, SLUG_MESSAGE, SLUG_MAX, minimum=1, required=True)
     title = title_field(required=True)
     content = StrictString()
     description = text_field()
