@@ -144,3 +144,17 @@ async def test_put_refuses_ill_typed_and_unknown_fields(tenant: Tenant, body: di
     created = await tenant.create_page("typed")
     answer = await tenant.call("PUT", f"/api/v1/content/{created['id']}", body)
     assert (answer.status, list(answer.body["details"])) == (422, [field])
+
+
+async def test_nul_characters_are_refused_not_stored(tenant: Tenant):
+    created = await tenant.create_page("nul")
+    answer = await tenant.call(
+        "PUT", f"/api/v1/content/{created['id']}", {"content": "a\u0000b", "tiptapJson": ["\u0000"]}
+    )
+    assert answer.status == 422
+    assert answer.body["details"] == {
+        "content": "Must not contain NUL characters.",
+        "tiptapJson.0": "Must not contain NUL characters.",
+    }
+    answer = await tenant.list_pages(query="\u0000")
+    assert (answer.status, answer.body["details"]) == (422, {"query": "Must not contain NUL characters."})
