@@ -1,8 +1,8 @@
-"""The demo organization: a product, a user, simulation runs and an API key with every scope.
+"""The demo organization: a product, a user, site pages, simulation runs and an API key with every scope.
 
-Every row has a fixed id, so running the seed again changes nothing. The key is stored as a
-hash only; its secret is kept in .data/demo-api-key (mode 0600) so later runs can print it
-again, and a new key is made only when that one no longer works.
+Every row has a fixed id (a page, a fixed path), so running the seed again changes nothing.
+The key is stored as a hash only; its secret is kept in .data/demo-api-key (mode 0600) so
+later runs can print it again, and a new key is made only when that one no longer works.
 """
 
 from __future__ import annotations
@@ -13,12 +13,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import GATEWAY, SIMULATIONS, Part
+from deploy.parts import CONTENT, GATEWAY, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, fetch_value, transaction
+from services.content import editing
+from services.content.domains import DomainChange
+from services.content.locations import locate
+from services.content.queries import documents
 from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
@@ -42,6 +46,17 @@ ENVIRONMENTS = [
      "agent_config": {"model": "demo-agent", "temperature": 0.2, "maxSteps": 40}},
     {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
      "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
+]  # fmt: skip
+PAGES = [
+    {"slug": "getting-started", "title": "Getting started", "status": "published",
+     "content": "# Getting started\n\nCreate an API key, then list your site pages.",
+     "description": "First steps with the Demo Product."},
+    {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing\n\nOne plan, billed monthly.",
+     "meta_title": "Demo Product pricing", "meta_description": "Plans and prices of the Demo Product."},
+    {"slug": "blog/launch-day", "title": "Launch day", "status": "draft",
+     "content": "# Launch day\n\nWhat we shipped, and what comes next."},
+    {"slug": "docs/api/authentication", "title": "Authentication", "status": "published",
+     "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie."},
 ]  # fmt: skip
 RUN_OUTCOMES = [
     ("completed", True, 0.92), ("completed", False, 0.41), ("failed", False, 0.0), ("completed", True, 0.88),
@@ -91,6 +106,16 @@ async def _seed_identity(admin: str) -> str:
     return key
 
 
+async def _seed_content(admin: str) -> None:
+    """Site pages of the demo product, through the content service's own write path (events included)."""
+    async with _pool(admin, CONTENT) as pool, transaction(pool) as cur:
+        for page in PAGES:
+            values = dict(page)
+            slug = values.pop("slug")
+            if await documents.find_by_path(cur, PRODUCT["id"], locate(slug, None).file_path) is None:
+                await editing.create_document(cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {})
+
+
 async def _seed_simulations(admin: str) -> None:
     """Tasks, environments and runs, through the simulations service's own intake code."""
     async with _pool(admin, SIMULATIONS) as pool, transaction(pool) as cur:
@@ -104,6 +129,7 @@ async def _seed_simulations(admin: str) -> None:
 
 async def seed(admin: str) -> str:
     key = await _seed_identity(admin)
+    await _seed_content(admin)
     await _seed_simulations(admin)
     return key
 
