@@ -22,7 +22,7 @@ from typing import Any
 import aiopg
 import redis.asyncio as aioredis
 
-from libs.common.db import DICT_CURSOR, Row
+from libs.common.db import DICT_CURSOR, Row, session_options
 from libs.common.encoding import dumps
 from services.content.queries import outbox
 
@@ -69,7 +69,7 @@ class OutboxRelay:
         if self._conn is None or self._conn.closed:
             self._holding = False
             self._conn = await aiopg.connect(
-                self._dsn, options=f"-c search_path={self._schema}", timeout=10, enable_hstore=False
+                self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
             )
         if not self._holding:
             async with self._conn.cursor() as cur:
