@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from deploy.db import part_dsn
@@ -87,7 +88,7 @@ def _pool(admin: str, part: Part) -> Any:
     return create_pool(part_dsn(admin, part), part.schema, 1, 2)
 
 
-async def _seed_identity(admin: str) -> str:
+async def _seed_identity(admin: str, key_file: Path) -> str:
     """The organization, product, user and membership; returns a working demo API key."""
     async with _pool(admin, GATEWAY) as pool, transaction(pool) as cur:
         if await identity.find_organization(cur, ORGANIZATION["slug"]) is None:
@@ -97,12 +98,12 @@ async def _seed_identity(admin: str) -> str:
         if await fetch_value(cur, "SELECT 1 FROM users WHERE id = %s", (USER["id"],)) is None:
             await identity.create_user(cur, USER["email"], USER["name"], USER["id"])
         await identity.upsert_membership(cur, USER["id"], ORGANIZATION["id"], "owner")
-        key = KEY_FILE.read_text().strip() if KEY_FILE.exists() else ""
+        key = key_file.read_text().strip() if key_file.exists() else ""
         if not key or await identity.find_active_key_by_hash(cur, hash_key(key)) is None:
             key, _ = await create_api_key(cur, ORGANIZATION["id"], "demo (make run)", ALL_SCOPES)
-            DATA.mkdir(exist_ok=True)
-            KEY_FILE.touch(mode=0o600)
-            KEY_FILE.write_text(key + "\n")
+            key_file.parent.mkdir(parents=True, exist_ok=True)
+            key_file.touch(mode=0o600)
+            key_file.write_text(key + "\n")
     return key
 
 
@@ -127,13 +128,13 @@ async def _seed_simulations(admin: str) -> None:
             await simulations.create_run(cur, run)
 
 
-async def seed(admin: str) -> str:
-    key = await _seed_identity(admin)
+async def seed(admin: str, key_file: Path) -> str:
+    key = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_simulations(admin)
     return key
 
 
-def run(admin: str) -> str:
-    """Seed the demo data (idempotent) and return the demo API key."""
-    return asyncio.run(seed(admin))
+def run(admin: str, key_file: Path = KEY_FILE) -> str:
+    """Seed the demo data (idempotent) and return the demo API key, kept in `key_file`."""
+    return asyncio.run(seed(admin, key_file))

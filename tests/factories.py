@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -15,8 +13,8 @@ from aiohttp.test_utils import TestServer
 
 from gateway import queries
 from gateway.auth.api_keys import create_api_key
-from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.scopes import ALL_SCOPES
+from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
 from libs.common.db import transaction
 from libs.common.internal_token import HEADER, mint, service_caller
@@ -69,11 +67,8 @@ class IdentityFactory:
         return self.signer.mint(user_id, org.id, scopes, ttl)
 
     async def session(self, user_id: str, org: Org) -> str:
-        """A session as the login page will store it (aiohttp-session's Redis format); returns the cookie."""
-        key = uuid.uuid4().hex
-        data = {"created": int(time.time()), "session": {"user_id": user_id, "organization_id": org.id}}
-        await self.redis.set(f"{SESSION_COOKIE}_{key}", json.dumps(data), ex=600)
-        return key
+        """A dashboard session of the user in the organization; returns the cookie value."""
+        return await open_session(self.redis, user_id, org.id, max_age=600)
 
 
 class SimulationFactory:
