@@ -158,3 +158,9 @@ async def test_nul_characters_are_refused_not_stored(tenant: Tenant):
     }
     answer = await tenant.list_pages(query="\u0000")
     assert (answer.status, answer.body["details"]) == (422, {"query": "Must not contain NUL characters."})
+
+
+async def test_the_longest_path_the_contract_allows_fits_in_a_request(tenant: Tenant):
+    path = "/" + "😀" * 2047  # 2,048 characters, each 12 bytes once percent-encoded
+    answer = await tenant.call("GET", "/api/v1/content/by-path", params={"brandId": tenant.product["id"], "path": path})
+    assert (answer.status, answer.body["code"]) == (404, "NOT_FOUND")
