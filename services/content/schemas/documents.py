@@ -34,7 +34,7 @@ TAGS_MAX, TAG_MAX = 50, 100
 
 class ContentByPathQuery(ApiSchema):
     brand_id = UuidString(required=True)
-    path = fields.String(required=True, validate=length(1, URL_MAX))
+    path = StrictString(required=True, validate=length(1, URL_MAX))
 
 
 class PriorityUpdate(ApiSchema):

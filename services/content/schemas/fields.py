@@ -13,10 +13,11 @@ TITLE_MAX = 500
 TEXT_MAX = 10_000
 URL_MAX = 2048
 DOMAIN_IDS_MAX = 50
-# An absolute http(s) URL; empty clears the field.
-URL_PATTERN = r"^(?:https?://[^\s/?#]+\S*)?$"
+# An absolute http(s) URL; empty clears the field. Spaces and control characters are spelt out
+# rather than written \s, which means different sets in Python and in JSON Schema (ECMA) regexes.
+URL_PATTERN = r"^(?:https?://[^\u0000-\u0020\u007f/?#]+[^\u0000-\u0020\u007f]*)?$"
 # Where a page redirects: an absolute http(s) URL or a path on the same site; empty clears it.
-REDIRECT_PATTERN = r"^(?:https?://[^\s/?#]+\S*|/\S*)?$"
+REDIRECT_PATTERN = r"^(?:https?://[^\u0000-\u0020\u007f/?#]+[^\u0000-\u0020\u007f]*|/[^\u0000-\u0020\u007f]*)?$"
 
 
 def matching(pattern: str, message: str, maximum: int, minimum: int = 0, **kwargs: Any) -> StrictString:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import UuidString, length
+from libs.common.validators import StrictString, UuidString, length
 from services.content.schemas.fields import STATUSES
 
 LOOKUP_MAX = 500
@@ -17,7 +17,7 @@ class DocumentLookup(ApiSchema):
 
 
 class ProductDocumentsQuery(ApiSchema):
-    status = fields.String(load_default="published", validate=validate.OneOf(STATUSES))
+    status = StrictString(load_default="published", validate=validate.OneOf(STATUSES))
 
 
 class OrganizationDocumentsQuery(ApiSchema):

@@ -45,16 +45,16 @@ class SitePagesQuery(ApiSchema):
     product_id = UuidString(required=True)
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=PAGE_MAX))
     page_size = fields.Integer(load_default=PAGE_SIZE_DEFAULT, validate=validate.Range(min=1, max=PAGE_SIZE_MAX))
-    query = fields.String(validate=length(1, QUERY_MAX))
-    status = fields.String(validate=validate.OneOf(STATUSES))
-    type = fields.String(validate=length(1, TYPE_MAX))
+    query = StrictString(validate=length(1, QUERY_MAX))
+    status = StrictString(validate=validate.OneOf(STATUSES))
+    type = StrictString(validate=length(1, TYPE_MAX))
     is_manual = QueryBoolean()
-    path_prefix = fields.String(validate=length(1, URL_MAX))
+    path_prefix = StrictString(validate=length(1, URL_MAX))
     has_content = QueryBoolean()
     domain_id = UuidString()
-    domain = fields.String(validate=hostname_validators())
-    order_by = fields.String(load_default="updatedAt", validate=validate.OneOf(ORDER_BY))
-    order_by_direction = fields.String(load_default="desc", validate=validate.OneOf(DIRECTIONS))
+    domain = StrictString(validate=hostname_validators())
+    order_by = StrictString(load_default="updatedAt", validate=validate.OneOf(ORDER_BY))
+    order_by_direction = StrictString(load_default="desc", validate=validate.OneOf(DIRECTIONS))
 
 
 class PageCreate(ApiSchema):
