@@ -185,3 +185,36 @@ async def test_product_id_is_required(tenant: Tenant):
     answer = await tenant.call("GET", "/api/v1/site/pages")
     assert answer.status == 422
     assert answer.body["details"] == {"productId": "Missing data for required field."}
+
+
+async def test_totals_match_the_items_for_every_combination_of_filters(
+    tenant: Tenant, content: ContentFactory, domains: DomainFactory
+):
+    one, two = await domains.create(tenant.org), await domains.create(tenant.org)
+    for index in range(8):
+        attached = [one["id"], two["id"]][: index % 3]
+        await tenant.create_page(f"p{index}", domainIds=attached, content="x" * (index % 2),
+                                 status="published" if index % 4 else "draft")  # fmt: skip
+    await content.document(tenant.org, tenant.product, "imported", type="doc", is_manual=False)
+    combinations = [
+        {}, {"status": "published"}, {"domainId": one["id"]}, {"domain": two["domain"]},
+        {"domainId": one["id"], "status": "published", "hasContent": "true"},
+        {"domain": one["domain"], "domainId": two["id"]}, {"domain": one["domain"], "query": "p"},
+        {"domainId": two["id"], "pathPrefix": "/p"}, {"type": "doc", "isManual": "false"},
+    ]  # fmt: skip
+    for params in combinations:
+        data = (await tenant.list_pages(pageSize=100, **params)).data
+        assert data["total"] == len(data["items"]), params
+    assert (await tenant.list_pages(domainId=one["id"])).data["total"] == 5
+
+
+async def test_domain_filtered_totals_follow_later_changes_to_the_pages(tenant: Tenant, domains: DomainFactory):
+    domain = await domains.create(tenant.org)
+    kept = await tenant.create_page("kept", domainIds=[domain["id"]])
+    gone = await tenant.create_page("gone", domainIds=[domain["id"]], status="published")
+    await tenant.update_pages({"id": kept["id"], "status": "published", "content": "now with words"})
+    await tenant.delete_pages(gone["id"])
+    for params in ({"domainId": domain["id"]}, {"domain": domain["domain"]}):
+        published = (await tenant.list_pages(status="published", hasContent="true", **params)).data
+        assert (published["total"], [item["id"] for item in published["items"]]) == (1, [kept["id"]])
+        assert (await tenant.list_pages(status="draft", **params)).data["total"] == 0

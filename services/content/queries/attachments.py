@@ -26,13 +26,14 @@ async def attachments_of(cur: Any, document_ids: list[str]) -> dict[str, list[di
 
 
 async def attach(cur: Any, document_id: str, hostnames: Mapping[str, str]) -> bool:
-    """Attach domains (id -> hostname); already attached ones stay as they are. Whether any was new."""
+    """Attach domains (id -> hostname). One already attached, or whose hostname the document is
+    already served on, stays as it is. Whether any was new."""
     if not hostnames:
         return False
     await cur.execute(
         "INSERT INTO document_domains (document_id, domain_id, domain)"
         " SELECT %s, domain_id, domain FROM unnest(%s::uuid[], %s::text[]) AS given (domain_id, domain)"
-        " ON CONFLICT (document_id, domain_id) WHERE deleted_at IS NULL DO NOTHING",
+        " ON CONFLICT DO NOTHING",
         (document_id, list(hostnames), list(hostnames.values())),
     )
     return bool(cur.rowcount)

@@ -12,18 +12,24 @@ PAGE_COLUMNS = (
 )
 ORDER_COLUMNS = {"createdAt": "d.created_at", "updatedAt": "d.updated_at"}
 DIRECTIONS = {"asc": "ASC", "desc": "DESC"}
-# Filter name -> SQL condition; only these fixed strings ever reach the query text.
-FILTERS = {
-    "status": "d.status = %(status)s",
-    "type": "d.type = %(type)s",
-    "is_manual": "d.is_manual = %(is_manual)s",
+# Filter name -> SQL condition; only these fixed strings ever reach the query text. The first
+# four are columns of documents and, copied, of document_domains, so they read the same on both.
+FACET_FILTERS = {
+    "status": "status = %(status)s",
+    "type": "type = %(type)s",
+    "is_manual": "is_manual = %(is_manual)s",
+    "has_content": "has_content = %(has_content)s",
+}
+DOMAIN_FILTERS = {"domain_id": "domain_id = %(domain_id)s", "domain": "domain = %(domain)s"}
+DOCUMENT_FILTERS = {
+    **FACET_FILTERS,
     "path_prefix": "d.file_path LIKE %(path_prefix)s",
-    "has_content": "(d.content <> '') = %(has_content)s",
     "query": "(d.title ILIKE %(query)s OR d.file_path ILIKE %(query)s)",
-    "domain_id": "EXISTS (SELECT 1 FROM document_domains a"
-    " WHERE a.document_id = d.id AND a.domain_id = %(domain_id)s AND a.deleted_at IS NULL)",
-    "domain": "EXISTS (SELECT 1 FROM document_domains a"
-    " WHERE a.document_id = d.id AND a.domain = %(domain)s AND a.deleted_at IS NULL)",
+    **{
+        name: f"EXISTS (SELECT 1 FROM document_domains a WHERE a.document_id = d.id AND a.{condition}"
+        " AND a.deleted_at IS NULL)"
+        for name, condition in DOMAIN_FILTERS.items()
+    },
 }
 
 
@@ -32,9 +38,9 @@ def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def filter_params(filters: dict[str, Any]) -> dict[str, Any]:
-    """The query parameters of the given filters, the pattern ones turned into LIKE patterns."""
-    params = dict(filters)
+def _params(product_id: str, filters: dict[str, Any]) -> dict[str, Any]:
+    """The query parameters: the product and the filters, the pattern ones as LIKE patterns."""
+    params = {**filters, "product_id": product_id}
     if "query" in params:
         params["query"] = f"%{like_escape(params['query'])}%"
     if "path_prefix" in params:
@@ -43,8 +49,9 @@ def filter_params(filters: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _where(filters: dict[str, Any]) -> str:
-    return " AND ".join(["d.product_id = %(product_id)s", "d.deleted_at IS NULL", *(FILTERS[name] for name in filters)])
+def _document_where(filters: dict[str, Any]) -> str:
+    conditions = ["d.product_id = %(product_id)s", "d.deleted_at IS NULL"]
+    return " AND ".join(conditions + [DOCUMENT_FILTERS[name] for name in filters])
 
 
 async def list_pages(
@@ -53,16 +60,25 @@ async def list_pages(
     order = f"{ORDER_COLUMNS[order_by]} {DIRECTIONS[direction]}, d.id {DIRECTIONS[direction]}"
     return await fetch_all(
         cur,
-        f"SELECT {PAGE_COLUMNS} FROM documents d WHERE {_where(filters)} ORDER BY {order}"
+        f"SELECT {PAGE_COLUMNS} FROM documents d WHERE {_document_where(filters)} ORDER BY {order}"
         " LIMIT %(limit)s OFFSET %(offset)s",
-        {**filter_params(filters), "product_id": product_id, "limit": limit, "offset": offset},
+        {**_params(product_id, filters), "limit": limit, "offset": offset},
     )
 
 
 async def count_pages(cur: Any, product_id: str, filters: dict[str, Any]) -> int:
-    total: int = await fetch_value(
-        cur,
-        f"SELECT count(*) FROM documents d WHERE {_where(filters)}",
-        {**filter_params(filters), "product_id": product_id},
-    )
+    """The exact number of pages the filters match.
+
+    With one domain filter and otherwise only filters the attachments carry, each matching
+    document has exactly one live attachment that matches (a document is attached to a domain,
+    and to a hostname, once): counting those reads one index instead of joining two tables.
+    """
+    domain = [name for name in filters if name in DOMAIN_FILTERS]
+    if len(domain) == 1 and all(name in FACET_FILTERS or name in domain for name in filters):
+        conditions = ["product_id = %(product_id)s", "deleted_at IS NULL", DOMAIN_FILTERS[domain[0]]]
+        conditions += [FACET_FILTERS[name] for name in filters if name in FACET_FILTERS]
+        sql = f"SELECT count(*) FROM document_domains WHERE {' AND '.join(conditions)}"
+    else:
+        sql = f"SELECT count(*) FROM documents d WHERE {_document_where(filters)}"
+    total: int = await fetch_value(cur, sql, _params(product_id, filters))
     return total
