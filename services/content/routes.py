@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from services.content.views import documents, internal, site_pages
+from services.content.views import documents, internal, page_batches, site_pages
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
     router.add_get("/api/v1/site/pages", site_pages.site_pages_list, name="site_pages_list")
-    router.add_post("/api/v1/site/pages", site_pages.site_pages_create, name="site_pages_create")
-    router.add_patch("/api/v1/site/pages", site_pages.site_pages_update, name="site_pages_update")
-    router.add_delete("/api/v1/site/pages", site_pages.site_pages_delete, name="site_pages_delete")
+    router.add_post("/api/v1/site/pages", page_batches.site_pages_create, name="site_pages_create")
+    router.add_patch("/api/v1/site/pages", page_batches.site_pages_update, name="site_pages_update")
+    router.add_delete("/api/v1/site/pages", page_batches.site_pages_delete, name="site_pages_delete")
     # Before /{id}, which would otherwise take "by-path" for an id.
     router.add_get("/api/v1/content/by-path", documents.content_get_by_path, name="content_get_by_path")
     router.add_get("/api/v1/content/{id}", documents.content_get, name="content_get")
