@@ -14,19 +14,18 @@ Two hazards and how they are met (docs/architecture.md, "Events"):
 
 from __future__ import annotations
 
-import logging
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiopg
+import psycopg2
 import redis.asyncio as aioredis
 
 from libs.common.db import DICT_CURSOR, Row, session_options
 from libs.common.encoding import dumps
 from services.content.queries import outbox
-
-log = logging.getLogger(__name__)
 
 LOCK_NAME = "content.outbox-relay"
 BATCH_SIZE = 500
@@ -78,11 +77,17 @@ class OutboxRelay:
         return self._holding
 
     async def close(self) -> None:
-        """Drop the connection, and with it the lock."""
-        if self._conn is not None:
-            await self._conn.close()
-        self._conn = None
-        self._holding = False
+        """Give the lock back and drop the connection. The unlock lets a standby take over at once;
+        without it the lock still goes with the connection, once the server notices."""
+        conn, holding = self._conn, self._holding
+        self._conn, self._holding = None, False
+        if conn is None:
+            return
+        if holding and not conn.closed:
+            with contextlib.suppress(psycopg2.Error):
+                async with conn.cursor() as cur:
+                    await cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (LOCK_NAME,))
+        await conn.close()
 
     async def _in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
         assert self._conn is not None
