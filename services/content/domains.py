@@ -30,7 +30,7 @@ class DomainChange:
         wanted = [*self.attach, *([self.canonical] if self.canonical else [])]
         return {domain_id: hostnames[domain_id] for domain_id in wanted}
 
-    def problems(self, hostnames: Mapping[str, str], attach_field: str, detach_field: str) -> dict[str, str]:
+    def problems(self, hostnames: Mapping[str, str], attach_field: str, detach_field: str = "detach") -> dict[str, str]:
         """Field path -> message for every id that is not one of the organization's domains,
         and for contradictions (detaching what is attached or made canonical in the same change)."""
         found: dict[str, str] = {}

@@ -84,7 +84,7 @@ async def content_domains_update(request: web.Request) -> web.Response:
             raise NotFound(NO_SUCH_DOCUMENT)
     change = DomainChange(tuple(data.get("attach", ())), tuple(data.get("detach", ())), data.get("canonical_domain_id"))
     hostnames = await resolve_domains(request, change.ids)
-    problems = change.problems(hostnames, "attach", "detach")
+    problems = change.problems(hostnames, "attach")
     if problems:
         raise ValidationFailed(details=problems)
     async with transaction(request.app[DB_POOL]) as cur:

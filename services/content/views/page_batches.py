@@ -68,7 +68,7 @@ async def site_pages_create(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         for item, change in zip(data["pages"], changes, strict=True):
             try:
-                problems = change.problems(hostnames, "domainIds", "")
+                problems = change.problems(hostnames, "domainIds")
                 if problems:
                     raise ValidationFailed(details=problems)
                 async with savepoint(cur):
