@@ -17,6 +17,7 @@ class Part:
     app: str  # gunicorn's "module:factory"
     port: int
     migrations: Path
+    # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
 
@@ -27,6 +28,14 @@ class Part:
 
 
 GATEWAY = Part("gateway", "identity", "gateway.app:app_factory", 8080, ROOT / "gateway/migrations", workers=2)
+CONTENT = Part(
+    "content",
+    "content",
+    "services.content.app:app_factory",
+    8081,
+    ROOT / "services/content/migrations",
+    extensions=("pg_trgm",),
+)
 APPS = Part("apps", "apps", "services.apps.app:app_factory", 8082, ROOT / "services/apps/migrations")
 PERSONAS = Part(
     "personas", "personas", "services.personas.app:app_factory", 8083, ROOT / "services/personas/migrations"
@@ -35,7 +44,7 @@ SIMULATIONS = Part(
     "simulations", "simulations", "services.simulations.app:app_factory", 8085, ROOT / "services/simulations/migrations"
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 
 

@@ -1,9 +1,10 @@
-"""The demo organization: a product with personas, topics and prompt suggestions, a user,
-simulation runs and an API key with every scope.
+"""The demo organization: a product with site pages, personas, topics and prompt suggestions,
+a user, simulation runs and an API key with every scope.
 
-Every row has a fixed id or a name unique in its product, so running the seed again changes
-nothing. The key is stored as a hash only; its secret is kept in .data/demo-api-key (mode 0600)
-so later runs can print it again, and a new key is made only when that one no longer works.
+Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
+product), so running the seed again changes nothing. The key is stored as a hash only; its
+secret is kept in .data/demo-api-key (mode 0600) so later runs can print it again, and a new
+key is made only when that one no longer works.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import GATEWAY, PERSONAS, SIMULATIONS, Part
+from deploy.parts import CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
@@ -24,6 +25,10 @@ from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
+from services.content import editing
+from services.content.domains import DomainChange
+from services.content.locations import locate
+from services.content.queries import documents
 from services.personas import queries as personas
 from services.personas.generator import TemplateGenerator
 from services.personas.regeneration import regenerate
@@ -50,6 +55,17 @@ ENVIRONMENTS = [
      "agent_config": {"model": "demo-agent", "temperature": 0.2, "maxSteps": 40}},
     {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
      "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
+]  # fmt: skip
+PAGES = [
+    {"slug": "getting-started", "title": "Getting started", "status": "published",
+     "content": "# Getting started\n\nCreate an API key, then list your site pages.",
+     "description": "First steps with the Demo Product."},
+    {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing\n\nOne plan, billed monthly.",
+     "meta_title": "Demo Product pricing", "meta_description": "Plans and prices of the Demo Product."},
+    {"slug": "blog/launch-day", "title": "Launch day", "status": "draft",
+     "content": "# Launch day\n\nWhat we shipped, and what comes next."},
+    {"slug": "docs/api/authentication", "title": "Authentication", "status": "published",
+     "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie."},
 ]  # fmt: skip
 DEMO_PERSONAS = [
     {
@@ -115,6 +131,16 @@ async def _seed_identity(admin: str, key_file: Path) -> str:
     return key
 
 
+async def _seed_content(admin: str) -> None:
+    """Site pages of the demo product, through the content service's own write path (events included)."""
+    async with _pool(admin, CONTENT) as pool, transaction(pool) as cur:
+        for page in PAGES:
+            values = dict(page)
+            slug = values.pop("slug")
+            if await documents.find_by_path(cur, PRODUCT["id"], locate(slug, None).file_path) is None:
+                await editing.create_document(cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {})
+
+
 async def _seed_simulations(admin: str) -> None:
     """Tasks, environments and runs, through the simulations service's own intake code."""
     async with _pool(admin, SIMULATIONS) as pool, transaction(pool) as cur:
@@ -145,6 +171,7 @@ async def _seed_personas(admin: str) -> None:
 
 async def seed(admin: str, key_file: Path) -> str:
     key = await _seed_identity(admin, key_file)
+    await _seed_content(admin)
     await _seed_personas(admin)
     await _seed_simulations(admin)
     return key

@@ -45,8 +45,7 @@ ERROR_ENVELOPE = {
     "additionalProperties": False,
 }
 
-# `{name}`, or `{name:<pattern>}` (a segment the router matches only in that shape).
-_PATH_PARAM = re.compile(r"{(\w+)(?::([^/]*))?}")
+_PATH_PARAM = re.compile(r"{(\w+)}")
 
 
 def _error_statuses(route: Route) -> list[int]:
@@ -62,13 +61,6 @@ def _error_statuses(route: Route) -> list[int]:
     return sorted(statuses)
 
 
-def _path_param_schema(pattern: str) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "string", "minLength": 1}
-    if pattern:
-        schema["pattern"] = f"^{pattern}$"
-    return schema
-
-
 def _operation(route: Route) -> dict[str, Any]:
     data_schema: Any = route.response
     if route.response_many:
@@ -80,8 +72,8 @@ def _operation(route: Route) -> dict[str, Any]:
         "additionalProperties": False,
     }
     parameters: list[dict[str, Any]] = [
-        {"in": "path", "name": name, "required": True, "schema": _path_param_schema(pattern)}
-        for name, pattern in _PATH_PARAM.findall(route.path)
+        {"in": "path", "name": name, "required": True, "schema": {"type": "string", "minLength": 1}}
+        for name in _PATH_PARAM.findall(route.path)
     ]
     if route.query is not None:
         parameters.append({"in": "query", "schema": route.query})
@@ -126,8 +118,7 @@ def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
     operations: dict[str, dict[str, Any]] = {}
     for route in routes:
         if route.response is not None:
-            path = _PATH_PARAM.sub(r"{\1}", route.path)
-            operations.setdefault(path, {})[route.method.lower()] = _operation(route)
+            operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
     return spec.to_dict()

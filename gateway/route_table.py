@@ -15,15 +15,11 @@ from datetime import UTC, date, datetime
 
 from marshmallow import Schema
 
-from libs.common.validators import UUID_PATTERN
+from services.content.schemas import documents, site_pages
 from services.personas import schemas as personas
 from services.simulations import schemas as simulations
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
-# A path parameter written `{name:<UUID>}` matches only a UUID, so a fixed segment beside it
-# (`/prompt-suggestions/regenerate`) is never routed, nor advertised in `Allow`, as an id.
-# The OpenAPI document shows it as `{name}`.
-UUID_SEGMENT = UUID_PATTERN.removeprefix("^").removesuffix("$")
 # The contract marks these deprecated from version 0.1.0 on (RFC 9745 `Deprecation` date).
 CONTRACT_DATE = date(2026, 11, 1)
 # Legacy routing stops responding after 2026-12-15 (contract, "Versioning").
@@ -65,25 +61,33 @@ class Route:
 ROUTES: tuple[Route, ...] = (
     # Site pages and content (content service).
     Route("GET", "/api/v1/site/pages", "content", "content:read", "site_pages_list",
-          "List a product's site pages", product_query="productId", tag="Site pages"),
+          "List a product's site pages", product_query="productId", tag="Site pages",
+          query=site_pages.SitePagesQuery, response=site_pages.SitePageList),
     Route("POST", "/api/v1/site/pages", "content", "content:write", "site_pages_create",
           "Create site pages (deprecated: use Apps)", product_body="productId",
-          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages"),
+          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages",
+          body=site_pages.PagesCreate, response=site_pages.PagesCreated),
     Route("PATCH", "/api/v1/site/pages", "content", "content:write", "site_pages_update",
           "Update site pages (deprecated: use Apps)", product_body="productId",
-          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages"),
+          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages",
+          body=site_pages.PagesUpdate, response=site_pages.PagesUpdated),
     Route("DELETE", "/api/v1/site/pages", "content", "content:write", "site_pages_delete",
-          "Delete site pages", product_body="productId", tag="Site pages"),
+          "Delete site pages", product_body="productId", tag="Site pages",
+          body=site_pages.PagesDelete, response=site_pages.PagesDeleted),
     Route("GET", "/api/v1/content/by-path", "content", "content:read", "content_get_by_path",
-          "Get a content document by its product and path", product_query="brandId", tag="Content"),
+          "Get a content document by its product and path", product_query="brandId", tag="Content",
+          query=documents.ContentByPathQuery, response=documents.ContentByPath),
     Route("GET", "/api/v1/content/{id}", "content", "content:read", "content_get",
-          "Get a content document", tag="Content"),
+          "Get a content document", tag="Content", response=documents.ContentDocument),
     Route("PATCH", "/api/v1/content/{id}", "content", "content:write", "content_set_priority",
-          "Set a content document's priority", tag="Content"),
+          "Set a content document's priority", tag="Content",
+          body=documents.PriorityUpdate, response=documents.ContentDocument),
     Route("PUT", "/api/v1/content/{id}", "content", "content:write", "content_update",
-          "Update a content document's fields", tag="Content"),
+          "Update a content document's fields", tag="Content",
+          body=documents.ContentUpdate, response=documents.ContentDocument),
     Route("PATCH", "/api/v1/content/{id}/domains", "content", "content:write", "content_domains_update",
-          "Attach, detach and choose the canonical domain of a content document", tag="Content"),
+          "Attach, detach and choose the canonical domain of a content document", tag="Content",
+          body=documents.DomainsUpdate, response=documents.DocumentDomains),
     # Search (search service).
     Route("POST", "/api/v1/content/search/{orgId}", "search", "content:read", "content_search",
           "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content"),
@@ -138,7 +142,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/prompt-suggestions", "personas", "prompts:read", "prompt_suggestions_list",
           "List a product's prompt suggestions", product_query="productId",
           query=personas.SuggestionListQuery, response=personas.SuggestionList, tag="Prompt suggestions"),
-    Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId:" + UUID_SEGMENT + "}", "personas", "prompts:write",
+    Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", "personas", "prompts:write",
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
           body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
     # Agent simulation (simulations service).

@@ -128,3 +128,29 @@ class DomainFactory:
         async with transaction(self.pool) as cur:
             row = await apps_queries.create_domain(cur, org.id, values)
         return {"id": str(row["id"]), "domain": row["domain"]}
+
+
+class ContentFactory:
+    """Content documents, stored through the content service's own write path (outbox included)."""
+
+    def __init__(self, pool: aiopg.Pool) -> None:
+        self.pool = pool
+
+    async def document(
+        self, org: Org, product: dict[str, Any], slug: str | None = None, **columns: Any
+    ) -> dict[str, Any]:
+        from services.content import editing
+        from services.content.domains import DomainChange
+
+        values = {"title": "A page", **columns}
+        async with transaction(self.pool) as cur:
+            row = await editing.create_document(
+                cur, org.id, product["id"], slug or unique("page"), values, DomainChange(), {}
+            )
+        return {**row, "id": str(row["id"])}
+
+    async def delete(self, org: Org, product: dict[str, Any], document_id: str) -> None:
+        from services.content import editing
+
+        async with transaction(self.pool) as cur:
+            await editing.delete_document(cur, org.id, product["id"], document_id)

@@ -15,7 +15,6 @@ def setup_routes(app: web.Application) -> None:
     router.add_delete("/api/v1/personas/{personaId}", views.personas_delete, name="personas_delete")
     router.add_get("/api/v1/products/{productId}/topics", views.topics_list, name="topics_list")
     router.add_post("/api/v1/products/{productId}/topics", views.topics_create, name="topics_create")
-    # Before the {suggestionId} route, so the fixed segment is never read as an id.
     router.add_post(
         "/api/v1/prompt-suggestions/regenerate", views.suggestions_regenerate, name="suggestions_regenerate"
     )

@@ -57,13 +57,16 @@ def test_seeding_twice_changes_nothing_and_keeps_the_key(database, tmp_path):
     with conn, conn.cursor() as cur:
         cur.execute("SELECT count(*) FROM simulations.runs WHERE organization_id = %s", (seed.ORGANIZATION["id"],))
         assert cur.fetchone()[0] == len(seed.RUN_OUTCOMES)
+        cur.execute("SELECT count(*) FROM content.documents WHERE product_id = %s", (seed.PRODUCT["id"],))
+        assert cur.fetchone()[0] == len(seed.PAGES)
     conn.close()
     assert oct(key_file.stat().st_mode & 0o777) == "0o600"
 
 
 def table_counts(database) -> dict[str, int]:
     tables = ("identity.organizations", "identity.products", "identity.users", "identity.memberships",
-              "identity.api_keys", "simulations.tasks", "simulations.environments", "simulations.runs")  # fmt: skip
+              "identity.api_keys", "simulations.tasks", "simulations.environments", "simulations.runs",
+              "content.documents", "content.outbox")  # fmt: skip
     conn = psycopg2.connect(database.admin_dsn)
     counts = {}
     with conn, conn.cursor() as cur:

@@ -38,6 +38,6 @@ def test_schemathesis_finds_no_contract_violation(live_stack: LiveStack, tmp_pat
          "--header", f"x-api-key: {live_stack.api_key}", "--checks", "all",
          "--max-examples", "60", "--workers", "1", "--seed", "20261122", "--suppress-health-check", "all",
          "--report", "junit", "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,  # its failure cache stays out of the tree
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

@@ -1,0 +1,53 @@
+"""Periodic background work: rounds repeat, and stopping lets a round finish but never hangs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from libs.common.tasks import periodic
+
+
+async def test_rounds_repeat_and_a_failed_round_does_not_end_the_loop():
+    rounds = []
+
+    async def step() -> None:
+        rounds.append(len(rounds))
+        if len(rounds) == 1:
+            raise RuntimeError("first round fails")
+
+    async with periodic(0.01, step, "test"):
+        await asyncio.sleep(0.1)
+    assert len(rounds) >= 3
+
+
+async def test_the_round_in_progress_finishes_before_the_context_exits():
+    finished = []
+
+    async def step() -> None:
+        await asyncio.sleep(0.05)
+        finished.append(True)
+
+    async with periodic(10, step, "test"):
+        await asyncio.sleep(0.01)
+    assert finished == [True]
+
+
+async def test_a_round_longer_than_the_grace_period_is_cancelled():
+    async def step() -> None:
+        await asyncio.sleep(60)
+
+    async with asyncio.timeout(2):
+        async with periodic(10, step, "test", grace=0.05):
+            await asyncio.sleep(0.01)
+
+
+async def test_a_step_that_swallows_a_cancellation_still_stops():
+    async def step() -> None:
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:  # as a step catching the TimeoutError that replaced one would
+            await asyncio.sleep(60)
+
+    async with asyncio.timeout(2):
+        async with periodic(10, step, "test", grace=0.05):
+            await asyncio.sleep(0.01)
