@@ -23,6 +23,7 @@ from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_value, transaction
+from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
 from services.content import editing
@@ -164,7 +165,7 @@ async def _seed_personas(admin: str) -> None:
             for topic in DEMO_TOPICS:
                 with suppress(Conflict):
                     await personas.create_topic(cur, organization_id, product_id, topic)
-            suggestions = await personas.list_suggestions(cur, organization_id, product_id, {}, 1, 0)
+            suggestions = loads(await personas.list_suggestions(cur, organization_id, product_id, {}, 1, 0))
         if suggestions["total"] == 0:
             await regenerate(pool, TemplateGenerator(), organization_id, Product(**PRODUCT))
 

@@ -25,6 +25,11 @@ def api_shape(row: Row) -> dict[str, Any]:
     return {camel_case(key): value for key, value in row.items()}
 
 
+def json_object(columns: str) -> str:
+    """The PostgreSQL expression of a row in its API shape, as JSON."""
+    return "json_build_object(" + ", ".join(f"'{camel_case(name)}', {name}" for name in columns.split(", ")) + ")"
+
+
 async def _page(
     cur: Any,
     table: str,
@@ -34,29 +39,37 @@ async def _page(
     limit: int,
     offset: int,
     filters: dict[str, Any] | None = None,
-) -> tuple[list[dict[str, Any]], int]:
-    """One page of a product's live rows in creation order, and how many rows match in all.
+) -> tuple[str, int]:
+    """One page of a product's live rows in creation order, as a JSON array built by PostgreSQL
+    (cheaper than building dicts and encoding them again), and how many rows match in all.
 
     `filters` maps a column to the value it must equal; its keys are a schema's field names,
     never a caller's text.
     """
     params = {"organization_id": organization_id, "product_id": product_id, **(filters or {})}
     where = " AND ".join([*(f"{column} = %({column})s" for column in params), "deleted_at IS NULL"])
-    rows = await fetch_all(
+    page: str = await fetch_value(
         cur,
-        f"SELECT {columns} FROM {table} WHERE {where} ORDER BY created_at, id LIMIT %(limit)s OFFSET %(offset)s",
+        f"SELECT COALESCE(json_agg({json_object(columns)} ORDER BY created_at, id), '[]')::text"
+        f" FROM (SELECT {columns} FROM {table} WHERE {where}"
+        " ORDER BY created_at, id LIMIT %(limit)s OFFSET %(offset)s) page",
         {**params, "limit": limit, "offset": offset},
     )
     total = await fetch_value(cur, f"SELECT count(*) FROM {table} WHERE {where}", params)
-    return [api_shape(row) for row in rows], total
+    return page, total
+
+
+def list_json(key: str, page: str, total: int) -> bytes:
+    """The answer of a list: `{"<key>": [...], "total": n}`."""
+    return f'{{"{key}":{page},"total":{total}}}'.encode()
 
 
 # Personas.
 
 
-async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> dict[str, Any]:
-    personas, total = await _page(cur, "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
-    return {"personas": personas, "total": total}
+async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
+    page, total = await _page(cur, "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
+    return list_json("personas", page, total)
 
 
 async def create_persona(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -123,9 +136,9 @@ async def active_personas(cur: Any, organization_id: str, product_id: str) -> li
 # Topics.
 
 
-async def list_topics(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> dict[str, Any]:
-    topics, total = await _page(cur, "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
-    return {"topics": topics, "total": total}
+async def list_topics(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
+    page, total = await _page(cur, "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
+    return list_json("topics", page, total)
 
 
 async def create_topic(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -153,12 +166,12 @@ async def active_topics(cur: Any, organization_id: str, product_id: str) -> list
 
 async def list_suggestions(
     cur: Any, organization_id: str, product_id: str, filters: dict[str, Any], limit: int, offset: int
-) -> dict[str, Any]:
+) -> bytes:
     """`filters`: optional `topic_id` and `status`."""
-    suggestions, total = await _page(
+    page, total = await _page(
         cur, "prompt_suggestions", SUGGESTION_COLUMNS, organization_id, product_id, limit, offset, filters
     )
-    return {"suggestions": suggestions, "total": total}
+    return list_json("suggestions", page, total)
 
 
 async def review_suggestion(cur: Any, organization_id: str, suggestion_id: str, status: str) -> dict[str, Any] | None:

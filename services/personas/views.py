@@ -11,7 +11,7 @@ import re
 from aiohttp import web
 
 from libs.common.db import cursor
-from libs.common.encoding import json_response
+from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.internal_token import Product
 from libs.common.keys import DB_POOL, caller_of
@@ -65,8 +65,8 @@ async def personas_list(request: web.Request) -> web.Response:
     product = checked_product(request, request.match_info["productId"])
     page = load_query(request, PAGE_QUERY)
     async with cursor(request.app[DB_POOL]) as cur:
-        data = await queries.list_personas(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
-    return json_response(data)
+        body = await queries.list_personas(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
+    return raw_json_response(body)
 
 
 async def personas_create(request: web.Request) -> web.Response:
@@ -107,8 +107,8 @@ async def topics_list(request: web.Request) -> web.Response:
     product = checked_product(request, request.match_info["productId"])
     page = load_query(request, PAGE_QUERY)
     async with cursor(request.app[DB_POOL]) as cur:
-        data = await queries.list_topics(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
-    return json_response(data)
+        body = await queries.list_topics(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
+    return raw_json_response(body)
 
 
 async def topics_create(request: web.Request) -> web.Response:
@@ -129,8 +129,8 @@ async def suggestions_list(request: web.Request) -> web.Response:
     product = checked_product(request, query.pop("product_id"))
     limit, offset = query.pop("limit"), query.pop("offset")
     async with cursor(request.app[DB_POOL]) as cur:
-        data = await queries.list_suggestions(cur, caller_of(request).org.id, product.id, query, limit, offset)
-    return json_response(data)
+        body = await queries.list_suggestions(cur, caller_of(request).org.id, product.id, query, limit, offset)
+    return raw_json_response(body)
 
 
 async def suggestions_review(request: web.Request) -> web.Response:
