@@ -32,6 +32,7 @@ def json_object(columns: str) -> str:
 
 async def _page(
     cur: Any,
+    key: str,
     table: str,
     columns: str,
     organization_id: str,
@@ -39,9 +40,10 @@ async def _page(
     limit: int,
     offset: int,
     filters: dict[str, Any] | None = None,
-) -> tuple[str, int]:
-    """One page of a product's live rows in creation order, as a JSON array built by PostgreSQL
-    (cheaper than building dicts and encoding them again), and how many rows match in all.
+) -> bytes:
+    """One page of a product's live rows in creation order and how many rows match in all, as the
+    JSON `{"<key>": [...], "total": n}`. PostgreSQL builds the page's JSON: cheaper than building
+    dicts and encoding them again.
 
     `filters` maps a column to the value it must equal; its keys are a schema's field names,
     never a caller's text.
@@ -56,11 +58,6 @@ async def _page(
         {**params, "limit": limit, "offset": offset},
     )
     total = await fetch_value(cur, f"SELECT count(*) FROM {table} WHERE {where}", params)
-    return page, total
-
-
-def list_json(key: str, page: str, total: int) -> bytes:
-    """The answer of a list: `{"<key>": [...], "total": n}`."""
     return f'{{"{key}":{page},"total":{total}}}'.encode()
 
 
@@ -68,8 +65,7 @@ def list_json(key: str, page: str, total: int) -> bytes:
 
 
 async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
-    page, total = await _page(cur, "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
-    return list_json("personas", page, total)
+    return await _page(cur, "personas", "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
 
 
 async def create_persona(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -137,8 +133,7 @@ async def active_personas(cur: Any, organization_id: str, product_id: str) -> li
 
 
 async def list_topics(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
-    page, total = await _page(cur, "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
-    return list_json("topics", page, total)
+    return await _page(cur, "topics", "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
 
 
 async def create_topic(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -168,10 +163,17 @@ async def list_suggestions(
     cur: Any, organization_id: str, product_id: str, filters: dict[str, Any], limit: int, offset: int
 ) -> bytes:
     """`filters`: optional `topic_id` and `status`."""
-    page, total = await _page(
-        cur, "prompt_suggestions", SUGGESTION_COLUMNS, organization_id, product_id, limit, offset, filters
+    return await _page(
+        cur,
+        "suggestions",
+        "prompt_suggestions",
+        SUGGESTION_COLUMNS,
+        organization_id,
+        product_id,
+        limit,
+        offset,
+        filters,
     )
-    return list_json("suggestions", page, total)
 
 
 async def review_suggestion(cur: Any, organization_id: str, suggestion_id: str, status: str) -> dict[str, Any] | None:

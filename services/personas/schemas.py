@@ -1,8 +1,8 @@
 """Request and response shapes of the personas service.
 
 Responses are built as dicts by the queries; the response schemas here document them in
-OpenAPI. Lists page with `limit` (1-200, default 50) and `offset`, and answer the page with the
-`total` matching the filters.
+OpenAPI. Lists page with `limit` (1-200, default 50) and `offset` (0-1,000,000,000), and answer the
+page with the `total` matching the filters.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ DESCRIPTION_MAX = 4000
 SYSTEM_PROMPT_MAX = 20_000
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
+# Far past any real list, and well inside PostgreSQL's bigint, which a larger OFFSET overflows.
+MAX_OFFSET = 1_000_000_000
 SUGGESTION_STATUSES = ("pending", "accepted", "rejected")
 
 
@@ -36,7 +38,7 @@ def system_prompt_field(**kwargs: Any) -> StrictString:
 
 class PageQuery(ApiSchema):
     limit = fields.Integer(load_default=DEFAULT_LIMIT, validate=validate.Range(min=1, max=MAX_LIMIT))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
 
 
 class PersonaCreate(ApiSchema):

@@ -102,10 +102,12 @@ async def test_list_leaves_out_deleted_personas_and_other_products(tenant: Tenan
     [
         ({"limit": "0"}, {"limit": "Must be greater than or equal to 1 and less than or equal to 200."}),
         ({"limit": "201"}, {"limit": "Must be greater than or equal to 1 and less than or equal to 200."}),
-        ({"offset": "-1"}, {"offset": "Must be greater than or equal to 0."}),
+        ({"offset": "-1"}, {"offset": "Must be greater than or equal to 0 and less than or equal to 1000000000."}),
+        ({"offset": "1000000001"},
+         {"offset": "Must be greater than or equal to 0 and less than or equal to 1000000000."}),
         ({"sort": "name"}, {"sort": "Unknown field."}),
     ],
-)
+)  # fmt: skip
 async def test_list_refuses_bad_paging_and_unknown_parameters(tenant: Tenant, params: dict, details: dict):
     status, answer = await tenant.call("GET", personas_path(tenant), params=params)
     assert status == 422
