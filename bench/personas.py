@@ -19,6 +19,7 @@ from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
+from libs.common.encoding import loads
 from libs.common.internal_token import Organization, Product
 from services.personas import queries as personas
 from services.personas.generator import TemplateGenerator
@@ -54,7 +55,7 @@ async def seed(stack: BenchStack) -> tuple[str, Organization, list[Product], lis
                         cur, organization.id, product.id,
                         {"name": f"Persona {index}", "description": "Buys software.", "system_prompt": None},
                     )  # fmt: skip
-                    persona_ids.append(persona["id"])
+                    persona_ids.append(loads(persona)["id"])
             await regenerate(pool, TemplateGenerator(), organization.id, product)
     return key, organization, products, persona_ids
 

@@ -1,40 +1,41 @@
 """Data access for personas, topics and prompt suggestions. Plain async functions, cursor first.
 
 Every statement names the organization, so a row of another organization is never read or
-written, whatever id a caller sends. Rows come back in their API shape (camelCase keys).
+written, whatever id a caller sends. Answers leave the database as JSON text in their API
+shape, built by PostgreSQL: one timestamp format for a row whether it was just written or
+listed, and cheaper than building dicts and encoding them again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_value
 from libs.common.schemas import camel_case
-
-PERSONA_COLUMNS = (
-    "id, organization_id, product_id, name, description, system_prompt, created_at, updated_at, deleted_at"
-)
-TOPIC_COLUMNS = "id, organization_id, product_id, name, description, created_at, updated_at"
-SUGGESTION_COLUMNS = "id, organization_id, product_id, topic_id, persona_id, prompt, status, created_at, updated_at"
-
-PERSONA_NAME_TAKEN = "another active persona of this product already has this name"
-TOPIC_NAME_TAKEN = "another topic of this product already has this name"
-
-
-def api_shape(row: Row) -> dict[str, Any]:
-    return {camel_case(key): value for key, value in row.items()}
 
 
 def json_object(columns: str) -> str:
-    """The PostgreSQL expression of a row in its API shape, as JSON."""
+    """The PostgreSQL expression of a row in its API shape (camelCase keys), as JSON."""
     return "json_build_object(" + ", ".join(f"'{camel_case(name)}', {name}" for name in columns.split(", ")) + ")"
+
+
+PERSONA_JSON = json_object(
+    "id, organization_id, product_id, name, description, system_prompt, created_at, updated_at, deleted_at"
+)
+TOPIC_JSON = json_object("id, organization_id, product_id, name, description, created_at, updated_at")
+SUGGESTION_JSON = json_object(
+    "id, organization_id, product_id, topic_id, persona_id, prompt, status, created_at, updated_at"
+)
+
+PERSONA_NAME_TAKEN = "another active persona of this product already has this name"
+TOPIC_NAME_TAKEN = "another topic of this product already has this name"
 
 
 async def _page(
     cur: Any,
     key: str,
     table: str,
-    columns: str,
+    row_json: str,
     organization_id: str,
     product_id: str,
     limit: int,
@@ -42,8 +43,7 @@ async def _page(
     filters: dict[str, Any] | None = None,
 ) -> bytes:
     """One page of a product's live rows in creation order and how many rows match in all, as the
-    JSON `{"<key>": [...], "total": n}`. PostgreSQL builds the page's JSON: cheaper than building
-    dicts and encoding them again.
+    JSON `{"<key>": [...], "total": n}`.
 
     `filters` maps a column to the value it must equal; its keys are a schema's field names,
     never a caller's text.
@@ -52,8 +52,8 @@ async def _page(
     where = " AND ".join([*(f"{column} = %({column})s" for column in params), "deleted_at IS NULL"])
     page: str = await fetch_value(
         cur,
-        f"SELECT COALESCE(json_agg({json_object(columns)} ORDER BY created_at, id), '[]')::text"
-        f" FROM (SELECT {columns} FROM {table} WHERE {where}"
+        f"SELECT COALESCE(json_agg({row_json} ORDER BY created_at, id), '[]')::text"
+        f" FROM (SELECT * FROM {table} WHERE {where}"
         " ORDER BY created_at, id LIMIT %(limit)s OFFSET %(offset)s) page",
         {**params, "limit": limit, "offset": offset},
     )
@@ -65,59 +65,57 @@ async def _page(
 
 
 async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
-    return await _page(cur, "personas", "personas", PERSONA_COLUMNS, organization_id, product_id, limit, offset)
+    return await _page(cur, "personas", "personas", PERSONA_JSON, organization_id, product_id, limit, offset)
 
 
-async def create_persona(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
+async def create_persona(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> str:
     with conflict_on_unique(PERSONA_NAME_TAKEN, "personas_active_name_key"):
-        row = await fetch_returned(
+        persona: str = await fetch_value(
             cur,
             "INSERT INTO personas (organization_id, product_id, name, description, system_prompt)"
             " VALUES (%(organization_id)s, %(product_id)s, %(name)s, %(description)s, %(system_prompt)s)"
-            f" RETURNING {PERSONA_COLUMNS}",
+            f" RETURNING {PERSONA_JSON}::text",
             {"organization_id": organization_id, "product_id": product_id, **values},
         )
-    return api_shape(row)
+    return persona
 
 
-async def get_persona(cur: Any, organization_id: str, persona_id: str) -> dict[str, Any] | None:
-    row = await fetch_one(
+async def get_persona(cur: Any, organization_id: str, persona_id: str) -> str | None:
+    persona: str | None = await fetch_value(
         cur,
-        f"SELECT {PERSONA_COLUMNS} FROM personas WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        f"SELECT {PERSONA_JSON}::text FROM personas WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
         (persona_id, organization_id),
     )
-    return None if row is None else api_shape(row)
+    return persona
 
 
-async def update_persona(
-    cur: Any, organization_id: str, persona_id: str, values: dict[str, Any]
-) -> dict[str, Any] | None:
+async def update_persona(cur: Any, organization_id: str, persona_id: str, values: dict[str, Any]) -> str | None:
     """Change the given fields of a live persona; with no fields, the persona as it is."""
     if not values:
         return await get_persona(cur, organization_id, persona_id)
     # Only the schema's own field names (name, description, system_prompt) reach the SQL text.
     assignments = ", ".join(f"{name} = %({name})s" for name in values)
     with conflict_on_unique(PERSONA_NAME_TAKEN, "personas_active_name_key"):
-        row = await fetch_one(
+        persona: str | None = await fetch_value(
             cur,
             f"UPDATE personas SET {assignments}, updated_at = clock_timestamp()"
             " WHERE id = %(id)s AND organization_id = %(organization_id)s AND deleted_at IS NULL"
-            f" RETURNING {PERSONA_COLUMNS}",
+            f" RETURNING {PERSONA_JSON}::text",
             {"organization_id": organization_id, "id": persona_id, **values},
         )
-    return None if row is None else api_shape(row)
+    return persona
 
 
-async def delete_persona(cur: Any, organization_id: str, persona_id: str) -> dict[str, Any] | None:
+async def delete_persona(cur: Any, organization_id: str, persona_id: str) -> str | None:
     """Soft-delete a live persona, which frees its name."""
-    row = await fetch_one(
+    persona: str | None = await fetch_value(
         cur,
         "UPDATE personas SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
-        f" RETURNING {PERSONA_COLUMNS}",
+        f" RETURNING {PERSONA_JSON}::text",
         (persona_id, organization_id),
     )
-    return None if row is None else api_shape(row)
+    return persona
 
 
 async def active_personas(cur: Any, organization_id: str, product_id: str) -> list[Row]:
@@ -133,18 +131,19 @@ async def active_personas(cur: Any, organization_id: str, product_id: str) -> li
 
 
 async def list_topics(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
-    return await _page(cur, "topics", "topics", TOPIC_COLUMNS, organization_id, product_id, limit, offset)
+    return await _page(cur, "topics", "topics", TOPIC_JSON, organization_id, product_id, limit, offset)
 
 
-async def create_topic(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> dict[str, Any]:
+async def create_topic(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> str:
     with conflict_on_unique(TOPIC_NAME_TAKEN, "topics_active_name_key"):
-        row = await fetch_returned(
+        topic: str = await fetch_value(
             cur,
             "INSERT INTO topics (organization_id, product_id, name, description)"
-            f" VALUES (%(organization_id)s, %(product_id)s, %(name)s, %(description)s) RETURNING {TOPIC_COLUMNS}",
+            " VALUES (%(organization_id)s, %(product_id)s, %(name)s, %(description)s)"
+            f" RETURNING {TOPIC_JSON}::text",
             {"organization_id": organization_id, "product_id": product_id, **values},
         )
-    return api_shape(row)
+    return topic
 
 
 async def active_topics(cur: Any, organization_id: str, product_id: str) -> list[Row]:
@@ -167,7 +166,7 @@ async def list_suggestions(
         cur,
         "suggestions",
         "prompt_suggestions",
-        SUGGESTION_COLUMNS,
+        SUGGESTION_JSON,
         organization_id,
         product_id,
         limit,
@@ -176,15 +175,15 @@ async def list_suggestions(
     )
 
 
-async def review_suggestion(cur: Any, organization_id: str, suggestion_id: str, status: str) -> dict[str, Any] | None:
-    row = await fetch_one(
+async def review_suggestion(cur: Any, organization_id: str, suggestion_id: str, status: str) -> str | None:
+    suggestion: str | None = await fetch_value(
         cur,
         "UPDATE prompt_suggestions SET status = %s, updated_at = clock_timestamp()"
         " WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
-        f" RETURNING {SUGGESTION_COLUMNS}",
+        f" RETURNING {SUGGESTION_JSON}::text",
         (status, suggestion_id, organization_id),
     )
-    return None if row is None else api_shape(row)
+    return suggestion
 
 
 async def lock_product_suggestions(cur: Any, product_id: str) -> None:

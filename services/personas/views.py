@@ -75,7 +75,7 @@ async def personas_create(request: web.Request) -> web.Response:
     values = await load_json(request, PERSONA_CREATE)
     async with cursor(request.app[DB_POOL]) as cur:
         persona = await queries.create_persona(cur, caller_of(request).org.id, product.id, values)
-    return json_response(persona, status=201)
+    return raw_json_response(persona.encode(), status=201)
 
 
 async def personas_update(request: web.Request) -> web.Response:
@@ -86,7 +86,7 @@ async def personas_update(request: web.Request) -> web.Response:
         persona = await queries.update_persona(cur, caller_of(request).org.id, persona_id, values)
     if persona is None:
         raise NotFound("persona not found")
-    return json_response(persona)
+    return raw_json_response(persona.encode())
 
 
 async def personas_delete(request: web.Request) -> web.Response:
@@ -96,7 +96,7 @@ async def personas_delete(request: web.Request) -> web.Response:
         persona = await queries.delete_persona(cur, caller_of(request).org.id, persona_id)
     if persona is None:
         raise NotFound("persona not found")
-    return json_response(persona)
+    return raw_json_response(persona.encode())
 
 
 # Topics.
@@ -117,7 +117,7 @@ async def topics_create(request: web.Request) -> web.Response:
     values = await load_json(request, TOPIC_CREATE)
     async with cursor(request.app[DB_POOL]) as cur:
         topic = await queries.create_topic(cur, caller_of(request).org.id, product.id, values)
-    return json_response(topic, status=201)
+    return raw_json_response(topic.encode(), status=201)
 
 
 # Prompt suggestions.
@@ -141,7 +141,7 @@ async def suggestions_review(request: web.Request) -> web.Response:
         suggestion = await queries.review_suggestion(cur, caller_of(request).org.id, suggestion_id, data["status"])
     if suggestion is None:
         raise NotFound("prompt suggestion not found")
-    return json_response(suggestion)
+    return raw_json_response(suggestion.encode())
 
 
 async def suggestions_regenerate(request: web.Request) -> web.Response:

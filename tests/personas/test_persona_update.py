@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import datetime
 
 import pytest
 
@@ -111,7 +112,7 @@ async def test_partial_update_leaves_the_other_fields_alone(tenant: Tenant, stor
         "description": "Builds dashboards.",
         "updatedAt": body["data"]["updatedAt"],
     }
-    assert body["data"]["updatedAt"] > persona["updatedAt"]
+    assert datetime.fromisoformat(body["data"]["updatedAt"]) > datetime.fromisoformat(persona["updatedAt"])
     row = await stored.row("personas", persona["id"])
     assert (row["name"], row["description"], row["system_prompt"]) == ("Analyst", "Builds dashboards.", "Be brief.")
 
