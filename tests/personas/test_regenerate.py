@@ -58,6 +58,7 @@ async def test_each_topic_gets_prompts_from_itself_the_product_and_the_personas(
         assert [row["persona_id"] for row in by_persona] == [persona["id"]] * 2
         assert all("Data Lead" in row["prompt"] for row in by_persona)
     assert {row["status"] for row in rows} == {"pending"}
+    assert all(row["updated_at"] == row["created_at"] for row in rows)
 
 
 async def test_deleted_personas_take_no_part(tenant: Tenant, stored: Stored):
