@@ -8,6 +8,7 @@ we should report, not hide.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -58,8 +59,19 @@ def hostname_validators() -> list[validate.Validator]:
     return [length(1, HOSTNAME_MAX), FullMatch(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")]
 
 
-def route_path_validators() -> list[validate.Validator]:
-    return [length(1, ROUTE_PATH_MAX), FullMatch(ROUTE_PATH_PATTERN, "Must be a URL path without query or fragment.")]
+def _canonical_path_within_limit(value: str) -> None:
+    # Only "a" * 2048 and the like can grow: normalisation adds the leading slash.
+    if len(normalize_route_path(value)) > ROUTE_PATH_MAX:
+        raise ValidationError(f"Longer than {ROUTE_PATH_MAX} characters once the leading slash is added.")
+
+
+def route_path_validators() -> list[validate.Validator | Callable[[str], None]]:
+    """The spec's length and pattern on the path as given, and the length of its canonical form."""
+    return [
+        length(1, ROUTE_PATH_MAX),
+        FullMatch(ROUTE_PATH_PATTERN, "Must be a URL path without query or fragment."),
+        _canonical_path_within_limit,
+    ]
 
 
 def normalize_hostname(value: str) -> str:
@@ -69,11 +81,19 @@ def normalize_hostname(value: str) -> str:
 
 
 def normalize_route_path(path: str) -> str:
-    """The one canonical form of a route path: a leading slash, no empty or trailing segments.
+    """The one canonical form of a route path: a leading slash, no empty, trailing or dot segments.
 
-    "docs//intro/" and "/docs/intro" both become "/docs/intro"; "" and "/" become "/".
+    "docs//intro/" and "/docs/./intro" become "/docs/intro", "/docs/../intro" becomes "/intro",
+    "" and "/" become "/". Dot segments are resolved as browsers resolve them before sending a
+    request (RFC 3986, 5.2.4), so two paths that reach the same page can never be two routes.
     """
-    segments = [segment for segment in path.split("/") if segment]
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment not in ("", "."):
+            segments.append(segment)
     return "/" + "/".join(segments)
 
 
