@@ -1,0 +1,103 @@
+"""An app's routes. Plain async functions, cursor first.
+
+Paths are stored in their canonical form, so equality is plain string equality; lookups by path
+compare md5(path), which is what the unique index holds (see the migration).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg2.errors
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_unique_violation
+from libs.common.errors import Conflict, NotFound
+from services.apps.queries.apps import is_uuid
+
+ROUTE_COLUMNS = "id, app_id, path, target_type, target_id, created_at, updated_at"
+PATH_KEY = "routes_app_path_key"
+
+
+class PathTaken(Conflict):
+    """A route was created at one of the paths between the check and the insert."""
+
+    default_message = "another request created a route at one of these paths; no route was created"
+
+
+def route_from_row(row: Row) -> dict[str, Any]:
+    """A route in its API shape, without the target and product the views attach.
+
+    Ids as strings (aiopg gives uuid.UUID), since they are compared with ids from other services.
+    """
+    return {
+        "id": str(row["id"]),
+        "appId": str(row["app_id"]),
+        "path": row["path"],
+        "targetType": row["target_type"],
+        "targetId": str(row["target_id"]),
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+    }
+
+
+async def routes_matching(cur: Any, app_id: str, paths: list[str], target_ids: list[str]) -> list[dict[str, Any]]:
+    """The app's routes at any of `paths` or to any of `target_ids`; two index scans, whatever the app's size."""
+    rows = await fetch_all(
+        cur,
+        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        " AND md5(path) = ANY(ARRAY(SELECT md5(p) FROM unnest(%(paths)s::text[]) AS p))"
+        f" UNION SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s AND target_id = ANY(%(targets)s::uuid[])",
+        {"app_id": app_id, "paths": paths, "targets": target_ids},
+    )
+    return [route_from_row(row) for row in rows]
+
+
+async def insert_routes(
+    cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
+) -> list[dict[str, Any]]:
+    """Insert (path, target type, target id) routes in one statement, in the caller's transaction.
+
+    A path the app already has, even one a concurrent transaction has just inserted, is PathTaken:
+    the unique index decides.
+    """
+    paths, types, targets = (list(column) for column in zip(*routes, strict=True)) if routes else ([], [], [])
+    try:
+        rows = await fetch_all(
+            cur,
+            "INSERT INTO routes (app_id, organization_id, path, target_type, target_id)"
+            " SELECT %s, %s, path, target_type, target_id"
+            " FROM unnest(%s::text[], %s::text[], %s::uuid[]) AS given(path, target_type, target_id)"
+            f" RETURNING {ROUTE_COLUMNS}",
+            (app_id, organization_id, paths, types, targets),
+        )
+    except psycopg2.errors.UniqueViolation as exc:
+        if not is_unique_violation(exc, PATH_KEY):
+            raise
+        raise PathTaken() from None
+    return [route_from_row(row) for row in rows]
+
+
+async def get_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
+    row = None
+    if is_uuid(route_id):
+        row = await fetch_one(
+            cur, f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s", (route_id, app_id)
+        )
+    if row is None:
+        raise NotFound("route not found")
+    return route_from_row(row)
+
+
+async def update_route(cur: Any, app_id: str, route_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    """Change a route's path and/or target; a path taken by another route of the app is a 409."""
+    assignments = ", ".join(f"{name} = %({name})s" for name in changes)
+    with conflict_on_unique(f"the app already has a route at {changes.get('path')}", PATH_KEY):
+        row = await fetch_one(
+            cur,
+            f"UPDATE routes SET {assignments}, updated_at = clock_timestamp()"
+            f" WHERE id = %(id)s AND app_id = %(app_id)s RETURNING {ROUTE_COLUMNS}",
+            {**changes, "id": route_id, "app_id": app_id},
+        )
+    if row is None:
+        raise NotFound("route not found")
+    return route_from_row(row)

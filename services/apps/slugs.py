@@ -1,0 +1,21 @@
+"""The slug an app gets when its creator gives none."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from libs.common.validators import SLUG_MAX
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def derive_slug(name: str) -> str | None:
+    """ASCII letters and digits of the name, lower-cased, every other run as one hyphen.
+
+    Accents are dropped ("Café Menu" → "cafe-menu"); a name without any ASCII letter or digit
+    has no slug (None), and its creator must give one.
+    """
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    slug = _NOT_SLUG.sub("-", ascii_name).strip("-")
+    return slug[:SLUG_MAX].rstrip("-") or None
