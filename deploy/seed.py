@@ -1,4 +1,5 @@
-"""The demo organization: a product, a user, simulation runs and an API key with every scope.
+"""The demo organization: a product, a user, simulation runs, an app with a legacy routing domain,
+and an API key with every scope.
 
 Every row has a fixed id, so running the seed again changes nothing. The key is stored as a
 hash only; its secret is kept in .data/demo-api-key (mode 0600) so later runs can print it
@@ -13,12 +14,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import GATEWAY, SIMULATIONS, Part
+from deploy.parts import APPS, GATEWAY, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, fetch_value, transaction
+from services.apps import legacy
+from services.apps.domains import register_domain
+from services.apps.edge import LocalEdgeProvider
+from services.apps.queries import apps as apps_queries
+from services.apps.queries import domains as domain_queries
 from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
@@ -32,6 +38,15 @@ def demo_id(name: str) -> str:
 ORGANIZATION = {"id": demo_id("organization"), "slug": "demo", "name": "Demo Organization"}
 PRODUCT = {"id": demo_id("product"), "slug": "demo-product", "name": "Demo Product"}
 USER = {"id": demo_id("user"), "email": "demo@example.com", "name": "Demo User"}
+
+APP = {"id": demo_id("app:docs"), "name": "Demo Docs", "slug": "demo-docs", "metadata": {"seed": True}}
+APP_DOMAIN = {"id": demo_id("domain:docs"), "domain": "docs.demo.example.com", "type": "web",
+              "origin": "https://origin.demo.example.com"}  # fmt: skip
+LEGACY_DOMAIN = {
+    "id": demo_id("domain:legacy"), "productId": PRODUCT["id"], "domain": "legacy.demo.example.com",
+    "fallbackOrigin": "https://www.demo.example.com",
+    "paths": [{"pathPrefix": "/docs", "appId": APP["id"], "preservePathPrefix": True}],
+}  # fmt: skip
 
 TASKS = [
     {"id": demo_id("task:checkout"), "name": "Complete a checkout", "category": "commerce"},
@@ -102,9 +117,24 @@ async def _seed_simulations(admin: str) -> None:
             await simulations.create_run(cur, run)
 
 
+async def _seed_apps(admin: str) -> None:
+    """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
+    organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
+    async with _pool(admin, APPS) as pool, transaction(pool) as cur:
+        if await apps_queries.find_app_row(cur, organization_id, APP["id"]) is None:
+            await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
+            await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
+        if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:
+            await register_domain(cur, edge, organization_id, {**APP_DOMAIN, "scope": "app", "app_id": APP["id"]})
+        if await domain_queries.find_domain(cur, LEGACY_DOMAIN["id"]) is None:
+            data = legacy.load_legacy_domain(LEGACY_DOMAIN)
+            await legacy.create_legacy_domain(cur, edge, organization_id, data)
+
+
 async def seed(admin: str) -> str:
     key = await _seed_identity(admin)
     await _seed_simulations(admin)
+    await _seed_apps(admin)
     return key
 
 
