@@ -73,5 +73,5 @@ async def create_legacy_domain(
         },
     )
     config = routing_config(data["domain"], data["fallback_origin"], data["paths"])
-    await domain_queries.insert_legacy_routing(cur, organization_id, domain["id"], config)
+    await domain_queries.insert_legacy_routing(cur, domain["id"], config)
     return domain

@@ -14,12 +14,13 @@ from aiohttp import web
 from libs.common.internal_token import Caller, service_caller
 from libs.common.keys import HTTP, SETTINGS, caller_of
 
-NAME = "apps"
+# The gateway's product lookup takes at most this many ids per call.
+PRODUCT_LOOKUP_MAX = 500
 
 
 def _as_service(request: web.Request) -> Caller:
     caller = caller_of(request)
-    return service_caller(NAME, caller.org, caller.request_id)
+    return service_caller(request.app[SETTINGS].name, caller.org, caller.request_id)
 
 
 async def documents_by_id(request: web.Request, ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -41,8 +42,11 @@ async def product_documents(request: web.Request, product_id: str, status: str) 
 
 async def products_by_id(request: web.Request, ids: list[str]) -> dict[str, dict[str, Any]]:
     """The live products of the caller's organization among `ids`, as `{id, name, slug}`, by id."""
-    if not ids:
-        return {}
     url = f"{request.app[SETTINGS].gateway_url}/internal/products/lookup"
-    answer = await request.app[HTTP].call("POST", url, _as_service(request), json={"ids": sorted(set(ids))})
-    return {product["id"]: product for product in answer["products"]}
+    wanted = sorted(set(ids))
+    products: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(wanted), PRODUCT_LOOKUP_MAX):
+        chunk = wanted[start : start + PRODUCT_LOOKUP_MAX]
+        answer = await request.app[HTTP].call("POST", url, _as_service(request), json={"ids": chunk})
+        products.update((product["id"], product) for product in answer["products"])
+    return products

@@ -87,7 +87,6 @@ CREATE INDEX routes_app_target_idx ON routes (app_id, target_id);
 -- configs stay 'pending'; 'published' and 'failed' are kept for configs from before.
 CREATE TABLE legacy_routing_configs (
     domain_id       uuid PRIMARY KEY REFERENCES domains (id),
-    organization_id uuid NOT NULL,
     config          jsonb NOT NULL CHECK (jsonb_typeof(config) = 'object'),
     published_at    timestamptz,
     published_hash  text,

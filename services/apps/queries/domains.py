@@ -72,10 +72,9 @@ async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> lis
     )
 
 
-async def insert_legacy_routing(cur: Any, organization_id: str, domain_id: str, config: dict[str, Any]) -> None:
+async def insert_legacy_routing(cur: Any, domain_id: str, config: dict[str, Any]) -> None:
     await cur.execute(
-        "INSERT INTO legacy_routing_configs (domain_id, organization_id, config) VALUES (%s, %s, %s)",
-        (domain_id, organization_id, json_or_null(config)),
+        "INSERT INTO legacy_routing_configs (domain_id, config) VALUES (%s, %s)", (domain_id, json_or_null(config))
     )
 
 
