@@ -15,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import IO
 
 from deploy import db, seed
 from deploy.parts import GATEWAY, PARTS, ROOT, Part
@@ -62,11 +63,18 @@ class Running:
     process: subprocess.Popen[bytes]
 
 
-def start(parts: Iterable[Part], base: Mapping[str, str], ports: Mapping[str, int]) -> list[Running]:
+def start(
+    parts: Iterable[Part], base: Mapping[str, str], ports: Mapping[str, int], output: IO[bytes] | None = None
+) -> list[Running]:
+    """Start each part under gunicorn; `output` receives their logs (default: this terminal)."""
     running = []
     for part in parts:
         process = subprocess.Popen(
-            gunicorn_command(part, ports[part.name]), env=part_environ(base, part, ports), start_new_session=True
+            gunicorn_command(part, ports[part.name]),
+            env=part_environ(base, part, ports),
+            start_new_session=True,
+            stdout=output,
+            stderr=output,
         )
         running.append(Running(part, ports[part.name], process))
     return running

@@ -30,6 +30,7 @@ from psycopg2.extensions import make_dsn
 
 from deploy import db
 from deploy.parts import APPS, GATEWAY, PARTS, SERVICES, Part
+from gateway.settings import UPSTREAMS
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
 from tests.factories import DomainFactory, IdentityFactory, SimulationFactory
@@ -117,7 +118,10 @@ class Stack:
 @pytest.fixture
 async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
     ports = {part.name: free_port() for part in PARTS}
-    environ = {**base_environ, **{f"{name.upper()}_URL": f"http://127.0.0.1:{port}" for name, port in ports.items()}}
+    # Upstreams whose service is not built yet get a port nobody listens on: connection refused.
+    urls = {name: f"http://127.0.0.1:{free_port()}" for name in UPSTREAMS}
+    urls.update({name: f"http://127.0.0.1:{port}" for name, port in ports.items()})
+    environ = {**base_environ, **{f"{name.upper()}_URL": url for name, url in urls.items()}}
     servers: dict[str, TestServer] = {}
     client: Client | None = None
     try:

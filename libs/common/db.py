@@ -42,7 +42,8 @@ def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
         maxsize=maxsize,
         timeout=30,
         enable_hstore=False,
-        options=f"-c search_path={schema}",
+        # UTC sessions: timestamps PostgreSQL renders itself (to_json) always read "+00:00".
+        options=f"-c search_path={schema} -c timezone=UTC",
     )
 
 

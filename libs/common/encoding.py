@@ -31,3 +31,8 @@ def loads(raw: bytes | str) -> Any:
 def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
     """A plain JSON response: services answer the bare `data`; the gateway adds the envelope."""
     return web.Response(body=dumps(data), status=status, content_type=JSON_CONTENT_TYPE, headers=headers)
+
+
+def raw_json_response(body: bytes, status: int = 200) -> web.Response:
+    """A response whose JSON is already encoded (by PostgreSQL, say): sent as is."""
+    return web.Response(body=body, status=status, content_type=JSON_CONTENT_TYPE)

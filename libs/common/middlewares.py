@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable
 
 import psycopg2
+import redis.exceptions
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
@@ -61,6 +62,9 @@ def error_middleware(render: Render) -> Middleware:
         except (psycopg2.OperationalError, psycopg2.InterfaceError):
             log.exception("database unavailable")
             return render(errors.ServiceUnavailable("database unavailable"))
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            log.exception("redis unavailable")
+            return render(errors.ServiceUnavailable("session store unavailable"))
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.path)
             return render(errors.InternalError())

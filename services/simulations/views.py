@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from libs.common.db import cursor, transaction
-from libs.common.encoding import json_response
+from libs.common.encoding import json_response, raw_json_response
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
 from services.simulations import queries
@@ -22,8 +22,8 @@ async def runs_list(request: web.Request) -> web.Response:
     query = load_query(request, RUN_LIST_QUERY)
     limit, offset = query.pop("limit"), query.pop("offset")
     async with cursor(request.app[DB_POOL]) as cur:
-        data = await queries.list_runs(cur, caller_of(request).org.id, query, limit, offset)
-    return json_response(data)
+        body = await queries.list_runs(cur, caller_of(request).org.id, query, limit, offset)
+    return raw_json_response(body)
 
 
 async def internal_tasks_create(request: web.Request) -> web.Response:

@@ -1,0 +1,10 @@
+"""`make bench`: every benchmark, one after the other."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+BENCHMARKS = ("bench.runs",)
+
+for name in BENCHMARKS:
+    import_module(name).main()
