@@ -9,17 +9,45 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from marshmallow import fields
+
 from libs.common.errors import ValidationFailed
-from libs.common.schemas import load_data
-from libs.common.validators import normalize_route_path
+from libs.common.schemas import ApiSchema, load_data
+from libs.common.validators import (
+    StrictBoolean,
+    StrictString,
+    UuidString,
+    hostname_validators,
+    length,
+    normalize_route_path,
+    route_path_validators,
+)
 from services.apps.domains import register_domain
 from services.apps.edge import EdgeProvider
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as domain_queries
-from services.apps.schemas import LegacyDomainCreate
+from services.apps.schemas import ORIGIN_MAX, Hostname
 
 CONFIG_VERSION = 1
 MODE = "full_shadow"
+
+
+class LegacyPathInput(ApiSchema):
+    path_prefix = StrictString(required=True, validate=route_path_validators())
+    app_id = UuidString(required=True)
+    preserve_path_prefix = StrictBoolean(load_default=True)
+
+
+class LegacyDomainCreate(ApiSchema):
+    """What the admin command (and the demo seed) give to create a legacy routing domain."""
+
+    id = UuidString()  # fixed by the demo seed, so that seeding twice changes nothing
+    product_id = UuidString(required=True)
+    domain = Hostname(required=True, validate=hostname_validators())
+    fallback_origin = StrictString(required=True, validate=length(1, ORIGIN_MAX))
+    paths = fields.List(fields.Nested(LegacyPathInput), load_default=list)
+
+
 LEGACY_DOMAIN_CREATE = LegacyDomainCreate()
 
 

@@ -13,7 +13,6 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
     QueryBoolean,
-    StrictBoolean,
     StrictString,
     UuidString,
     hostname_validators,
@@ -115,23 +114,13 @@ class RouteUpdate(PartialUpdate):
     target_type = StrictString(validate=validate.OneOf(TARGET_TYPES))
 
 
-class LegacyPathInput(ApiSchema):
-    path_prefix = StrictString(required=True, validate=route_path_validators())
-    app_id = UuidString(required=True)
-    preserve_path_prefix = StrictBoolean(load_default=True)
-
-
-class LegacyDomainCreate(ApiSchema):
-    """What the admin command (and the demo seed) give to create a legacy routing domain."""
-
-    id = UuidString()  # fixed by the demo seed, so that seeding twice changes nothing
-    product_id = UuidString(required=True)
-    domain = Hostname(required=True, validate=hostname_validators())
-    fallback_origin = StrictString(required=True, validate=length(1, ORIGIN_MAX))
-    paths = fields.List(fields.Nested(LegacyPathInput), load_default=list)
-
-
 # Responses.
+
+
+class Timestamps(ApiSchema):
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
 class AppProductRef(ApiSchema):
@@ -140,36 +129,27 @@ class AppProductRef(ApiSchema):
     slug = fields.String(required=True)
 
 
-class App(ApiSchema):
+class App(Timestamps):
     id = fields.String(required=True)
     organization_id = fields.String(required=True)
     name = fields.String(required=True)
     slug = fields.String(required=True)
     metadata = fields.Raw(required=True, allow_none=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
-class AppConfig(ApiSchema):
+class AppConfig(Timestamps):
     id = fields.String(required=True)
     app_id = fields.String(required=True)
     organization_id = fields.String(required=True)
     product_id = fields.String(required=True, allow_none=True)
     config = fields.Dict(required=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
-class AppResource(ApiSchema):
+class AppResource(Timestamps):
     id = fields.String(required=True)
     app_id = fields.String(required=True)
     resource_type = fields.String(required=True, validate=validate.OneOf(RESOURCE_TYPES))
     resource_id = fields.String(required=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
 class AppResourceWithProduct(AppResource):
@@ -185,7 +165,7 @@ class AppDetail(AppWithConfig):
     resources = fields.List(fields.Nested(AppResource), required=True)
 
 
-class AppDomain(ApiSchema):
+class AppDomain(Timestamps):
     id = fields.String(required=True)
     domain = fields.String(required=True)
     scope = fields.String(required=True, validate=validate.OneOf(DOMAIN_SCOPES))
@@ -194,9 +174,6 @@ class AppDomain(ApiSchema):
     provider_id = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(DOMAIN_TYPES))
     origin = fields.String(required=True, allow_none=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
 class AppRouteTarget(ApiSchema):

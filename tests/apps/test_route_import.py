@@ -126,6 +126,15 @@ async def test_a_target_routed_at_another_path_gets_a_second_route(tenant: Tenan
     assert (status, body["data"]["createdCount"]) == (200, 1)
 
 
+async def test_a_target_with_several_routes_names_the_one_with_the_lowest_path(tenant: Tenant, content: FakeContent):
+    app = await tenant.create_app()
+    document = content.add(tenant.org, tenant.product)
+    status, body = await batch(tenant, app, [route("/b", document), route("/a", document), route("/c", document)])
+    lowest = next(r for r in body["data"]["routes"] if r["path"] == "/a")
+    status, body = await preview(tenant, app, [route("/d", document)])
+    assert body["data"]["routes"][0]["existingRoute"] == {"id": lowest["id"], "path": "/a"}
+
+
 async def test_preview_and_batch_agree_on_a_conflicting_import(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app()
     kept, taken, new = (content.add(tenant.org, tenant.product) for _ in range(3))
