@@ -1,13 +1,13 @@
 """Operator commands of the apps service, run with the service's own environment.
 
-    python -m services.apps.admin legacy-domain --organization ORG_ID --product PRODUCT_ID \\
+    python -m services.apps.admin [--json] legacy-domain --org ORG_ID --product PRODUCT_ID \\
         --domain legacy.example.com --fallback-origin https://www.example.com \\
         --path /docs=APP_ID [--path-stripped /blog=APP_ID ...]
 
 `legacy-domain` creates a product-scoped web domain with a legacy routing config (deprecated
 feature, kept for configs that clients still read). `--path` keeps the prefix when forwarding to
 the app, `--path-stripped` removes it. The product is checked with the gateway (GATEWAY_URL),
-so the gateway must be running; the created domain is printed as JSON.
+so the gateway must be running. The created domain is printed, as one JSON object with `--json`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from libs.common.encoding import dumps
 from libs.common.errors import ApiError, BadGateway, ValidationFailed
 from libs.common.http_client import InternalClient, client_session
 from libs.common.internal_token import Organization, service_caller
+from libs.common.settings import SettingsError
 from services.apps.app import NAME, load_settings
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.legacy import create_legacy_domain, load_legacy_domain
@@ -46,9 +47,10 @@ def parse_path(text: str) -> tuple[str, str]:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="python -m services.apps.admin", description="Apps service operator commands.")
+    root.add_argument("--json", action="store_true", help="print one JSON object")
     commands = root.add_subparsers(dest="command", required=True)
     legacy = commands.add_parser("legacy-domain", help="a product-scoped web domain with a legacy routing config")
-    legacy.add_argument("--organization", required=True, type=parse_uuid, help="the organization's id")
+    legacy.add_argument("--org", required=True, type=parse_uuid, help="the organization's id")
     legacy.add_argument("--product", required=True, help="the id of the organization's product the domain serves")
     legacy.add_argument("--domain", required=True, help="the hostname")
     legacy.add_argument("--fallback-origin", required=True, help="where requests no path prefix matches go")
@@ -88,25 +90,27 @@ async def legacy_domain(settings: AppsSettings, args: argparse.Namespace) -> dic
             ],
         }
     )
-    await check_product(settings, args.organization, data["product_id"])
+    await check_product(settings, args.org, data["product_id"])
     async with (
         create_pool(settings.database_url, settings.db_schema, 1, 1) as pool,
         transaction(pool) as cur,
     ):
-        return await create_legacy_domain(cur, EDGE_PROVIDERS[settings.edge_provider](), args.organization, data)
+        return await create_legacy_domain(cur, EDGE_PROVIDERS[settings.edge_provider](), args.org, data)
 
 
 async def run(argv: list[str], environ: Mapping[str, str] | None = None) -> int:
     args = parser().parse_args(argv)
-    settings = load_settings(environ)
     try:
-        domain = await legacy_domain(settings, args)
+        domain = await legacy_domain(load_settings(environ), args)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     except ApiError as error:
         print(f"error: {error.message}", file=sys.stderr)
         if error.details is not None:
             print(dumps(error.details).decode(), file=sys.stderr)
         return 1
-    print(dumps(domain).decode())
+    print(dumps(domain).decode() if args.json else "\n".join(f"{name}: {value}" for name, value in domain.items()))
     return 0
 
 

@@ -12,7 +12,7 @@ import pytest
 from deploy.parts import APPS
 from services.apps import admin, schemas
 from tests.apps.support import Tenant, assert_shape
-from tests.conftest import Stack
+from tests.conftest import Stack, free_port
 
 SUNSET = datetime(2026, 12, 15, 23, 59, 59, tzinfo=UTC)
 DEPRECATION = f"@{calendar.timegm(date(2026, 11, 1).timetuple())}"
@@ -23,7 +23,7 @@ def routing_of(domain: dict) -> str:
 
 
 async def run_admin(stack: Stack, capsys, *argv: str) -> tuple[int, str, str]:
-    status = await admin.run(list(argv), stack.part_environ(APPS))
+    status = await admin.run(["--json", *argv], stack.part_environ(APPS))
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
@@ -31,7 +31,7 @@ async def run_admin(stack: Stack, capsys, *argv: str) -> tuple[int, str, str]:
 async def create_legacy_domain(stack: Stack, capsys, tenant: Tenant, *paths: str) -> dict:
     hostname = f"legacy-{secrets.token_hex(5)}.example.com"
     status, out, err = await run_admin(
-        stack, capsys, "legacy-domain", "--organization", tenant.org.id, "--product", tenant.product["id"],
+        stack, capsys, "legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"],
         "--domain", hostname, "--fallback-origin", "https://www.example.com", *paths,
     )  # fmt: skip
     assert status == 0, err
@@ -115,7 +115,7 @@ async def test_the_admin_command_refuses_invalid_input(
     stack: Stack, capsys, tenant: Tenant, other_tenant: Tenant, change: dict, message: str
 ):
     options = {
-        "--organization": tenant.org.id,
+        "--org": tenant.org.id,
         "--product": tenant.product["id"],
         "--domain": f"legacy-{secrets.token_hex(5)}.example.com",
         "--fallback-origin": "https://x.example.com",
@@ -131,8 +131,26 @@ async def test_the_admin_command_refuses_invalid_input(
 async def test_the_admin_command_refuses_a_taken_hostname(stack: Stack, capsys, tenant: Tenant):
     domain = await create_legacy_domain(stack, capsys, tenant)
     status, out, err = await run_admin(
-        stack, capsys, "legacy-domain", "--organization", tenant.org.id, "--product", tenant.product["id"],
+        stack, capsys, "legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"],
         "--domain", domain["domain"], "--fallback-origin", "https://www.example.com",
     )  # fmt: skip
     assert status == 1
     assert "already in use" in err
+
+
+async def test_the_admin_command_prints_the_domain_as_text_without_json(stack: Stack, capsys, tenant: Tenant):
+    hostname = f"legacy-{secrets.token_hex(5)}.example.com"
+    argv = ["legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"], "--domain", hostname,
+            "--fallback-origin", "https://www.example.com"]  # fmt: skip
+    assert await admin.run(argv, stack.part_environ(APPS)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"domain: {hostname}" in lines
+    assert "scope: product" in lines
+
+
+async def test_the_admin_command_says_when_the_gateway_does_not_answer(stack: Stack, capsys, tenant: Tenant):
+    environ = stack.part_environ(APPS, GATEWAY_URL=f"http://127.0.0.1:{free_port()}")
+    argv = ["legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"], "--domain", "x.example.com",
+            "--fallback-origin", "https://www.example.com"]  # fmt: skip
+    assert await admin.run(argv, environ) == 1
+    assert "the gateway does not answer" in capsys.readouterr().err

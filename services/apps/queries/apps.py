@@ -130,7 +130,7 @@ async def update_app(cur: Any, organization_id: str, app_id: str, changes: dict[
     """Change the given fields of a live app; a slug taken by another live app is a 409."""
     if not is_uuid(app_id):
         raise NotFound("app not found")
-    values = {**changes, "metadata": json_or_null(changes.get("metadata"))}
+    values = {**changes, **({"metadata": json_or_null(changes["metadata"])} if "metadata" in changes else {})}
     assignments = ", ".join(f"{name} = %({name})s" for name in changes)
     with slug_conflict(changes.get("slug", "")):
         row = await fetch_one(
