@@ -11,11 +11,16 @@ log = logging.getLogger(__name__)
 
 
 async def _every(interval: float, step: Callable[[], Awaitable[object]], name: str) -> None:
+    task = asyncio.current_task()
     while True:
         try:
             await step()
         except Exception:  # one failed round must not end the loop; the next round retries
             log.exception("periodic task %s failed", name)
+        if task is not None and task.cancelling():
+            # The cancellation arrived inside the step and a library there swallowed it (redis-py
+            # can turn it into its own connection error): stop anyway, or stopping waits forever.
+            raise asyncio.CancelledError
         await asyncio.sleep(interval)
 
 
