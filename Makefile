@@ -3,13 +3,13 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.lock | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock | sha1sum | cut -c1-12)
 
-.PHONY: install run test lint bench lock
+.PHONY: install run test lint bench lock admin manifests
 
-$(STAMP): requirements.lock
+$(STAMP): requirements.lock requirements-dev.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
 	@rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
@@ -31,8 +31,17 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m deploy.stack exec -- $(PY) -m bench
 
-## make lock: re-pin the whole dependency tree from pyproject.toml.
+## make admin ARGS="...": the admin command line (python -m gateway.admin) against the local stack.
+admin: $(STAMP)
+	@$(PY) -m deploy.stack exec -- $(PY) -m gateway.admin $(ARGS)
+
+## make lock: re-pin the whole dependency tree from pyproject.toml (runtime, and runtime + dev).
+LOCK := $(VENV)/bin/pip-compile --quiet --strip-extras --allow-unsafe --no-header --no-emit-index-url --no-emit-find-links
 lock: $(STAMP)
 	$(PY) -m pip install --quiet pip-tools
-	$(VENV)/bin/pip-compile --quiet --extra dev --strip-extras --allow-unsafe --no-header \
-		--no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
+	$(LOCK) -o requirements.lock pyproject.toml
+	$(LOCK) --extra dev -o requirements-dev.lock pyproject.toml
+
+## make manifests: render deploy/k8s/ from deploy/parts.py.
+manifests: $(STAMP)
+	$(PY) -m deploy.manifests

@@ -103,7 +103,8 @@ def main() -> None:
                                                for t, s in zip(through, direct, strict=True))),
                 ("non-2xx", f"{sum(r.non_2xx for r in direct + through)}"),
                 ("key lookups in the last gateway round", f"{scans} key-hash index scans for ~{served} requests"),
-                ("Redis commands in the last gateway round", f"{commands} for ~{served} requests"),
+                ("Redis commands in the last gateway round",
+                 f"{commands} for ~{served} requests (the rate-limit sync, every 250 ms per worker)"),
             ],
         )  # fmt: skip
         say(f"(spread of gateway rounds: {statistics.pstdev([r.requests_per_second for r in through]):.0f} req/s)")

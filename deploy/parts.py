@@ -27,12 +27,20 @@ class Part:
 
 
 GATEWAY = Part("gateway", "identity", "gateway.app:app_factory", 8080, ROOT / "gateway/migrations", workers=2)
+CONTENT = Part(
+    "content",
+    "content",
+    "services.content.app:app_factory",
+    8081,
+    ROOT / "services/content/migrations",
+    extensions=("pg_trgm",),
+)
 APPS = Part("apps", "apps", "services.apps.app:app_factory", 8082, ROOT / "services/apps/migrations")
 SIMULATIONS = Part(
     "simulations", "simulations", "services.simulations.app:app_factory", 8085, ROOT / "services/simulations/migrations"
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, APPS, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 
 

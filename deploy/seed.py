@@ -1,9 +1,9 @@
-"""The demo organization: a product, a user, simulation runs, an app with a legacy routing domain,
-and an API key with every scope.
+"""The demo organization: a product, a user, site pages, simulation runs, an app with a legacy
+routing domain, and an API key with every scope.
 
-Every row has a fixed id, so running the seed again changes nothing. The key is stored as a
-hash only; its secret is kept in .data/demo-api-key (mode 0600) so later runs can print it
-again, and a new key is made only when that one no longer works.
+Every row has a fixed id (a page, a fixed path), so running the seed again changes nothing.
+The key is stored as a hash only; its secret is kept in .data/demo-api-key (mode 0600) so
+later runs can print it again, and a new key is made only when that one no longer works.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import APPS, GATEWAY, SIMULATIONS, Part
+from deploy.parts import APPS, CONTENT, GATEWAY, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
@@ -25,6 +26,10 @@ from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as apps_queries
 from services.apps.queries import domains as domain_queries
+from services.content import editing
+from services.content.domains import DomainChange
+from services.content.locations import locate
+from services.content.queries import documents
 from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
@@ -58,6 +63,17 @@ ENVIRONMENTS = [
     {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
      "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
 ]  # fmt: skip
+PAGES = [
+    {"slug": "getting-started", "title": "Getting started", "status": "published",
+     "content": "# Getting started\n\nCreate an API key, then list your site pages.",
+     "description": "First steps with the Demo Product."},
+    {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing\n\nOne plan, billed monthly.",
+     "meta_title": "Demo Product pricing", "meta_description": "Plans and prices of the Demo Product."},
+    {"slug": "blog/launch-day", "title": "Launch day", "status": "draft",
+     "content": "# Launch day\n\nWhat we shipped, and what comes next."},
+    {"slug": "docs/api/authentication", "title": "Authentication", "status": "published",
+     "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie."},
+]  # fmt: skip
 RUN_OUTCOMES = [
     ("completed", True, 0.92), ("completed", False, 0.41), ("failed", False, 0.0), ("completed", True, 0.88),
     ("running", None, None),
@@ -87,7 +103,7 @@ def _pool(admin: str, part: Part) -> Any:
     return create_pool(part_dsn(admin, part), part.schema, 1, 2)
 
 
-async def _seed_identity(admin: str) -> str:
+async def _seed_identity(admin: str, key_file: Path) -> str:
     """The organization, product, user and membership; returns a working demo API key."""
     async with _pool(admin, GATEWAY) as pool, transaction(pool) as cur:
         if await identity.find_organization(cur, ORGANIZATION["slug"]) is None:
@@ -97,13 +113,23 @@ async def _seed_identity(admin: str) -> str:
         if await fetch_value(cur, "SELECT 1 FROM users WHERE id = %s", (USER["id"],)) is None:
             await identity.create_user(cur, USER["email"], USER["name"], USER["id"])
         await identity.upsert_membership(cur, USER["id"], ORGANIZATION["id"], "owner")
-        key = KEY_FILE.read_text().strip() if KEY_FILE.exists() else ""
+        key = key_file.read_text().strip() if key_file.exists() else ""
         if not key or await identity.find_active_key_by_hash(cur, hash_key(key)) is None:
             key, _ = await create_api_key(cur, ORGANIZATION["id"], "demo (make run)", ALL_SCOPES)
-            DATA.mkdir(exist_ok=True)
-            KEY_FILE.touch(mode=0o600)
-            KEY_FILE.write_text(key + "\n")
+            key_file.parent.mkdir(parents=True, exist_ok=True)
+            key_file.touch(mode=0o600)
+            key_file.write_text(key + "\n")
     return key
+
+
+async def _seed_content(admin: str) -> None:
+    """Site pages of the demo product, through the content service's own write path (events included)."""
+    async with _pool(admin, CONTENT) as pool, transaction(pool) as cur:
+        for page in PAGES:
+            values = dict(page)
+            slug = values.pop("slug")
+            if await documents.find_by_path(cur, PRODUCT["id"], locate(slug, None).file_path) is None:
+                await editing.create_document(cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {})
 
 
 async def _seed_simulations(admin: str) -> None:
@@ -131,13 +157,14 @@ async def _seed_apps(admin: str) -> None:
             await legacy.create_legacy_domain(cur, edge, organization_id, data)
 
 
-async def seed(admin: str) -> str:
-    key = await _seed_identity(admin)
+async def seed(admin: str, key_file: Path) -> str:
+    key = await _seed_identity(admin, key_file)
+    await _seed_content(admin)
     await _seed_simulations(admin)
     await _seed_apps(admin)
     return key
 
 
-def run(admin: str) -> str:
-    """Seed the demo data (idempotent) and return the demo API key."""
-    return asyncio.run(seed(admin))
+def run(admin: str, key_file: Path = KEY_FILE) -> str:
+    """Seed the demo data (idempotent) and return the demo API key, kept in `key_file`."""
+    return asyncio.run(seed(admin, key_file))

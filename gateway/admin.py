@@ -1,7 +1,7 @@
 """`python -m gateway.admin`: organizations, products, users, memberships, API keys, tokens.
 
-Reads DATABASE_URL (the gateway's role) and, to mint tokens, JWT_PRIVATE_KEY, JWT_ISSUER and
-JWT_AUDIENCE, like the gateway. `--json` prints one JSON object for scripts. An API key's
+Reads DATABASE_URL (the gateway's role); to mint tokens, JWT_PRIVATE_KEY, JWT_ISSUER and
+JWT_AUDIENCE; to open sessions, REDIS_URL — like the gateway. `--json` prints one JSON object for scripts. An API key's
 secret is printed once, when it is created, and never again.
 """
 
@@ -14,13 +14,18 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg2
+
 from gateway import queries
 from gateway.auth.api_keys import create_api_key
+from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
+from gateway.auth.sessions import open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
+from libs.common.redis_client import create_redis
 from libs.common.settings import Env, SettingsError
 
 Command = Callable[[Any, argparse.Namespace, Env], Awaitable[dict[str, Any]]]
@@ -78,6 +83,20 @@ async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
             "expiresIn": args.ttl}  # fmt: skip
 
 
+async def create_session(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    organization = await queries.get_organization(cur, args.org)
+    user = await queries.get_user(cur, args.user)
+    if await queries.find_membership_role(cur, user["id"], organization["id"]) is None:
+        raise ApiError(f"{user['email']} is not a member of {organization['slug']}")
+    redis = create_redis(env.text("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    try:
+        cookie = await open_session(redis, str(user["id"]), str(organization["id"]), args.max_age)
+    finally:
+        await redis.aclose()
+    return {"cookie": f"{SESSION_COOKIE}={cookie}", "userId": user["id"], "organizationId": organization["id"],
+            "expiresIn": args.max_age}  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m gateway.admin", description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -116,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--org", required=True, help="organization id or slug")
     sub.add_argument("--scopes", default=None, help="default: everything the user's role allows")
     sub.add_argument("--ttl", type=int, default=DEFAULT_TTL_SECONDS, help="seconds")
+    sub = command("create-session", create_session, "open a dashboard session (prints the cookie)")
+    sub.add_argument("--user", required=True, help="user id or email")
+    sub.add_argument("--org", required=True, help="organization id or slug")
+    sub.add_argument("--max-age", type=int, default=3600, help="seconds")
     return parser
 
 
@@ -141,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         result = asyncio.run(execute(args, Env()))
     except (ApiError, SettingsError, ValueError) as exc:
         print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 1
+    except psycopg2.OperationalError as exc:
+        print(f"error: the database does not answer: {str(exc).strip()}", file=sys.stderr)
         return 1
     print(dumps(result).decode() if args.json else render_text(result))
     return 0

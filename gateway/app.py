@@ -33,6 +33,7 @@ from libs.common.middlewares import (
     request_id_middleware,
 )
 from libs.common.redis_client import attach_redis, create_redis
+from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
 
 # aiohttp-session 2.12 stores its storage under a plain string request key, which aiohttp 3.14
@@ -81,7 +82,7 @@ def create_app(
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
         internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
     )
-    app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes)
+    app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings
     app[SIGNER] = signer
     app[CLOCK] = clock

@@ -130,7 +130,8 @@ def compile_route(route: Route, upstream_url: str) -> Handler:
             headers[REQUEST_ID_HEADER] = request_id
             raw = await app[HTTP].send(
                 request.method,
-                upstream_url + request.raw_path,
+                # Always relative, also for an absolute-form request line ("GET http://host/path").
+                upstream_url + request.rel_url.raw_path_qs,
                 headers=headers,
                 body=body or None,
                 timeout=route.timeout,

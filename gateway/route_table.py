@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime
 from marshmallow import Schema
 
 from services.apps import schemas as apps
+from services.content.schemas import documents, site_pages
 from services.simulations import schemas as simulations
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -57,25 +58,33 @@ class Route:
 ROUTES: tuple[Route, ...] = (
     # Site pages and content (content service).
     Route("GET", "/api/v1/site/pages", "content", "content:read", "site_pages_list",
-          "List a product's site pages", product_query="productId", tag="Site pages"),
+          "List a product's site pages", product_query="productId", tag="Site pages",
+          query=site_pages.SitePagesQuery, response=site_pages.SitePageList),
     Route("POST", "/api/v1/site/pages", "content", "content:write", "site_pages_create",
           "Create site pages (deprecated: use Apps)", product_body="productId",
-          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages"),
+          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages",
+          body=site_pages.PagesCreate, response=site_pages.PagesCreated),
     Route("PATCH", "/api/v1/site/pages", "content", "content:write", "site_pages_update",
           "Update site pages (deprecated: use Apps)", product_body="productId",
-          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages"),
+          deprecated=CONTRACT_DATE, successor="/api/v1/apps", tag="Site pages",
+          body=site_pages.PagesUpdate, response=site_pages.PagesUpdated),
     Route("DELETE", "/api/v1/site/pages", "content", "content:write", "site_pages_delete",
-          "Delete site pages", product_body="productId", tag="Site pages"),
+          "Delete site pages", product_body="productId", tag="Site pages",
+          body=site_pages.PagesDelete, response=site_pages.PagesDeleted),
     Route("GET", "/api/v1/content/by-path", "content", "content:read", "content_get_by_path",
-          "Get a content document by its product and path", product_query="brandId", tag="Content"),
+          "Get a content document by its product and path", product_query="brandId", tag="Content",
+          query=documents.ContentByPathQuery, response=documents.ContentByPath),
     Route("GET", "/api/v1/content/{id}", "content", "content:read", "content_get",
-          "Get a content document", tag="Content"),
+          "Get a content document", tag="Content", response=documents.ContentDocument),
     Route("PATCH", "/api/v1/content/{id}", "content", "content:write", "content_set_priority",
-          "Set a content document's priority", tag="Content"),
+          "Set a content document's priority", tag="Content",
+          body=documents.PriorityUpdate, response=documents.ContentDocument),
     Route("PUT", "/api/v1/content/{id}", "content", "content:write", "content_update",
-          "Update a content document's fields", tag="Content"),
+          "Update a content document's fields", tag="Content",
+          body=documents.ContentUpdate, response=documents.ContentDocument),
     Route("PATCH", "/api/v1/content/{id}/domains", "content", "content:write", "content_domains_update",
-          "Attach, detach and choose the canonical domain of a content document", tag="Content"),
+          "Attach, detach and choose the canonical domain of a content document", tag="Content",
+          body=documents.DomainsUpdate, response=documents.DocumentDomains),
     # Search (search service).
     Route("POST", "/api/v1/content/search/{orgId}", "search", "content:read", "content_search",
           "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content"),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 
 from aiohttp import web
 
@@ -10,11 +11,39 @@ from gateway import views
 from gateway.proxy import compile_route
 from gateway.route_table import Route
 
+_PARAMETER = re.compile(r"{(\w+)}")
+
+
+def router_path(path: str, paths: Iterable[str]) -> str:
+    """`path` as aiohttp's router gets it: a parameter segment does not take a literal segment
+    another route has in the same place, so `/content/{id}` leaves `/content/by-path` alone and a
+    method `by-path` lacks is a 405 naming only its own methods (aiohttp's `Allow` would otherwise
+    add those of `{id}`). The route keeps its plain name (`resource.canonical`) for metrics."""
+    original = path.split("/")
+    segments = list(original)
+    for index, segment in enumerate(original):
+        parameter = _PARAMETER.fullmatch(segment)
+        if parameter is None:
+            continue
+        siblings = sorted(
+            {
+                other[index]
+                for other in (candidate.split("/") for candidate in paths)
+                if len(other) > index and other[:index] == original[:index] and "{" not in other[index]
+            }
+        )
+        if siblings:
+            refused = "|".join(re.escape(sibling) for sibling in siblings)
+            segments[index] = f"{{{parameter.group(1)}:(?!(?:{refused})(?:/|$))[^{{}}/]+}}"
+    return "/".join(segments)
+
 
 def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Mapping[str, str]) -> None:
     router = app.router
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     router.add_post("/internal/products/lookup", views.internal_products_lookup, name="internal_products_lookup")
+    paths = {route.path for route in routes}
     for route in routes:
-        router.add_route(route.method, route.path, compile_route(route, upstreams[route.upstream]), name=route.name)
+        handler = compile_route(route, upstreams[route.upstream])
+        router.add_route(route.method, router_path(route.path, paths), handler, name=route.name)

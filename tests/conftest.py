@@ -29,11 +29,11 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import APPS, GATEWAY, PARTS, SERVICES, Part
+from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from gateway.settings import UPSTREAMS
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
-from tests.factories import DomainFactory, IdentityFactory, SimulationFactory
+from tests.factories import ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -90,6 +90,15 @@ def free_port() -> int:
         return port
 
 
+def bound_socket() -> socket.socket:
+    """A socket bound to a free port and held: no other process can take the port before a server
+    listens on it (as one could between `free_port()` and the bind), and nothing answers on it
+    until one does."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
 def build_app(part: Part, environ: Mapping[str, str], **kwargs: Any) -> web.Application:
     """A part's app from its module's `load_settings` and `create_app`, as gunicorn's factory does."""
     module = import_module(part.app.partition(":")[0])
@@ -117,27 +126,31 @@ class Stack:
 
 @pytest.fixture
 async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
-    ports = {part.name: free_port() for part in PARTS}
-    # Upstreams whose service is not built yet get a port nobody listens on: connection refused.
-    urls = {name: f"http://127.0.0.1:{free_port()}" for name in UPSTREAMS}
-    urls.update({name: f"http://127.0.0.1:{port}" for name, port in ports.items()})
+    # Upstreams whose service is not built yet keep a bound socket nobody listens on: connection refused.
+    sockets = {name: bound_socket() for name in {*UPSTREAMS, *(part.name for part in PARTS)}}
+    urls = {name: f"http://127.0.0.1:{sock.getsockname()[1]}" for name, sock in sockets.items()}
     environ = {**base_environ, **{f"{name.upper()}_URL": url for name, url in urls.items()}}
     servers: dict[str, TestServer] = {}
     client: Client | None = None
+
+    def server(part: Part) -> TestServer:
+        app = build_app(part, {**environ, "DATABASE_URL": database.dsn(part)})
+        return TestServer(app, socket_factory=lambda *_: sockets[part.name])
+
     try:
         for part in SERVICES:
-            server = TestServer(build_app(part, {**environ, "DATABASE_URL": database.dsn(part)}), port=ports[part.name])
-            await server.start_server()
-            servers[part.name] = server
-        gateway_app = build_app(GATEWAY, {**environ, "DATABASE_URL": database.dsn(GATEWAY)})
-        client = TestClient(TestServer(gateway_app, port=ports[GATEWAY.name]))
+            servers[part.name] = server(part)
+            await servers[part.name].start_server()
+        client = TestClient(server(GATEWAY))
         await client.start_server()
         yield Stack(environ, database, servers, client)
     finally:
         if client is not None:
             await client.close()
-        for server in servers.values():
-            await server.close()
+        for started in servers.values():
+            await started.close()
+        for sock in sockets.values():
+            sock.close()
 
 
 @pytest.fixture
@@ -162,3 +175,9 @@ def simulations(stack: Stack) -> SimulationFactory:
 async def domains(database: TestDatabase) -> AsyncIterator[DomainFactory]:
     async with create_pool(database.dsn(APPS), APPS.schema, 1, 2) as pool:
         yield DomainFactory(pool)
+
+
+@pytest.fixture
+async def content(database: TestDatabase) -> AsyncIterator[ContentFactory]:
+    async with create_pool(database.dsn(CONTENT), CONTENT.schema, 1, 2) as pool:
+        yield ContentFactory(pool)

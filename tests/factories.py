@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -15,8 +13,8 @@ from aiohttp.test_utils import TestServer
 
 from gateway import queries
 from gateway.auth.api_keys import create_api_key
-from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.scopes import ALL_SCOPES
+from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
 from libs.common.db import transaction
 from libs.common.internal_token import HEADER, mint, service_caller
@@ -72,11 +70,8 @@ class IdentityFactory:
         return self.signer.mint(user_id, org.id, scopes, ttl)
 
     async def session(self, user_id: str, org: Org) -> str:
-        """A session as the login page will store it (aiohttp-session's Redis format); returns the cookie."""
-        key = uuid.uuid4().hex
-        data = {"created": int(time.time()), "session": {"user_id": user_id, "organization_id": org.id}}
-        await self.redis.set(f"{SESSION_COOKIE}_{key}", json.dumps(data), ex=600)
-        return key
+        """A dashboard session of the user in the organization; returns the cookie value."""
+        return await open_session(self.redis, user_id, org.id, max_age=600)
 
 
 class SimulationFactory:
@@ -131,3 +126,29 @@ class DomainFactory:
             values = {"scope": "app", "app_id": app_id, "domain": hostname or f"{unique('site')}.example.com"}
             domain = await register_domain(cur, LocalEdgeProvider(), org.id, {"type": "web", **values})
         return {"id": str(domain["id"]), "domain": domain["domain"]}
+
+
+class ContentFactory:
+    """Content documents, stored through the content service's own write path (outbox included)."""
+
+    def __init__(self, pool: aiopg.Pool) -> None:
+        self.pool = pool
+
+    async def document(
+        self, org: Org, product: dict[str, Any], slug: str | None = None, **columns: Any
+    ) -> dict[str, Any]:
+        from services.content import editing
+        from services.content.domains import DomainChange
+
+        values = {"title": "A page", **columns}
+        async with transaction(self.pool) as cur:
+            row = await editing.create_document(
+                cur, org.id, product["id"], slug or unique("page"), values, DomainChange(), {}
+            )
+        return {**row, "id": str(row["id"])}
+
+    async def delete(self, org: Org, product: dict[str, Any], document_id: str) -> None:
+        from services.content import editing
+
+        async with transaction(self.pool) as cur:
+            await editing.delete_document(cur, org.id, product["id"], document_id)

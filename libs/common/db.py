@@ -35,15 +35,15 @@ async def db_pool_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
+def session_options(schema: str) -> str:
+    """The session settings of a part's connections: its own schema, and UTC, so timestamps
+    PostgreSQL renders itself (to_json) always read "+00:00"."""
+    return f"-c search_path={schema} -c timezone=UTC"
+
+
 def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
     return aiopg.create_pool(
-        dsn,
-        minsize=minsize,
-        maxsize=maxsize,
-        timeout=30,
-        enable_hstore=False,
-        # UTC sessions: timestamps PostgreSQL renders itself (to_json) always read "+00:00".
-        options=f"-c search_path={schema} -c timezone=UTC",
+        dsn, minsize=minsize, maxsize=maxsize, timeout=30, enable_hstore=False, options=session_options(schema)
     )
 
 
@@ -59,6 +59,18 @@ async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor inside BEGIN ... COMMIT; an exception rolls everything back."""
     async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
         yield cur
+
+
+@asynccontextmanager
+async def savepoint(cur: aiopg.Cursor) -> AsyncIterator[None]:
+    """A nested unit inside a transaction: an exception undoes only what ran inside it."""
+    await cur.execute("SAVEPOINT unit")
+    try:
+        yield
+    except Exception:
+        await cur.execute("ROLLBACK TO SAVEPOINT unit")
+        raise
+    await cur.execute("RELEASE SAVEPOINT unit")
 
 
 async def fetch_one(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row | None:

@@ -50,8 +50,34 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, str]:
     return {prefix or "body": str(messages)}
 
 
+def nul_paths(value: Any, prefix: str = "") -> list[str]:
+    """Field paths of the strings (and keys) in `value` that contain a NUL character."""
+    if isinstance(value, str):
+        return [prefix or "body"] if "\x00" in value else []
+    if isinstance(value, dict):
+        found = []
+        for key, item in value.items():
+            path = str(key) if not prefix else f"{prefix}.{key}"
+            found += [path] if "\x00" in str(key) else nul_paths(item, path)
+        return found
+    if isinstance(value, list):
+        return [
+            path
+            for index, item in enumerate(value)
+            for path in nul_paths(item, f"{prefix}.{index}" if prefix else str(index))
+        ]
+    return []
+
+
 def load_data(schema: Schema, data: Any) -> Any:
-    """Load already-decoded data through a schema, mapping its errors to 422."""
+    """Load already-decoded data through a schema, mapping its errors to 422.
+
+    PostgreSQL stores no NUL character in text or jsonb, so a string holding one is refused
+    here, naming where it is, rather than failing at the database.
+    """
+    nul = nul_paths(data)
+    if nul:
+        raise ValidationFailed(details=dict.fromkeys(nul, "Must not contain NUL characters."))
     try:
         return schema.load(data)
     except ValidationError as exc:

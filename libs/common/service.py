@@ -24,6 +24,9 @@ from libs.common.settings import ServiceSettings
 CleanupContext = Callable[[web.Application], AsyncIterator[None]]
 
 MAX_BODY_BYTES = 1024 * 1024
+# aiohttp's default request-line limit (8 KiB) is below the longest URL the contract allows: a
+# 2,048-character path in a query string takes up to 12 bytes a character once percent-encoded.
+HANDLER_ARGS = {"max_line_size": 32 * 1024}
 
 
 def render_plain_error(error: ApiError) -> web.Response:
@@ -45,7 +48,7 @@ def create_service_app(
         error_middleware(render_plain_error),  # turns every exception below into an error body
         internal_auth_middleware(settings.internal_token_secret, ("/api/", "/internal/")),  # both need a token
     )
-    app = web.Application(middlewares=middlewares, client_max_size=MAX_BODY_BYTES)
+    app = web.Application(middlewares=middlewares, client_max_size=MAX_BODY_BYTES, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings
     app.cleanup_ctx.append(db_pool_ctx)
     if uses_redis:

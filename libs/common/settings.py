@@ -45,21 +45,6 @@ class Env:
             raise SettingsError(f"environment variable {name} must be at least {minimum}, got {value}")
         return value
 
-    def number(self, name: str, default: float | None = None) -> float:
-        raw = self._raw(name, None if default is None else repr(default))
-        try:
-            return float(raw)
-        except ValueError:
-            raise SettingsError(f"environment variable {name} must be a number, got {raw!r}") from None
-
-    def flag(self, name: str, default: bool | None = None) -> bool:
-        raw = self._raw(name, None if default is None else ("true" if default else "false")).lower()
-        if raw in ("1", "true", "yes", "on"):
-            return True
-        if raw in ("0", "false", "no", "off"):
-            return False
-        raise SettingsError(f"environment variable {name} must be true or false, got {raw!r}")
-
     def secret(self, name: str) -> str:
         value = self._raw(name, None)
         if len(value) < MIN_SECRET_LENGTH:

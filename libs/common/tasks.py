@@ -3,36 +3,46 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 log = logging.getLogger(__name__)
 
+GRACE_SECONDS = 5.0
 
-async def _every(interval: float, step: Callable[[], Awaitable[object]], name: str) -> None:
-    task = asyncio.current_task()
-    while True:
+
+async def _every(interval: float, step: Callable[[], Awaitable[object]], name: str, stopping: asyncio.Event) -> None:
+    while not stopping.is_set():
         try:
             await step()
         except Exception:  # one failed round must not end the loop; the next round retries
             log.exception("periodic task %s failed", name)
-        if task is not None and task.cancelling():
-            # The cancellation arrived inside the step and a library there swallowed it (redis-py
-            # can turn it into its own connection error): stop anyway, or stopping waits forever.
-            raise asyncio.CancelledError
-        await asyncio.sleep(interval)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), interval)
 
 
 @asynccontextmanager
-async def periodic(interval: float, step: Callable[[], Awaitable[object]], name: str) -> AsyncIterator[None]:
-    """Run `step` every `interval` seconds until the context exits, then cancel it and wait."""
-    task = asyncio.create_task(_every(interval, step, name), name=name)
+async def periodic(
+    interval: float, step: Callable[[], Awaitable[object]], name: str, grace: float = GRACE_SECONDS
+) -> AsyncIterator[None]:
+    """Run `step` every `interval` seconds until the context exits.
+
+    On exit the round in progress may finish (for up to `grace` seconds), so a step is not cut
+    off halfway through a transaction; past that it is cancelled. Cancellation is repeated
+    until the task ends: in Python 3.11 a cancellation that coincides with a timeout firing
+    inside the step (asyncio.timeout, as database and Redis clients use) comes out as a
+    TimeoutError, which a step may catch, and one cancellation would then be lost.
+    """
+    stopping = asyncio.Event()
+    task = asyncio.create_task(_every(interval, step, name, stopping), name=name)
     try:
         yield
     finally:
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
+        stopping.set()
+        await asyncio.wait({task}, timeout=grace)
+        while not task.done():
+            log.warning("periodic task %s outlived its grace period; cancelling it", name)
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.1)

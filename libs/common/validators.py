@@ -16,6 +16,7 @@ from marshmallow import ValidationError, fields, validate
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 HOSTNAME_PATTERN = r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
 ROUTE_PATH_PATTERN = r"^\/?[^?#\s]*$"
+NO_NUL_PATTERN = r"^[^\u0000]*$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 SLUG_MAX = 120
@@ -98,7 +99,18 @@ def normalize_route_path(path: str) -> str:
 
 
 class StrictString(fields.String):
-    """A string that must be a JSON string."""
+    """A string that must be a JSON string.
+
+    Without a pattern of its own, its OpenAPI schema states that it holds no NUL character,
+    which `libs.common.schemas.load_data` refuses everywhere (PostgreSQL cannot store one).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        checks = kwargs.get("validate")
+        checks = checks if isinstance(checks, list | tuple) else [checks]
+        if not any(isinstance(check, FullMatch) for check in checks):
+            kwargs["metadata"] = {"pattern": NO_NUL_PATTERN, **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
 
 
 class StrictNumber(fields.Float):

@@ -12,6 +12,8 @@ from libs.common.schemas import ApiSchema
 from libs.common.validators import QueryBoolean, StrictBoolean, StrictNumber, StrictString, UuidString, length
 
 MAX_LIMIT = 200
+# Far past any real list, and well inside PostgreSQL's bigint, which a larger OFFSET overflows.
+MAX_OFFSET = 1_000_000_000
 DEFAULT_LIMIT = 50
 STATUS_MAX = 64
 NAME_MAX = 200
@@ -23,7 +25,7 @@ class RunListQuery(ApiSchema):
     task_id = UuidString()
     passed = QueryBoolean()
     limit = fields.Integer(load_default=DEFAULT_LIMIT, validate=validate.Range(min=1, max=MAX_LIMIT))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
 
 
 class TaskRef(ApiSchema):

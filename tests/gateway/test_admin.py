@@ -82,3 +82,15 @@ def test_mistakes_are_reported_plainly(admin):
     )
     assert "no organization 'missing'" in admin("list-keys", "--org", "missing", expect=1)["error"]
     assert "no api key" in admin("revoke-key", str(uuid.uuid4()), expect=1)["error"]
+
+
+async def test_an_opened_session_authenticates_as_the_member(admin, gateway):
+    slug = f"acme-{uuid.uuid4().hex[:8]}"
+    email = f"{uuid.uuid4().hex[:8]}@example.com"
+    admin("create-org", "--slug", slug, "--name", "Acme")
+    admin("create-user", "--email", email)
+    admin("add-member", "--org", slug, "--user", email, "--role", "member")
+    session = admin("create-session", "--user", email, "--org", slug)
+    name, _, value = session["cookie"].partition("=")
+    response = await gateway.get(RUNS, cookies={name: value})
+    assert response.status == 200

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -192,3 +194,19 @@ async def test_upstream_answers_become_envelopes(gateway_to, identity: IdentityF
     assert payload["ok"] is False
     if expected[1] == "CONFLICT":
         assert payload == {"ok": False, "code": "CONFLICT", "message": "taken", "details": {"slug": "x"}}
+
+
+async def test_an_absolute_form_request_target_still_reaches_the_upstream_path(echo, identity: IdentityFactory):
+    org = await identity.organization()
+    key = await identity.api_key(org)
+    reader, writer = await asyncio.open_connection(echo.host, echo.port)
+    writer.write(
+        f"GET http://elsewhere.example/api/v1/echo?a=%2F1 HTTP/1.1\r\nHost: x\r\nx-api-key: {key}\r\n"
+        "Connection: close\r\n\r\n".encode()
+    )
+    await writer.drain()
+    head, _, body = (await reader.read()).partition(b"\r\n\r\n")
+    writer.close()
+    assert head.startswith(b"HTTP/1.1 200")
+    seen = json.loads(body)["data"]
+    assert (seen["path"], seen["query"]) == ("/api/v1/echo", {"a": "/1"})

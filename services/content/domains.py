@@ -1,0 +1,66 @@
+"""Domains attached to documents belong to the apps service: ids are checked there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from libs.common.internal_token import service_caller
+from libs.common.keys import HTTP, SETTINGS, caller_of
+
+RESOLVE_BATCH = 500  # the most ids /internal/domains/resolve takes at once
+UNKNOWN = "No such domain in this organization."
+
+
+@dataclass(frozen=True)
+class DomainChange:
+    """Domains to attach and detach, and the one to make canonical (attached if it is not yet)."""
+
+    attach: tuple[str, ...] = ()
+    detach: tuple[str, ...] = ()
+    canonical: str | None = None
+
+    @property
+    def ids(self) -> set[str]:
+        return {*self.attach, *self.detach, *([self.canonical] if self.canonical else [])}
+
+    def to_attach(self, hostnames: Mapping[str, str]) -> dict[str, str]:
+        wanted = [*self.attach, *([self.canonical] if self.canonical else [])]
+        return {domain_id: hostnames[domain_id] for domain_id in wanted}
+
+    def problems(self, hostnames: Mapping[str, str], attach_field: str, detach_field: str = "detach") -> dict[str, str]:
+        """Field path -> message for every id that is not one of the organization's domains,
+        and for contradictions (detaching what is attached or made canonical in the same change)."""
+        found: dict[str, str] = {}
+        for field, ids in ((attach_field, self.attach), (detach_field, self.detach)):
+            for index, domain_id in enumerate(ids):
+                if domain_id not in hostnames:
+                    found[f"{field}.{index}"] = UNKNOWN
+                elif field == detach_field and domain_id in self.attach:
+                    found[f"{field}.{index}"] = "Cannot be both attached and detached."
+        if self.canonical is not None:
+            if self.canonical not in hostnames:
+                found["canonicalDomainId"] = UNKNOWN
+            elif self.canonical in self.detach:
+                found["canonicalDomainId"] = "The canonical domain cannot be detached."
+        return found
+
+
+async def resolve_domains(request: web.Request, ids: Iterable[str]) -> dict[str, str]:
+    """id -> hostname of the caller's organization's live domains among `ids`; others are absent."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    caller = caller_of(request)
+    settings = request.app[SETTINGS]
+    url = f"{settings.apps_url}/internal/domains/resolve"
+    on_behalf = service_caller(settings.name, caller.org, caller.request_id)
+    hostnames: dict[str, str] = {}
+    for start in range(0, len(wanted), RESOLVE_BATCH):
+        answer = await request.app[HTTP].call(
+            "POST", url, on_behalf, json={"ids": wanted[start : start + RESOLVE_BATCH]}
+        )
+        hostnames.update({domain["id"]: domain["domain"] for domain in answer["domains"]})
+    return hostnames

@@ -1,0 +1,178 @@
+"""Reads and writes of the documents table. Plain async functions, cursor first."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, json_or_null
+from libs.common.validators import UUID_PATTERN
+
+# Column -> key of the full document, in the order of the specification's table.
+DOCUMENT_KEYS = {
+    "id": "id", "created_at": "createdAt", "updated_at": "updatedAt", "deleted_at": "deletedAt",
+    "last_indexed_at": "lastIndexedAt", "published_at": "publishedAt", "file_path": "filePath", "title": "title",
+    "content": "content", "source_url": "sourceUrl", "css_selector": "cssSelector",
+    "css_exclude_selector": "cssExcludeSelector", "source_checksum": "sourceChecksum", "product_id": "brandId",
+    "is_manual": "isManual", "canonical_url": "canonicalUrl", "description": "description",
+    "description_for_agent": "descriptionForAgent", "image": "image", "meta_title": "metaTitle",
+    "meta_description": "metaDescription", "no_index": "noIndex", "og_title": "ogTitle",
+    "og_description": "ogDescription", "og_image": "ogImage", "twitter_title": "twitterTitle",
+    "twitter_description": "twitterDescription", "twitter_image": "twitterImage", "type": "type", "tags": "tags",
+    "current_draft_id": "currentDraftId", "status": "status", "priority": "priority", "prompt_id": "promptId",
+    "redirect_to_url": "redirectToUrl", "metadata": "metadata", "tiptap_json": "tiptapJson",
+}  # fmt: skip
+DOCUMENT_COLUMNS = ", ".join(["organization_id", *DOCUMENT_KEYS])
+JSON_COLUMNS = frozenset({"metadata", "tiptap_json"})
+# What other parts see of a document when it is a route target.
+TARGET_COLUMNS = "id, title, file_path, source_url, status, type, redirect_to_url, product_id"
+
+_UUID = re.compile(UUID_PATTERN)
+
+
+def is_uuid(value: str) -> bool:
+    return _UUID.fullmatch(value) is not None
+
+
+def document_from_row(row: Row) -> dict[str, Any]:
+    """The full content document of the specification."""
+    return {key: row[column] for column, key in DOCUMENT_KEYS.items()}
+
+
+def target_from_row(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "title": row["title"],
+        "filePath": row["file_path"],
+        "sourceUrl": row["source_url"],
+        "status": row["status"],
+        "type": row["type"],
+        "redirectToUrl": row["redirect_to_url"],
+        "productId": row["product_id"],
+    }
+
+
+def _stored(column: str, value: Any) -> Any:
+    return json_or_null(value) if column in JSON_COLUMNS else value
+
+
+async def get_document(cur: Any, organization_id: str, document_id: str, *, with_deleted: bool = False) -> Row | None:
+    """One of the organization's documents (a deleted one only when asked); None for an unknown id."""
+    if not is_uuid(document_id):
+        return None
+    live = "" if with_deleted else " AND deleted_at IS NULL"
+    return await fetch_one(
+        cur,
+        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE id = %s AND organization_id = %s{live}",
+        (document_id, organization_id),
+    )
+
+
+async def lock_document(cur: Any, organization_id: str, document_id: str, product_id: str | None = None) -> Row | None:
+    """A live document of the organization (and of the product, when given), locked for this transaction."""
+    if not is_uuid(document_id):
+        return None
+    in_product = "" if product_id is None else " AND product_id = %(product_id)s"
+    return await fetch_one(
+        cur,
+        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE id = %(id)s AND organization_id = %(organization_id)s"
+        f" AND deleted_at IS NULL{in_product} FOR UPDATE",
+        {"id": document_id, "organization_id": organization_id, "product_id": product_id},
+    )
+
+
+async def find_by_path(cur: Any, product_id: str, file_path: str) -> Row | None:
+    return await fetch_one(
+        cur,
+        "SELECT id, title, content, file_path, source_url, description FROM documents"
+        " WHERE product_id = %s AND file_path = %s AND deleted_at IS NULL",
+        (product_id, file_path),
+    )
+
+
+async def insert_document(cur: Any, values: dict[str, Any]) -> Row:
+    """Store a new document; `values` maps columns to values and must name the organization and product.
+
+    A document stored as published is published now.
+    """
+    columns = list(values)
+    placeholders = [f"%({column})s" for column in columns]
+    params = {column: _stored(column, value) for column, value in values.items()}
+    params["published"] = values.get("status") == "published"
+    return await fetch_returned(
+        cur,
+        f"INSERT INTO documents ({', '.join(columns)}, published_at)"
+        f" VALUES ({', '.join(placeholders)}, CASE WHEN %(published)s THEN clock_timestamp() END)"
+        f" RETURNING {DOCUMENT_COLUMNS}",
+        params,
+    )
+
+
+async def update_document(cur: Any, document_id: str, changes: dict[str, Any]) -> Row:
+    """Write `changes` (columns to values) to a document and stamp it updated.
+
+    Publishing sets `published_at`; returning to draft clears it.
+    """
+    assignments = [f"{column} = %({column})s" for column in changes]
+    if "status" in changes:
+        assignments.append("published_at = CASE WHEN %(status)s = 'published' THEN clock_timestamp() END")
+    assignments.append("updated_at = clock_timestamp()")
+    return await fetch_returned(
+        cur,
+        f"UPDATE documents SET {', '.join(assignments)} WHERE id = %(document_id)s RETURNING {DOCUMENT_COLUMNS}",
+        {**{column: _stored(column, value) for column, value in changes.items()}, "document_id": document_id},
+    )
+
+
+async def delete_document(cur: Any, organization_id: str, product_id: str, document_id: str) -> Row | None:
+    """Soft-delete a live document of the product; None when there is no such document."""
+    if not is_uuid(document_id):
+        return None
+    return await fetch_one(
+        cur,
+        "UPDATE documents SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
+        " WHERE id = %s AND organization_id = %s AND product_id = %s AND deleted_at IS NULL"
+        f" RETURNING {DOCUMENT_COLUMNS}",
+        (document_id, organization_id, product_id),
+    )
+
+
+async def lookup_targets(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
+    return await fetch_all(
+        cur,
+        f"SELECT {TARGET_COLUMNS} FROM documents"
+        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY file_path, id",
+        (organization_id, ids),
+    )
+
+
+async def product_targets(cur: Any, organization_id: str, product_id: str, status: str) -> list[Row]:
+    return await fetch_all(
+        cur,
+        f"SELECT {TARGET_COLUMNS} FROM documents WHERE organization_id = %s AND product_id = %s AND status = %s"
+        " AND deleted_at IS NULL ORDER BY file_path",
+        (organization_id, product_id, status),
+    )
+
+
+async def organization_documents(cur: Any, organization_id: str, after: str | None, limit: int) -> list[Row]:
+    """A page of the organization's live documents in id order, starting after `after`."""
+    return await fetch_all(
+        cur,
+        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE organization_id = %s AND deleted_at IS NULL"
+        " AND (%s::uuid IS NULL OR id > %s::uuid) ORDER BY id LIMIT %s",
+        (organization_id, after, after, limit),
+    )
+
+
+async def set_last_indexed(cur: Any, organization_id: str, document_id: str, at: datetime) -> Row | None:
+    """Record when the search index last took the document in; an older time never replaces a newer one."""
+    if not is_uuid(document_id):
+        return None
+    return await fetch_one(
+        cur,
+        "UPDATE documents SET last_indexed_at = GREATEST(last_indexed_at, %s)"
+        " WHERE id = %s AND organization_id = %s RETURNING id, last_indexed_at",
+        (at, document_id, organization_id),
+    )

@@ -1,0 +1,28 @@
+"""Response parts that several content operations share."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+from libs.common.schemas import ApiSchema
+
+
+class Ref(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    slug = fields.String(required=True)
+
+
+class Scope(ApiSchema):
+    product = fields.Nested(Ref, required=True)
+    organization = fields.Nested(Ref, required=True)
+
+
+class DomainEntry(ApiSchema):
+    id = fields.String(required=True)
+    domain = fields.String(required=True)
+    is_canonical = fields.Boolean(required=True)
+
+
+def domain_entries() -> fields.List:
+    return fields.List(fields.Nested(DomainEntry), required=True)

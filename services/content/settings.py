@@ -1,0 +1,28 @@
+"""Settings of the content service, from the environment only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from libs.common.settings import Env, ServiceSettings, common_fields
+
+
+@dataclass(frozen=True)
+class ContentSettings(ServiceSettings):
+    # The apps service, which owns domains: attached domain ids are checked there.
+    apps_url: str
+
+    @property
+    def events_stream(self) -> str:
+        return f"{self.redis_prefix}events:content"
+
+    @classmethod
+    def load(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> ContentSettings:
+        env = Env(environ)
+        return cls(
+            name=name,
+            db_schema=db_schema,
+            **common_fields(env),
+            apps_url=env.text("APPS_URL", "http://127.0.0.1:8082"),
+        )

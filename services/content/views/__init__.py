@@ -1,0 +1,1 @@
+"""Handlers of the content service, one module per resource."""

@@ -1,0 +1,90 @@
+"""The migration runner: applied once, in order, as the part's role, refusing edited history."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from pathlib import Path
+
+import psycopg2
+import pytest
+from psycopg2 import sql
+
+from deploy.parts import SIMULATIONS
+from libs.common.migrations import MigrationError, apply_migrations
+
+
+@pytest.fixture
+def scratch_schema(database):
+    """A schema owned by the simulations role, dropped afterwards."""
+    name = f"scratch_{uuid.uuid4().hex[:8]}"
+    conn = psycopg2.connect(database.admin_dsn)
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(
+            sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(sql.Identifier(name), sql.Identifier(SIMULATIONS.role))
+        )
+    yield name
+    with conn.cursor() as cur:
+        cur.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+    conn.close()
+
+
+def write(directory: Path, name: str, text: str) -> None:
+    (directory / name).write_text(text)
+
+
+def apply(database, schema: str, directory: Path) -> list[str]:
+    conn = psycopg2.connect(database.admin_dsn)
+    try:
+        return apply_migrations(conn, schema, SIMULATIONS.role, directory)
+    finally:
+        conn.close()
+
+
+def test_pending_migrations_apply_once_in_order(database, scratch_schema, tmp_path):
+    write(tmp_path, "002_add.sql", "ALTER TABLE items ADD COLUMN label text;")
+    write(tmp_path, "001_create.sql", "CREATE TABLE items (id int PRIMARY KEY);")
+    assert apply(database, scratch_schema, tmp_path) == ["001_create", "002_add"]
+    assert apply(database, scratch_schema, tmp_path) == []
+    conn = psycopg2.connect(database.admin_dsn)
+    with conn, conn.cursor() as cur:
+        cur.execute("SELECT tableowner FROM pg_tables WHERE schemaname = %s AND tablename = 'items'", (scratch_schema,))
+        assert cur.fetchone() == (SIMULATIONS.role,)
+    conn.close()
+
+
+def test_an_edited_migration_stops_the_deploy(database, scratch_schema, tmp_path):
+    write(tmp_path, "001_create.sql", "CREATE TABLE items (id int PRIMARY KEY);")
+    apply(database, scratch_schema, tmp_path)
+    write(tmp_path, "001_create.sql", "CREATE TABLE items (id bigint PRIMARY KEY);")
+    with pytest.raises(MigrationError, match="was edited after it was applied"):
+        apply(database, scratch_schema, tmp_path)
+
+
+def test_a_failing_migration_applies_nothing(database, scratch_schema, tmp_path):
+    write(tmp_path, "001_create.sql", "CREATE TABLE items (id int PRIMARY KEY);")
+    write(tmp_path, "002_broken.sql", "ALTER TABLE nowhere ADD COLUMN x int;")
+    with pytest.raises(psycopg2.errors.UndefinedTable):
+        apply(database, scratch_schema, tmp_path)
+    (tmp_path / "002_broken.sql").unlink()
+    assert apply(database, scratch_schema, tmp_path) == ["001_create"]
+
+
+def test_concurrent_deploys_apply_each_migration_once(database, scratch_schema, tmp_path):
+    write(tmp_path, "001_create.sql", "CREATE TABLE items (id int PRIMARY KEY); SELECT pg_sleep(0.2);")
+    results: list[list[str]] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(apply(database, scratch_schema, tmp_path))) for _ in range(3)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [[], [], ["001_create"]]
+
+
+def test_misnamed_files_are_refused(database, scratch_schema, tmp_path):
+    write(tmp_path, "create.sql", "SELECT 1;")
+    with pytest.raises(MigrationError, match="three-digit number"):
+        apply(database, scratch_schema, tmp_path)

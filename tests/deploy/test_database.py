@@ -1,0 +1,77 @@
+"""The database as the bootstrap leaves it: one role per part, each walled into its own schema."""
+
+from __future__ import annotations
+
+import psycopg2
+import pytest
+
+from deploy import db, seed
+from deploy.parts import GATEWAY, PARTS, SIMULATIONS
+
+
+def test_a_part_cannot_read_another_parts_tables(database):
+    conn = psycopg2.connect(database.dsn(SIMULATIONS))
+    try:
+        with conn.cursor() as cur, pytest.raises(psycopg2.errors.InsufficientPrivilege):
+            cur.execute("SELECT * FROM identity.api_keys")
+    finally:
+        conn.close()
+
+
+def test_a_part_cannot_create_objects_outside_its_schema(database):
+    conn = psycopg2.connect(database.dsn(GATEWAY))
+    try:
+        with conn.cursor() as cur, pytest.raises(psycopg2.errors.InsufficientPrivilege):
+            cur.execute("CREATE TABLE public.smuggled (id int)")
+    finally:
+        conn.close()
+
+
+def test_each_schema_is_owned_by_its_part_alone(database):
+    conn = psycopg2.connect(database.admin_dsn)
+    with conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT nspname, pg_get_userbyid(nspowner), nspacl::text FROM pg_namespace WHERE nspname = ANY(%s)",
+            ([part.schema for part in PARTS],),
+        )
+        rows = {name: (owner, acl) for name, owner, acl in cur.fetchall()}
+    conn.close()
+    for part in PARTS:
+        owner, acl = rows[part.schema]
+        assert owner == part.role
+        assert acl == f"{{{part.role}=UC/{part.role}}}"  # nobody else has any right on it
+
+
+def test_the_bootstrap_can_run_again(database):
+    assert db.setup(database.admin_dsn) == {part.name: [] for part in PARTS}
+
+
+def test_seeding_twice_changes_nothing_and_keeps_the_key(database, tmp_path):
+    key_file = tmp_path / "demo-api-key"
+    first = seed.run(database.admin_dsn, key_file)
+    counts = table_counts(database)
+    second = seed.run(database.admin_dsn, key_file)
+    assert second == first
+    assert table_counts(database) == counts
+    conn = psycopg2.connect(database.admin_dsn)
+    with conn, conn.cursor() as cur:
+        cur.execute("SELECT count(*) FROM simulations.runs WHERE organization_id = %s", (seed.ORGANIZATION["id"],))
+        assert cur.fetchone()[0] == len(seed.RUN_OUTCOMES)
+        cur.execute("SELECT count(*) FROM content.documents WHERE product_id = %s", (seed.PRODUCT["id"],))
+        assert cur.fetchone()[0] == len(seed.PAGES)
+    conn.close()
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+
+
+def table_counts(database) -> dict[str, int]:
+    tables = ("identity.organizations", "identity.products", "identity.users", "identity.memberships",
+              "identity.api_keys", "simulations.tasks", "simulations.environments", "simulations.runs",
+              "content.documents", "content.outbox")  # fmt: skip
+    conn = psycopg2.connect(database.admin_dsn)
+    counts = {}
+    with conn, conn.cursor() as cur:
+        for table in tables:
+            cur.execute(f"SELECT count(*) FROM {table}")  # noqa: S608 (fixed names)
+            counts[table] = cur.fetchone()[0]
+    conn.close()
+    return counts

@@ -1,0 +1,85 @@
+"""Every part as a real gunicorn process, started by the same code as `make run`, once per session."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import aiohttp
+import pytest
+
+from deploy.parts import GATEWAY, PARTS, ROOT
+from deploy.run import start, stop, wait_ready
+from deploy.stack import DATA
+from libs.common.internal_token import HEADER, mint, service_caller
+from tests.conftest import TestDatabase, free_port
+
+
+@dataclass(frozen=True)
+class LiveStack:
+    urls: dict[str, str]
+    environ: dict[str, str]
+    api_key: str
+    organization_id: str
+
+    @property
+    def gateway(self) -> str:
+        return self.urls[GATEWAY.name]
+
+
+def admin(environ: dict[str, str], *args: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "gateway.admin", "--json", *args], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
+    result: dict = json.loads(done.stdout)
+    return result
+
+
+async def record_runs(stack: LiveStack, count: int) -> None:
+    """Runs recorded the way the simulation runner records them: through the service's intake."""
+    headers = {HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], service_caller("simulation-runner"))}
+    base, org = stack.urls["simulations"], stack.organization_id
+    async with aiohttp.ClientSession(headers=headers) as session:
+
+        async def post(path: str, body: dict) -> dict:
+            async with session.post(base + path, json=body) as response:
+                assert response.status == 201, await response.text()
+                result: dict = await response.json()
+                return result
+
+        task = await post("/internal/tasks", {"organizationId": org, "name": "Checkout", "category": "commerce"})
+        environment = await post(
+            "/internal/environments",
+            {"organizationId": org, "taskId": task["id"], "name": "browser", "agentConfig": {"steps": 10}},
+        )
+        for index in range(count):
+            await post("/internal/runs", {"organizationId": org, "environmentId": environment["id"],
+                                          "taskId": task["id"], "status": "completed", "passed": index % 2 == 0,
+                                          "overallScore": index / count, "metadata": {"index": index}})  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def live_stack(database: TestDatabase, base_environ: dict[str, str]) -> Iterator[LiveStack]:
+    ports = {part.name: free_port() for part in PARTS}
+    urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
+    environ = {**os.environ, **base_environ, "DATABASE_URL": database.admin_dsn}
+    environ.update({f"{name.upper()}_URL": url for name, url in urls.items()})
+    DATA.mkdir(exist_ok=True)
+    with open(DATA / f"e2e-{uuid.uuid4().hex[:8]}.log", "wb") as output:
+        running = start(PARTS, environ, ports, output)
+        try:
+            wait_ready(running)
+            gateway_environ = {**environ, "DATABASE_URL": database.dsn(GATEWAY)}
+            slug = f"e2e-{uuid.uuid4().hex[:8]}"
+            organization = admin(gateway_environ, "create-org", "--slug", slug, "--name", "End to end")
+            key = admin(gateway_environ, "create-key", "--org", slug, "--name", "e2e", "--scopes", "all")
+            stack = LiveStack(urls, environ, key["key"], organization["id"])
+            asyncio.run(record_runs(stack, 12))
+            yield stack
+        finally:
+            stop(running)

@@ -1,0 +1,57 @@
+"""The gateway and the services as real processes, called over HTTP as a client would."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+from tests.e2e.conftest import LiveStack
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict, dict]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), json.loads(error.read())
+
+
+def test_runs_through_the_gateway_with_an_api_key(live_stack: LiveStack):
+    status, _, body = get(
+        f"{live_stack.gateway}/api/v1/agent-simulation/runs?limit=5", {"x-api-key": live_stack.api_key}
+    )
+    assert status == 200
+    assert body["ok"] is True
+    assert body["data"]["total"] == 12
+    assert [run["metadata"]["index"] for run in body["data"]["runs"]] == [11, 10, 9, 8, 7]
+
+
+def test_every_part_is_ready(live_stack: LiveStack):
+    for name, url in live_stack.urls.items():
+        status, _, body = get(f"{url}/readyz")
+        assert (name, status, body["status"]) == (name, 200, "ready")
+
+
+def test_a_service_is_not_reachable_without_the_internal_token(live_stack: LiveStack):
+    status, _, body = get(f"{live_stack.urls['simulations']}/api/v1/agent-simulation/runs")
+    assert (status, body["code"]) == (401, "UNAUTHORIZED")
+
+
+def test_errors_are_envelopes_end_to_end(live_stack: LiveStack):
+    status, headers, body = get(f"{live_stack.gateway}/api/v1/agent-simulation/runs", {"x-api-key": "avk_nope"})
+    assert status == 401
+    assert body == {"ok": False, "code": "UNAUTHORIZED", "message": "invalid api key"}
+    assert headers["Content-Type"].startswith("application/json")
+
+
+def test_metrics_aggregate_every_worker(live_stack: LiveStack):
+    for _ in range(4):
+        get(f"{live_stack.gateway}/api/v1/agent-simulation/runs", {"x-api-key": live_stack.api_key})
+    request = urllib.request.Request(f"{live_stack.gateway}/metrics")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+    lines = [line for line in text.splitlines() if line.startswith("http_requests_total{") and 'status="200"' in line
+             and "agent-simulation" in line]  # fmt: skip
+    assert lines and sum(float(line.split()[-1]) for line in lines) >= 4
