@@ -15,9 +15,33 @@ from marshmallow import ValidationError, fields, validate
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 HOSTNAME_PATTERN = r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
-ROUTE_PATH_PATTERN = r"^\/?[^?#\s]*$"
 NO_NUL_PATTERN = r"^[^\u0000]*$"
+# The characters a route path may not hold: the spec's `[^?#\s]`, with `\s` spelled out as JSON
+# Schema (ECMAScript) reads it, since Python's `\s` differs (it has \x1c-\x1f and \x85, lacks
+# \ufeff) and the check must accept what the published pattern accepts; and NUL, which
+# PostgreSQL cannot store.
+NOT_IN_ROUTE_PATH = r"?#\u0000\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+ROUTE_PATH_PATTERN = rf"^\/?[^{NOT_IN_ROUTE_PATH}]*$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+# OpenAPI components describing free-form JSON as the services take it: any value, but no NUL in
+# a string or a key (`load_data` refuses one anywhere: PostgreSQL cannot store it). The gateway
+# adds them to its document; `json_object_field` refers to them.
+JSON_SCHEMA_COMPONENTS: dict[str, dict[str, Any]] = {
+    "JsonValue": {
+        "anyOf": [
+            {"type": ["null", "boolean", "number"]},
+            {"type": "string", "pattern": NO_NUL_PATTERN},
+            {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
+            {"$ref": "#/components/schemas/JsonObject"},
+        ]
+    },
+    "JsonObject": {
+        "type": "object",
+        "propertyNames": {"pattern": NO_NUL_PATTERN},
+        "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+    },
+}
 
 SLUG_MAX = 120
 HOSTNAME_MAX = 253
@@ -111,6 +135,11 @@ class StrictString(fields.String):
         if not any(isinstance(check, FullMatch) for check in checks):
             kwargs["metadata"] = {"pattern": NO_NUL_PATTERN, **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
+
+
+def json_object_field(**kwargs: Any) -> fields.Dict:
+    """A JSON object of any content (documented as the JsonObject component)."""
+    return fields.Dict(metadata={"allOf": [{"$ref": "#/components/schemas/JsonObject"}]}, **kwargs)
 
 
 class StrictNumber(fields.Float):

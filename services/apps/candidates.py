@@ -13,12 +13,12 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from libs.common.validators import ROUTE_PATH_MAX, normalize_route_path
+from libs.common.validators import NOT_IN_ROUTE_PATH, ROUTE_PATH_MAX, normalize_route_path
 from services.apps.route_import import Route, existing_route, first_route_by_target, is_same_target, path_conflict
 
 TARGET_TYPE = "product_document"
-# The characters a route path may not hold (its pattern is ^/?[^?#\s]*$), percent-encoded as a URL would.
-_NOT_IN_A_PATH = re.compile(r"[?#\s]")
+# The characters a route path may not hold, percent-encoded as a URL would.
+_NOT_IN_A_PATH = re.compile(f"[{NOT_IN_ROUTE_PATH}]")
 
 
 def suggest_path(file_path: str | None) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
@@ -16,6 +16,7 @@ from libs.common.validators import (
     StrictString,
     UuidString,
     hostname_validators,
+    json_object_field,
     length,
     normalize_hostname,
     route_path_validators,
@@ -50,29 +51,20 @@ class Hostname(StrictString):
 # Requests.
 
 
-class PartialUpdate(ApiSchema):
-    """A PATCH body: fields left out stay as they are, and an empty body is a mistake worth reporting."""
-
-    @validates_schema
-    def validate_not_empty(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if not data:
-            raise ValidationError("Give at least one field to change.", "body")
-
-
 class AppCreate(ApiSchema):
     name = StrictString(required=True, validate=length(1, NAME_MAX))
     slug = StrictString(validate=slug_validators())
-    metadata = fields.Dict(load_default=dict)
+    metadata = json_object_field(load_default=dict)
 
 
-class AppUpdate(PartialUpdate):
+class AppUpdate(ApiSchema):
     name = StrictString(validate=length(1, NAME_MAX))
     slug = StrictString(validate=slug_validators())
-    metadata = fields.Dict()
+    metadata = json_object_field()
 
 
 class AppConfigUpdate(ApiSchema):
-    config = fields.Dict(required=True)
+    config = json_object_field(required=True)
 
 
 class ResourceCreate(ApiSchema):
@@ -108,7 +100,7 @@ class RouteImport(ApiSchema):
     )
 
 
-class RouteUpdate(PartialUpdate):
+class RouteUpdate(ApiSchema):
     path = StrictString(validate=route_path_validators())
     target_id = UuidString()
     target_type = StrictString(validate=validate.OneOf(TARGET_TYPES))

@@ -41,13 +41,13 @@ async def test_slug_is_derived_from_the_name_when_absent(tenant: Tenant, name: s
     assert app["slug"] == slug
 
 
-async def test_a_name_without_letters_or_digits_needs_a_slug(tenant: Tenant):
-    status, body = await tenant.post(APPS, {"name": "日本語"})
-    assert status == 422
-    assert body["code"] == "VALIDATION_FAILED"
-    assert set(body["details"]) == {"slug"}
-    app = await tenant.create_app(name="日本語", slug="japanese")
-    assert app["slug"] == "japanese"
+async def test_a_name_without_letters_or_digits_gets_the_slug_app_once(tenant: Tenant):
+    app = await tenant.create_app(name="日本語")
+    assert app["slug"] == "app"
+    status, body = await tenant.post(APPS, {"name": "中文"})
+    assert (status, body["message"]) == (409, "an app with the slug 'app' already exists")
+    other = await tenant.create_app(name="中文", slug="chinese")
+    assert other["slug"] == "chinese"
 
 
 @pytest.mark.parametrize("name", ["a", "a" * 120])
@@ -174,8 +174,15 @@ async def test_update_to_a_taken_slug_is_a_conflict(tenant: Tenant):
     assert stored["data"]["slug"] == "blog"
 
 
-@pytest.mark.parametrize("body", [{}, {"slug": "Bad"}, {"name": ""}, {"metadata": None}, {"id": "x"}])
-async def test_update_refuses_empty_or_invalid_bodies(tenant: Tenant, body: dict):
+async def test_an_update_without_fields_changes_nothing(tenant: Tenant):
+    app = await tenant.create_app()
+    status, body = await tenant.patch(f"{APPS}/{app['id']}", {})
+    assert status == 200
+    assert body["data"] == {key: value for key, value in app.items() if key != "appConfig"}
+
+
+@pytest.mark.parametrize("body", [{"slug": "Bad"}, {"name": ""}, {"metadata": None}, {"metadata": []}, {"id": "x"}])
+async def test_update_refuses_invalid_bodies(tenant: Tenant, body: dict):
     app = await tenant.create_app()
     status, answer = await tenant.patch(f"{APPS}/{app['id']}", body)
     assert status == 422
@@ -202,3 +209,14 @@ async def test_config_that_is_not_an_object_is_refused(tenant: Tenant, config):
     assert set(body["details"]) == {"config"}
     status, stored = await tenant.get(f"{APPS}/{app['id']}")
     assert stored["data"]["appConfig"]["config"] == {}
+
+
+async def test_numbers_of_any_size_in_metadata_and_config_come_back(tenant: Tenant):
+    """JSON numbers have no size limit; jsonb keeps 1.7976931348623157e308 exactly, as a 309-digit integer."""
+    app = await tenant.create_app(metadata={"huge": 1.7976931348623157e308, "tiny": 5e-324})
+    status, _ = await tenant.patch(f"{APPS}/{app['id']}/app-config", {"config": {"limit": -1.5e30}})
+    assert status == 200
+    status, body = await tenant.get(f"{APPS}/{app['id']}")
+    assert status == 200
+    assert body["data"]["metadata"] == {"huge": 17976931348623157 * 10**292, "tiny": 5e-324}
+    assert body["data"]["appConfig"]["config"] == {"limit": -15 * 10**29}

@@ -127,7 +127,9 @@ async def get_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]
 
 
 async def update_app(cur: Any, organization_id: str, app_id: str, changes: dict[str, Any]) -> dict[str, Any]:
-    """Change the given fields of a live app; a slug taken by another live app is a 409."""
+    """Change the given fields of a live app; a slug taken by another live app is a 409. No field, no change."""
+    if not changes:
+        return app_from_row(await require_app(cur, organization_id, app_id))
     if not is_uuid(app_id):
         raise NotFound("app not found")
     values = {**changes, **({"metadata": json_or_null(changes["metadata"])} if "metadata" in changes else {})}

@@ -98,7 +98,9 @@ async def get_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
 
 
 async def update_route(cur: Any, app_id: str, route_id: str, changes: dict[str, Any]) -> dict[str, Any]:
-    """Change a route's path and/or target; a path taken by another route of the app is a 409."""
+    """Change a route's path and/or target; a path taken by another route of the app is a 409. No field, no change."""
+    if not changes:
+        return await get_route(cur, app_id, route_id)
     assignments = ", ".join(f"{name} = %({name})s" for name in changes)
     with conflict_on_unique(f"the app already has a route at {changes.get('path')}", PATH_KEY):
         row = await fetch_one(

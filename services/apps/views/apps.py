@@ -6,7 +6,6 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.errors import ValidationFailed
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
 from services.apps.queries import apps as queries
@@ -29,8 +28,6 @@ async def apps_create(request: web.Request) -> web.Response:
     """POST /api/v1/apps: an app and its empty config; the slug is derived from the name when absent."""
     data = await load_json(request, APP_CREATE)
     slug = data.get("slug") or derive_slug(data["name"])
-    if slug is None:
-        raise ValidationFailed(details={"slug": "The name has no letter or digit to make a slug of; give one."})
     async with transaction(request.app[DB_POOL]) as cur:
         app = await queries.create_app(cur, caller_of(request).org.id, data["name"], slug, data["metadata"])
     return json_response(app, status=201)
