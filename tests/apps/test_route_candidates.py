@@ -130,3 +130,25 @@ async def test_another_organizations_app_is_not_found(tenant: Tenant, other_tena
     theirs = await other_tenant.create_app()
     status, body = await tenant.get(candidates_of(theirs), productId=tenant.product["id"])
     assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_an_app_with_more_routes_than_documents_is_matched_by_path_and_target(
+    tenant: Tenant, content: FakeContent
+):
+    """Fewer documents than routes: the routes are looked up by the documents' paths and ids."""
+    app = await tenant.create_app()
+    others = [content.add(tenant.org, tenant.product, status="draft") for _ in range(3)]
+    routed = content.add(tenant.org, tenant.product, filePath="routed")
+    conflicting = content.add(tenant.org, tenant.product, filePath="taken")
+    items = [route(f"/other-{index}", document) for index, document in enumerate(others)]
+    items += [route("/taken", others[0]), route("/elsewhere", routed)]
+    status, made = await tenant.post(f"{routes_of(app)}/batch", {"routes": items})
+    assert status == 200
+    status, body = await tenant.get(candidates_of(app), productId=tenant.product["id"], includeRouted="true")
+    by_target = {c["targetId"]: c for c in body["data"]["candidates"]}
+    assert (by_target[routed["id"]]["pathStatus"], by_target[routed["id"]]["existingRoute"]["path"]) == (
+        "already_routed", "/elsewhere"
+    )  # fmt: skip
+    assert (by_target[conflicting["id"]]["pathStatus"], by_target[conflicting["id"]]["pathConflict"]["path"]) == (
+        "path_conflict", "/taken"
+    )  # fmt: skip

@@ -61,6 +61,25 @@ async def routes_matching(cur: Any, app_id: str, paths: list[str], target_ids: l
     return [route_from_row(row) for row in rows]
 
 
+async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[str, Any]] | None:
+    """Every route of the app as `{id, path, targetType, targetId}`, or None when it has more than `limit`.
+
+    For route candidates: when the app has no more routes than the product has documents, one
+    scan of them is cheaper than matching every document's path and id (routes_matching).
+    """
+    rows = await fetch_all(
+        cur,
+        "SELECT id, path, target_type, target_id FROM routes WHERE app_id = %s LIMIT %s",
+        (app_id, limit + 1),
+    )
+    if len(rows) > limit:
+        return None
+    return [
+        {"id": str(row["id"]), "path": row["path"], "targetType": row["target_type"], "targetId": str(row["target_id"])}
+        for row in rows
+    ]
+
+
 async def insert_routes(
     cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
 ) -> list[dict[str, Any]]:

@@ -67,7 +67,9 @@ async def routes_candidates(request: web.Request) -> web.Response:
     documents = await upstream.product_documents(request, product.id, query["status"])
     suggested = suggested_paths(documents)
     async with cursor(request.app[DB_POOL]) as cur:
-        routes = await queries.routes_matching(cur, app_id, list(suggested.values()), list(suggested))
+        routes = await queries.all_routes_if_at_most(cur, app_id, len(documents))
+        if routes is None:
+            routes = await queries.routes_matching(cur, app_id, list(suggested.values()), list(suggested))
     return json_response(
         route_candidates(app_id, documents, suggested, routes, product.to_dict(), query["include_routed"])
     )
