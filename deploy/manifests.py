@@ -43,7 +43,7 @@ spec:
             --no-control-socket --log-config-json deploy/gunicorn-logging.json"]
           ports: [{{name: http, containerPort: {port}}}]
           env:
-            - {{name: WORKERS, value: "2"}}
+            - {{name: WORKERS, value: "{workers}"}}
             - {{name: PROMETHEUS_MULTIPROC_DIR, value: /tmp/metrics}}
             - name: DATABASE_URL
               valueFrom: {{secretKeyRef: {{name: aivis-secrets, key: {name}-database-url}}}}
@@ -145,6 +145,7 @@ def render_part(part: Part) -> str:
     return PART_TEMPLATE.format(
         name=part.name,
         port=part.port,
+        workers=part.workers,
         app=part.app,
         image=IMAGE,
         extra_env=GATEWAY_ENV if part is GATEWAY else "",

@@ -17,6 +17,7 @@ class Part:
     app: str  # gunicorn's "module:factory"
     port: int
     migrations: Path
+    # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
 
