@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
+    HOSTNAME_PATTERN,
     QueryBoolean,
     StrictString,
     UuidString,
@@ -42,7 +43,14 @@ PUBLISH_STATUSES = ("pending", "published", "failed")
 
 
 class Hostname(StrictString):
-    """A hostname: ASCII letters are lower-cased (stored lowercase), then the spec's pattern applies."""
+    """A hostname: ASCII letters are lower-cased (stored lowercase), then the spec's pattern applies.
+
+    The published pattern is the spec's with upper-case letters allowed too, since they are taken.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        pattern = HOSTNAME_PATTERN.replace("a-z", "a-zA-Z")
+        super().__init__(metadata={"pattern": pattern, **kwargs.pop("metadata", {})}, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         return normalize_hostname(super()._deserialize(value, attr, data, **kwargs))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 APPS_OPERATIONS = {
     ("get", "/api/v1/apps"), ("post", "/api/v1/apps"), ("get", "/api/v1/apps/{appId}"),
     ("patch", "/api/v1/apps/{appId}"), ("patch", "/api/v1/apps/{appId}/app-config"),
@@ -54,3 +56,9 @@ async def test_created_resources_answer_201(gateway):
     paths = (await openapi(gateway))["paths"]
     for path in ("/api/v1/apps", "/api/v1/apps/{appId}/resources", "/api/v1/apps/{appId}/domains"):
         assert "201" in paths[path]["post"]["responses"]
+
+
+async def test_the_documented_hostname_pattern_takes_upper_case_as_the_service_does(gateway):
+    schema = (await openapi(gateway))["components"]["schemas"]["DomainCreate"]["properties"]["domain"]
+    pattern = re.compile(schema["pattern"])
+    assert pattern.fullmatch("Docs.Example.COM") and not pattern.fullmatch("docs.exampl\u212a.com")
