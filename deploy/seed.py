@@ -1,5 +1,5 @@
 """The demo organization: a product with site pages, personas, topics and prompt suggestions,
-a user, simulation runs and an API key with every scope.
+a user, simulation runs, an app with a legacy routing domain, and an API key with every scope.
 
 Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
 product), so running the seed again changes nothing. The key is stored as a hash only; its
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
+from deploy.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
@@ -26,6 +26,11 @@ from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
+from services.apps import legacy
+from services.apps.domains import register_domain
+from services.apps.edge import LocalEdgeProvider
+from services.apps.queries import apps as apps_queries
+from services.apps.queries import domains as domain_queries
 from services.content import editing
 from services.content.domains import DomainChange
 from services.content.locations import locate
@@ -46,6 +51,15 @@ def demo_id(name: str) -> str:
 ORGANIZATION = {"id": demo_id("organization"), "slug": "demo", "name": "Demo Organization"}
 PRODUCT = {"id": demo_id("product"), "slug": "demo-product", "name": "Demo Product"}
 USER = {"id": demo_id("user"), "email": "demo@example.com", "name": "Demo User"}
+
+APP = {"id": demo_id("app:docs"), "name": "Demo Docs", "slug": "demo-docs", "metadata": {"seed": True}}
+APP_DOMAIN = {"id": demo_id("domain:docs"), "domain": "docs.demo.example.com", "type": "web",
+              "origin": "https://origin.demo.example.com"}  # fmt: skip
+LEGACY_DOMAIN = {
+    "id": demo_id("domain:legacy"), "productId": PRODUCT["id"], "domain": "legacy.demo.example.com",
+    "fallbackOrigin": "https://www.demo.example.com",
+    "paths": [{"pathPrefix": "/docs", "appId": APP["id"], "preservePathPrefix": True}],
+}  # fmt: skip
 
 TASKS = [
     {"id": demo_id("task:checkout"), "name": "Complete a checkout", "category": "commerce"},
@@ -170,11 +184,26 @@ async def _seed_personas(admin: str) -> None:
             await regenerate(pool, TemplateGenerator(), organization_id, Product(**PRODUCT))
 
 
+async def _seed_apps(admin: str) -> None:
+    """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
+    organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
+    async with _pool(admin, APPS) as pool, transaction(pool) as cur:
+        if await apps_queries.find_app_row(cur, organization_id, APP["id"]) is None:
+            await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
+            await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
+        if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:
+            await register_domain(cur, edge, organization_id, {**APP_DOMAIN, "scope": "app", "app_id": APP["id"]})
+        if await domain_queries.find_domain(cur, LEGACY_DOMAIN["id"]) is None:
+            data = legacy.load_legacy_domain(LEGACY_DOMAIN)
+            await legacy.create_legacy_domain(cur, edge, organization_id, data)
+
+
 async def seed(admin: str, key_file: Path) -> str:
     key = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
     await _seed_simulations(admin)
+    await _seed_apps(admin)
     return key
 
 

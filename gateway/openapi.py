@@ -11,6 +11,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
 from gateway.route_table import Route
 from libs.common.encoding import dumps
+from libs.common.validators import JSON_SCHEMA_COMPONENTS
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"
@@ -115,6 +116,8 @@ def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
     spec.components.security_scheme("Bearer", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
     spec.components.security_scheme("Session", {"type": "apiKey", "in": "cookie", "name": SESSION_COOKIE})
     spec.components.schema("ErrorEnvelope", ERROR_ENVELOPE)
+    for name, schema in JSON_SCHEMA_COMPONENTS.items():
+        spec.components.schema(name, schema)
     operations: dict[str, dict[str, Any]] = {}
     for route in routes:
         if route.response is not None:

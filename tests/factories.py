@@ -18,6 +18,9 @@ from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
 from libs.common.db import transaction
 from libs.common.internal_token import HEADER, mint, service_caller
+from services.apps.domains import register_domain
+from services.apps.edge import LocalEdgeProvider
+from services.apps.queries import apps as app_queries
 
 
 def unique(prefix: str) -> str:
@@ -110,24 +113,19 @@ class SimulationFactory:
 
 
 class DomainFactory:
-    """Live domains, stored through the apps service's own queries."""
+    """Live domains, stored through the apps service's own code (an app is made when none is given)."""
 
     def __init__(self, pool: aiopg.Pool) -> None:
         self.pool = pool
 
     async def create(self, org: Org, hostname: str | None = None, app_id: str | None = None) -> dict[str, Any]:
-        from services.apps import queries as apps_queries
-
-        values = {
-            "scope": "app",
-            "app_id": app_id or str(uuid.uuid4()),
-            "domain": hostname or f"{unique('site')}.example.com",
-            "type": "web",
-            "provider_id": unique("edge"),
-        }
         async with transaction(self.pool) as cur:
-            row = await apps_queries.create_domain(cur, org.id, values)
-        return {"id": str(row["id"]), "domain": row["domain"]}
+            if app_id is None:
+                app = await app_queries.create_app(cur, org.id, "Site", unique("site"), {})
+                app_id = app["id"]
+            values = {"scope": "app", "app_id": app_id, "domain": hostname or f"{unique('site')}.example.com"}
+            domain = await register_domain(cur, LocalEdgeProvider(), org.id, {"type": "web", **values})
+        return {"id": str(domain["id"]), "domain": domain["domain"]}
 
 
 class ContentFactory:

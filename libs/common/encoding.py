@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 import orjson
 from aiohttp import web
@@ -18,9 +21,25 @@ def _default(value: Any) -> Any:
     raise TypeError(f"cannot encode {type(value).__name__} as JSON")
 
 
+def _default_for_stdlib(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    return _default(value)
+
+
 def dumps(value: Any) -> bytes:
     """Encode to JSON bytes; datetimes become RFC 3339 strings and UUIDs plain strings."""
-    return orjson.dumps(value, default=_default)
+    try:
+        return orjson.dumps(value, default=_default)
+    except TypeError as exc:
+        # JSON numbers have no size limit and jsonb keeps them exactly (a stored 1e308 reads back
+        # as a 309-digit integer), but orjson encodes integers of at most 64 bits.
+        if "64-bit" not in str(exc):
+            raise
+        text = json.dumps(value, default=_default_for_stdlib, ensure_ascii=False, separators=(",", ":"))
+        return text.encode()
 
 
 def loads(raw: bytes | str) -> Any:

@@ -8,15 +8,40 @@ we should report, not hide.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 HOSTNAME_PATTERN = r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
-ROUTE_PATH_PATTERN = r"^\/?[^?#\s]*$"
 NO_NUL_PATTERN = r"^[^\u0000]*$"
+# The characters a route path may not hold: the spec's `[^?#\s]`, with `\s` spelled out as JSON
+# Schema (ECMAScript) reads it, since Python's `\s` differs (it has \x1c-\x1f and \x85, lacks
+# \ufeff) and the check must accept what the published pattern accepts; and NUL, which
+# PostgreSQL cannot store.
+NOT_IN_ROUTE_PATH = r"?#\u0000\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+ROUTE_PATH_PATTERN = rf"^\/?[^{NOT_IN_ROUTE_PATH}]*$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+# OpenAPI components describing free-form JSON as the services take it: any value, but no NUL in
+# a string or a key (`load_data` refuses one anywhere: PostgreSQL cannot store it). The gateway
+# adds them to its document; `json_object_field` refers to them.
+JSON_SCHEMA_COMPONENTS: dict[str, dict[str, Any]] = {
+    "JsonValue": {
+        "anyOf": [
+            {"type": ["null", "boolean", "number"]},
+            {"type": "string", "pattern": NO_NUL_PATTERN},
+            {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
+            {"$ref": "#/components/schemas/JsonObject"},
+        ]
+    },
+    "JsonObject": {
+        "type": "object",
+        "propertyNames": {"pattern": NO_NUL_PATTERN},
+        "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+    },
+}
 
 SLUG_MAX = 120
 HOSTNAME_MAX = 253
@@ -59,8 +84,19 @@ def hostname_validators() -> list[validate.Validator]:
     return [length(1, HOSTNAME_MAX), FullMatch(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")]
 
 
-def route_path_validators() -> list[validate.Validator]:
-    return [length(1, ROUTE_PATH_MAX), FullMatch(ROUTE_PATH_PATTERN, "Must be a URL path without query or fragment.")]
+def _canonical_path_within_limit(value: str) -> None:
+    # Only "a" * 2048 and the like can grow: normalisation adds the leading slash.
+    if len(normalize_route_path(value)) > ROUTE_PATH_MAX:
+        raise ValidationError(f"Longer than {ROUTE_PATH_MAX} characters once the leading slash is added.")
+
+
+def route_path_validators() -> list[validate.Validator | Callable[[str], None]]:
+    """The spec's length and pattern on the path as given, and the length of its canonical form."""
+    return [
+        length(1, ROUTE_PATH_MAX),
+        FullMatch(ROUTE_PATH_PATTERN, "Must be a URL path without query or fragment."),
+        _canonical_path_within_limit,
+    ]
 
 
 def normalize_hostname(value: str) -> str:
@@ -70,11 +106,19 @@ def normalize_hostname(value: str) -> str:
 
 
 def normalize_route_path(path: str) -> str:
-    """The one canonical form of a route path: a leading slash, no empty or trailing segments.
+    """The one canonical form of a route path: a leading slash, no empty, trailing or dot segments.
 
-    "docs//intro/" and "/docs/intro" both become "/docs/intro"; "" and "/" become "/".
+    "docs//intro/" and "/docs/./intro" become "/docs/intro", "/docs/../intro" becomes "/intro",
+    "" and "/" become "/". Dot segments are resolved as browsers resolve them before sending a
+    request (RFC 3986, 5.2.4), so two paths that reach the same page can never be two routes.
     """
-    segments = [segment for segment in path.split("/") if segment]
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment == "..":
+            if segments:
+                segments.pop()
+        elif segment not in ("", "."):
+            segments.append(segment)
     return "/" + "/".join(segments)
 
 
@@ -91,6 +135,11 @@ class StrictString(fields.String):
         if not any(isinstance(check, FullMatch) for check in checks):
             kwargs["metadata"] = {"pattern": NO_NUL_PATTERN, **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
+
+
+def json_object_field(**kwargs: Any) -> fields.Dict:
+    """A JSON object of any content (documented as the JsonObject component)."""
+    return fields.Dict(metadata={"allOf": [{"$ref": "#/components/schemas/JsonObject"}]}, **kwargs)
 
 
 class StrictNumber(fields.Float):

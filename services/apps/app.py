@@ -8,19 +8,23 @@ from aiohttp import web
 
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
-from libs.common.settings import ServiceSettings
+from services.apps.edge import EDGE_PROVIDERS
+from services.apps.keys import EDGE
 from services.apps.routes import setup_routes
+from services.apps.settings import AppsSettings
 
 NAME = "apps"
 SCHEMA = "apps"
 
 
-def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
-    return ServiceSettings.from_env(NAME, SCHEMA, environ)
+def load_settings(environ: Mapping[str, str] | None = None) -> AppsSettings:
+    return AppsSettings.load(NAME, SCHEMA, environ)
 
 
-def create_app(settings: ServiceSettings) -> web.Application:
-    return create_service_app(settings, setup_routes)
+def create_app(settings: AppsSettings) -> web.Application:
+    app = create_service_app(settings, setup_routes)
+    app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
+    return app
 
 
 async def app_factory() -> web.Application:

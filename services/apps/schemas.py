@@ -1,14 +1,291 @@
-"""Request and response shapes of the apps service."""
+"""Request and response shapes of the apps service.
+
+Responses are built as dicts by the queries and views (no marshmallow on the hot path); the
+response schemas here document them in OpenAPI, and the tests check answers against them.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import UuidString
+from libs.common.validators import (
+    HOSTNAME_PATTERN,
+    QueryBoolean,
+    StrictString,
+    UuidString,
+    hostname_validators,
+    json_object_field,
+    length,
+    normalize_hostname,
+    route_path_validators,
+    slug_validators,
+)
 
+NAME_MAX = 120
+ORIGIN_MAX = 2048
 MAX_RESOLVE_IDS = 500
+MAX_IMPORT_ROUTES = 100
+
+RESOURCE_TYPES = ("product",)
+DOMAIN_TYPES = ("web", "metric", "redirect")
+DOMAIN_SCOPES = ("app", "product")
+TARGET_TYPES = ("product_document",)
+DOCUMENT_STATUSES = ("draft", "published")
+# The full value sets the contract leaves open (docs/architecture.md, "Apps service").
+PATH_STATUSES = ("available", "already_routed", "path_conflict", "invalid_path")
+ACTIONS = ("create", "skip", "conflict")
+ISSUES = ("already_routed", "path_conflict", "duplicate_in_request", "target_not_found")
+LEGACY_MODES = ("full_shadow",)
+PUBLISH_STATUSES = ("pending", "published", "failed")
+
+
+class Hostname(StrictString):
+    """A hostname: ASCII letters are lower-cased (stored lowercase), then the spec's pattern applies.
+
+    The published pattern is the spec's with upper-case letters allowed too, since they are taken.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        pattern = HOSTNAME_PATTERN.replace("a-z", "a-zA-Z")
+        super().__init__(metadata={"pattern": pattern, **kwargs.pop("metadata", {})}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        return normalize_hostname(super()._deserialize(value, attr, data, **kwargs))
+
+
+# Requests.
+
+
+class AppCreate(ApiSchema):
+    name = StrictString(required=True, validate=length(1, NAME_MAX))
+    slug = StrictString(validate=slug_validators())
+    metadata = json_object_field(load_default=dict)
+
+
+class AppUpdate(ApiSchema):
+    name = StrictString(validate=length(1, NAME_MAX))
+    slug = StrictString(validate=slug_validators())
+    metadata = json_object_field()
+
+
+class AppConfigUpdate(ApiSchema):
+    config = json_object_field(required=True)
+
+
+class ResourceCreate(ApiSchema):
+    resource_id = UuidString(required=True)
+    resource_type = StrictString(load_default="product", validate=validate.OneOf(RESOURCE_TYPES))
+
+
+class DomainCreate(ApiSchema):
+    domain = Hostname(required=True, validate=hostname_validators())
+    type = StrictString(load_default="web", validate=validate.OneOf(DOMAIN_TYPES))
+    origin = StrictString(validate=length(1, ORIGIN_MAX))
 
 
 class DomainResolve(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
+
+
+class RouteCandidatesQuery(ApiSchema):
+    product_id = UuidString(required=True)
+    status = fields.String(load_default="published", validate=validate.OneOf(DOCUMENT_STATUSES))
+    include_routed = QueryBoolean(load_default=False)
+
+
+class RouteItem(ApiSchema):
+    path = StrictString(required=True, validate=route_path_validators())
+    target_id = UuidString(required=True)
+    target_type = StrictString(load_default="product_document", validate=validate.OneOf(TARGET_TYPES))
+
+
+class RouteImport(ApiSchema):
+    routes = fields.List(
+        fields.Nested(RouteItem), required=True, validate=validate.Length(min=1, max=MAX_IMPORT_ROUTES)
+    )
+
+
+class RouteUpdate(ApiSchema):
+    path = StrictString(validate=route_path_validators())
+    target_id = UuidString()
+    target_type = StrictString(validate=validate.OneOf(TARGET_TYPES))
+
+
+# Responses.
+
+
+class Timestamps(ApiSchema):
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(required=True, allow_none=True)
+
+
+class AppProductRef(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    slug = fields.String(required=True)
+
+
+class App(Timestamps):
+    id = fields.String(required=True)
+    organization_id = fields.String(required=True)
+    name = fields.String(required=True)
+    slug = fields.String(required=True)
+    metadata = fields.Raw(required=True, allow_none=True)
+
+
+class AppConfig(Timestamps):
+    id = fields.String(required=True)
+    app_id = fields.String(required=True)
+    organization_id = fields.String(required=True)
+    product_id = fields.String(required=True, allow_none=True)
+    config = fields.Dict(required=True)
+
+
+class AppResource(Timestamps):
+    id = fields.String(required=True)
+    app_id = fields.String(required=True)
+    resource_type = fields.String(required=True, validate=validate.OneOf(RESOURCE_TYPES))
+    resource_id = fields.String(required=True)
+
+
+class AppResourceWithProduct(AppResource):
+    # None when the product has been deleted since it was added.
+    product = fields.Nested(AppProductRef, required=True, allow_none=True)
+
+
+class AppWithConfig(App):
+    app_config = fields.Nested(AppConfig, required=True)
+
+
+class AppDetail(AppWithConfig):
+    resources = fields.List(fields.Nested(AppResource), required=True)
+
+
+class AppDomain(Timestamps):
+    id = fields.String(required=True)
+    domain = fields.String(required=True)
+    scope = fields.String(required=True, validate=validate.OneOf(DOMAIN_SCOPES))
+    product_id = fields.String(required=True, allow_none=True)
+    app_id = fields.String(required=True, allow_none=True)
+    provider_id = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(DOMAIN_TYPES))
+    origin = fields.String(required=True, allow_none=True)
+
+
+class AppRouteTarget(ApiSchema):
+    """A content document in its reduced form, as the content service gives it."""
+
+    id = fields.String(required=True)
+    title = fields.String(required=True, allow_none=True)
+    file_path = fields.String(required=True, allow_none=True)
+    source_url = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True)
+    type = fields.String(required=True, allow_none=True)
+    redirect_to_url = fields.String(required=True, allow_none=True)
+    product_id = fields.String(required=True)
+
+
+class ExistingRoute(ApiSchema):
+    id = fields.String(required=True)
+    path = fields.String(required=True)
+
+
+class PathConflict(ExistingRoute):
+    target_type = fields.String(required=True, validate=validate.OneOf(TARGET_TYPES))
+    target_id = fields.String(required=True)
+
+
+class RouteCandidate(ApiSchema):
+    target_type = fields.String(required=True, validate=validate.OneOf(TARGET_TYPES))
+    target_id = fields.String(required=True)
+    suggested_path = fields.String(required=True)
+    path_status = fields.String(required=True, validate=validate.OneOf(PATH_STATUSES))
+    existing_route = fields.Nested(ExistingRoute, required=True, allow_none=True)
+    path_conflict = fields.Nested(PathConflict, required=True, allow_none=True)
+    target = fields.Nested(AppRouteTarget, required=True)
+    product = fields.Nested(AppProductRef, required=True)
+
+
+class RouteCandidates(ApiSchema):
+    app_id = fields.String(required=True)
+    candidate_count = fields.Integer(required=True, strict=True)
+    candidates = fields.List(fields.Nested(RouteCandidate), required=True)
+
+
+class RouteInput(ApiSchema):
+    path = fields.String(required=True)
+    target_id = fields.String(required=True)
+    target_type = fields.String(required=True)
+
+
+class RoutePreviewEntry(ApiSchema):
+    input = fields.Nested(RouteInput, required=True)
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
+    issues = fields.List(fields.String(validate=validate.OneOf(ISSUES)), required=True)
+    existing_route = fields.Nested(ExistingRoute, required=True, allow_none=True)
+    path_conflict = fields.Nested(PathConflict, required=True, allow_none=True)
+    target = fields.Nested(AppRouteTarget, required=True, allow_none=True)
+    product = fields.Nested(AppProductRef, required=True, allow_none=True)
+
+
+class RoutePreview(ApiSchema):
+    app_id = fields.String(required=True)
+    valid = fields.Boolean(required=True)
+    create_count = fields.Integer(required=True, strict=True)
+    conflict_count = fields.Integer(required=True, strict=True)
+    skip_count = fields.Integer(required=True, strict=True)
+    routes = fields.List(fields.Nested(RoutePreviewEntry), required=True)
+
+
+class AppRoute(ApiSchema):
+    id = fields.String(required=True)
+    app_id = fields.String(required=True)
+    path = fields.String(required=True)
+    target_type = fields.String(required=True, validate=validate.OneOf(TARGET_TYPES))
+    target_id = fields.String(required=True)
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    # None when the document has been deleted since the route was made.
+    target = fields.Nested(AppRouteTarget, required=True, allow_none=True)
+    product = fields.Nested(AppProductRef, required=True, allow_none=True)
+
+
+class RouteBatchResult(ApiSchema):
+    created_count = fields.Integer(required=True, strict=True)
+    routes = fields.List(fields.Nested(AppRoute), required=True)
+
+
+class LegacyOrigin(ApiSchema):
+    url = fields.String(required=True)
+
+
+class LegacyDestination(ApiSchema):
+    type = fields.String(required=True, validate=validate.OneOf(("app",)))
+    app_id = fields.String(required=True)
+
+
+class LegacyPath(ApiSchema):
+    id = fields.String(required=True)
+    path_prefix = fields.String(required=True)
+    destination = fields.Nested(LegacyDestination, required=True)
+    preserve_path_prefix = fields.Boolean(required=True)
+
+
+class LegacyConfig(ApiSchema):
+    version = fields.Integer(required=True, strict=True)
+    hostname = fields.String(required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(LEGACY_MODES))
+    fallback_origin = fields.Nested(LegacyOrigin, required=True)
+    paths = fields.List(fields.Nested(LegacyPath), required=True)
+
+
+class LegacyRouting(ApiSchema):
+    config = fields.Nested(LegacyConfig, required=True)
+    published_at = fields.DateTime(required=True, allow_none=True)
+    published_hash = fields.String(required=True, allow_none=True)
+    publish_status = fields.String(required=True, validate=validate.OneOf(PUBLISH_STATUSES))
+    publish_error = fields.String(required=True, allow_none=True)

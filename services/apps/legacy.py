@@ -1,0 +1,105 @@
+"""The deprecated web-domain routing config: its shape, and the product-scoped domain that carries it.
+
+Publishing is retired (the contract: publishing "no longer affects request routing"), so a config
+made now is stored as `pending` with no publication; the endpoint only reads configs back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from marshmallow import fields
+
+from libs.common.errors import ValidationFailed
+from libs.common.schemas import ApiSchema, load_data
+from libs.common.validators import (
+    StrictBoolean,
+    StrictString,
+    UuidString,
+    hostname_validators,
+    length,
+    normalize_route_path,
+    route_path_validators,
+)
+from services.apps.domains import register_domain
+from services.apps.edge import EdgeProvider
+from services.apps.queries import apps as app_queries
+from services.apps.queries import domains as domain_queries
+from services.apps.schemas import ORIGIN_MAX, Hostname
+
+CONFIG_VERSION = 1
+MODE = "full_shadow"
+
+
+class LegacyPathInput(ApiSchema):
+    path_prefix = StrictString(required=True, validate=route_path_validators())
+    app_id = UuidString(required=True)
+    preserve_path_prefix = StrictBoolean(load_default=True)
+
+
+class LegacyDomainCreate(ApiSchema):
+    """What the admin command (and the demo seed) give to create a legacy routing domain."""
+
+    id = UuidString()  # fixed by the demo seed, so that seeding twice changes nothing
+    product_id = UuidString(required=True)
+    domain = Hostname(required=True, validate=hostname_validators())
+    fallback_origin = StrictString(required=True, validate=length(1, ORIGIN_MAX))
+    paths = fields.List(fields.Nested(LegacyPathInput), load_default=list)
+
+
+LEGACY_DOMAIN_CREATE = LegacyDomainCreate()
+
+
+def routing_config(hostname: str, fallback_origin: str, paths: list[dict[str, Any]]) -> dict[str, Any]:
+    """A config in the contract's shape: each path prefix sends its requests to an app."""
+    return {
+        "version": CONFIG_VERSION,
+        "hostname": hostname,
+        "mode": MODE,
+        "fallbackOrigin": {"url": fallback_origin},
+        "paths": [
+            {
+                "id": str(uuid.uuid4()),
+                "pathPrefix": normalize_route_path(path["path_prefix"]),
+                "destination": {"type": "app", "appId": path["app_id"]},
+                "preservePathPrefix": path["preserve_path_prefix"],
+            }
+            for path in paths
+        ],
+    }
+
+
+def load_legacy_domain(request: dict[str, Any]) -> dict[str, Any]:
+    """The fields of LegacyDomainCreate, checked; anything invalid is a 422 with field details."""
+    data: dict[str, Any] = load_data(LEGACY_DOMAIN_CREATE, request)
+    return data
+
+
+async def create_legacy_domain(
+    cur: Any, edge: EdgeProvider, organization_id: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """A product-scoped web domain with a legacy routing config, in the caller's transaction.
+
+    `data` comes from load_legacy_domain; every destination must be a live app of the organization.
+    """
+    wanted = {path["app_id"] for path in data["paths"]}
+    unknown = sorted(wanted - await app_queries.live_app_ids(cur, organization_id, sorted(wanted)))
+    if unknown:
+        raise ValidationFailed(details={"paths": f"No such app in this organization: {', '.join(unknown)}."})
+    domain = await register_domain(
+        cur,
+        edge,
+        organization_id,
+        {
+            "id": data.get("id"),
+            "scope": "product",
+            "product_id": data["product_id"],
+            "domain": data["domain"],
+            "type": "web",
+            "origin": data["fallback_origin"],
+        },
+    )
+    config = routing_config(data["domain"], data["fallback_origin"], data["paths"])
+    await domain_queries.insert_legacy_routing(cur, domain["id"], config)
+    return domain

@@ -1,0 +1,199 @@
+"""Apps, their configs and their resources. Plain async functions, cursor first, organization-scoped."""
+
+from __future__ import annotations
+
+import re
+from contextlib import AbstractContextManager
+from typing import Any
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
+from libs.common.errors import NotFound
+from libs.common.validators import UUID_PATTERN
+
+APP_COLUMNS = "id, organization_id, name, slug, metadata, created_at, updated_at, deleted_at"
+CONFIG_COLUMNS = "id, app_id, organization_id, product_id, config, created_at, updated_at, deleted_at"
+RESOURCE_COLUMNS = "id, app_id, resource_type, resource_id, created_at, updated_at, deleted_at"
+_UUID = re.compile(UUID_PATTERN)
+
+
+def app_from_row(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "organizationId": row["organization_id"],
+        "name": row["name"],
+        "slug": row["slug"],
+        "metadata": row["metadata"],
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+        "deletedAt": row["deleted_at"],
+    }
+
+
+def config_from_row(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "appId": row["app_id"],
+        "organizationId": row["organization_id"],
+        "productId": row["product_id"],
+        "config": row["config"],
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+        "deletedAt": row["deleted_at"],
+    }
+
+
+def resource_from_row(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "appId": row["app_id"],
+        "resourceType": row["resource_type"],
+        "resourceId": row["resource_id"],
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+        "deletedAt": row["deleted_at"],
+    }
+
+
+def slug_conflict(slug: str) -> AbstractContextManager[None]:
+    return conflict_on_unique(f"an app with the slug {slug!r} already exists", "apps_live_slug_key")
+
+
+def is_uuid(value: str) -> bool:
+    return _UUID.fullmatch(value) is not None
+
+
+async def list_apps(cur: Any, organization_id: str) -> list[dict[str, Any]]:
+    rows = await fetch_all(
+        cur,
+        f"SELECT {APP_COLUMNS} FROM apps WHERE organization_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        (organization_id,),
+    )
+    return [app_from_row(row) for row in rows]
+
+
+async def create_app(
+    cur: Any, organization_id: str, name: str, slug: str, metadata: Any, app_id: str | None = None
+) -> dict[str, Any]:
+    """An app and its empty config, in the caller's transaction; a slug live in the organization is a 409.
+
+    `app_id` fixes the id (the demo seed); otherwise the database makes one.
+    """
+    with slug_conflict(slug):
+        app = await fetch_returned(
+            cur,
+            "INSERT INTO apps (id, organization_id, name, slug, metadata)"
+            f" VALUES (COALESCE(%s, gen_random_uuid()), %s, %s, %s, %s) RETURNING {APP_COLUMNS}",
+            (app_id, organization_id, name, slug, json_or_null(metadata)),
+        )
+    config = await fetch_returned(
+        cur,
+        f"INSERT INTO app_configs (app_id, organization_id) VALUES (%s, %s) RETURNING {CONFIG_COLUMNS}",
+        (app["id"], organization_id),
+    )
+    return {**app_from_row(app), "appConfig": config_from_row(config)}
+
+
+async def find_app_row(cur: Any, organization_id: str, app_id: str) -> Row | None:
+    if not is_uuid(app_id):
+        return None
+    return await fetch_one(
+        cur,
+        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        (app_id, organization_id),
+    )
+
+
+async def require_app(cur: Any, organization_id: str, app_id: str) -> Row:
+    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app)."""
+    row = await find_app_row(cur, organization_id, app_id)
+    if row is None:
+        raise NotFound("app not found")
+    return row
+
+
+async def get_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]:
+    """An app with its config and resources."""
+    app = await require_app(cur, organization_id, app_id)
+    config = await fetch_one(
+        cur, f"SELECT {CONFIG_COLUMNS} FROM app_configs WHERE app_id = %s AND deleted_at IS NULL", (app_id,)
+    )
+    if config is None:
+        raise RuntimeError(f"app {app_id} has no live config")
+    return {
+        **app_from_row(app),
+        "appConfig": config_from_row(config),
+        "resources": [resource_from_row(row) for row in await list_resource_rows(cur, app_id)],
+    }
+
+
+async def update_app(cur: Any, organization_id: str, app_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    """Change the given fields of a live app; a slug taken by another live app is a 409. No field, no change."""
+    if not changes:
+        return app_from_row(await require_app(cur, organization_id, app_id))
+    if not is_uuid(app_id):
+        raise NotFound("app not found")
+    values = {**changes, **({"metadata": json_or_null(changes["metadata"])} if "metadata" in changes else {})}
+    assignments = ", ".join(f"{name} = %({name})s" for name in changes)
+    with slug_conflict(changes.get("slug", "")):
+        row = await fetch_one(
+            cur,
+            f"UPDATE apps SET {assignments}, updated_at = clock_timestamp()"
+            " WHERE id = %(id)s AND organization_id = %(organization_id)s AND deleted_at IS NULL"
+            f" RETURNING {APP_COLUMNS}",
+            {**values, "id": app_id, "organization_id": organization_id},
+        )
+    if row is None:
+        raise NotFound("app not found")
+    return app_from_row(row)
+
+
+async def replace_config(cur: Any, organization_id: str, app_id: str, config: dict[str, Any]) -> dict[str, Any]:
+    if not is_uuid(app_id):
+        raise NotFound("app not found")
+    row = await fetch_one(
+        cur,
+        "UPDATE app_configs SET config = %s, updated_at = clock_timestamp()"
+        f" WHERE app_id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {CONFIG_COLUMNS}",
+        (json_or_null(config), app_id, organization_id),
+    )
+    if row is None:
+        raise NotFound("app not found")
+    return config_from_row(row)
+
+
+async def list_resource_rows(cur: Any, app_id: str) -> list[Row]:
+    return await fetch_all(
+        cur,
+        f"SELECT {RESOURCE_COLUMNS} FROM app_resources WHERE app_id = %s AND deleted_at IS NULL"
+        " ORDER BY created_at, id",
+        (app_id,),
+    )
+
+
+async def create_resource(
+    cur: Any, organization_id: str, app_id: str, resource_type: str, resource_id: str
+) -> dict[str, Any]:
+    """Add a resource to an app, in the caller's transaction; the first product becomes the config's."""
+    with conflict_on_unique(f"this app already has the {resource_type} {resource_id}", "app_resources_live_key"):
+        row = await fetch_returned(
+            cur,
+            "INSERT INTO app_resources (app_id, organization_id, resource_type, resource_id)"
+            f" VALUES (%s, %s, %s, %s) RETURNING {RESOURCE_COLUMNS}",
+            (app_id, organization_id, resource_type, resource_id),
+        )
+    await cur.execute(
+        "UPDATE app_configs SET product_id = %s, updated_at = clock_timestamp()"
+        " WHERE app_id = %s AND product_id IS NULL AND deleted_at IS NULL",
+        (resource_id, app_id),
+    )
+    return resource_from_row(row)
+
+
+async def live_app_ids(cur: Any, organization_id: str, ids: list[str]) -> set[str]:
+    """Which of `ids` are live apps of the organization."""
+    rows = await fetch_all(
+        cur,
+        "SELECT id FROM apps WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL",
+        (organization_id, [app_id for app_id in ids if is_uuid(app_id)]),
+    )
+    return {str(row["id"]) for row in rows}

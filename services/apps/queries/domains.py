@@ -1,0 +1,105 @@
+"""Domains and their legacy routing configs. Plain async functions, cursor first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
+from services.apps.queries.apps import is_uuid
+
+DOMAIN_COLUMNS = (
+    "id, organization_id, scope, app_id, product_id, domain, type, origin, provider_id, created_at, updated_at,"
+    " deleted_at"
+)
+
+OPTIONAL_DOMAIN_VALUES = {"id": None, "app_id": None, "product_id": None, "origin": None}
+
+
+def domain_from_row(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "domain": row["domain"],
+        "scope": row["scope"],
+        "productId": row["product_id"],
+        "appId": row["app_id"],
+        "providerId": row["provider_id"],
+        "type": row["type"],
+        "origin": row["origin"],
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+        "deletedAt": row["deleted_at"],
+    }
+
+
+async def insert_domain(cur: Any, organization_id: str, values: dict[str, Any]) -> Row:
+    """Store a live domain (its provider id comes next); a hostname live anywhere, in any organization, is a 409.
+
+    `values` may fix the id (the demo seed); otherwise the database makes one.
+    """
+    with conflict_on_unique(f"the domain {values['domain']} is already in use", "domains_live_hostname_key"):
+        return await fetch_returned(
+            cur,
+            "INSERT INTO domains (id, organization_id, scope, app_id, product_id, domain, type, origin)"
+            " VALUES (COALESCE(%(id)s, gen_random_uuid()), %(organization_id)s, %(scope)s, %(app_id)s,"
+            " %(product_id)s, %(domain)s, %(type)s, %(origin)s) RETURNING id",
+            {**OPTIONAL_DOMAIN_VALUES, **values, "organization_id": organization_id},
+        )
+
+
+async def set_provider_id(cur: Any, domain_id: str, provider_id: str) -> dict[str, Any]:
+    row = await fetch_returned(
+        cur, f"UPDATE domains SET provider_id = %s WHERE id = %s RETURNING {DOMAIN_COLUMNS}", (provider_id, domain_id)
+    )
+    return domain_from_row(row)
+
+
+async def list_app_domains(cur: Any, app_id: str) -> list[dict[str, Any]]:
+    rows = await fetch_all(
+        cur,
+        f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE app_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        (app_id,),
+    )
+    return [domain_from_row(row) for row in rows]
+
+
+async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
+    """The live domains among `ids` that belong to the organization."""
+    return await fetch_all(
+        cur,
+        "SELECT id, domain FROM domains"
+        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY domain",
+        (organization_id, ids),
+    )
+
+
+async def insert_legacy_routing(cur: Any, domain_id: str, config: dict[str, Any]) -> None:
+    await cur.execute(
+        "INSERT INTO legacy_routing_configs (domain_id, config) VALUES (%s, %s)", (domain_id, json_or_null(config))
+    )
+
+
+async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) -> dict[str, Any] | None:
+    """The routing config of one of the organization's live domains, in its API shape."""
+    if not is_uuid(domain_id):
+        return None
+    row = await fetch_one(
+        cur,
+        "SELECT l.config, l.published_at, l.published_hash, l.publish_status, l.publish_error"
+        " FROM legacy_routing_configs l JOIN domains d ON d.id = l.domain_id"
+        " WHERE l.domain_id = %s AND d.organization_id = %s AND d.deleted_at IS NULL",
+        (domain_id, organization_id),
+    )
+    if row is None:
+        return None
+    return {
+        "config": row["config"],
+        "publishedAt": row["published_at"],
+        "publishedHash": row["published_hash"],
+        "publishStatus": row["publish_status"],
+        "publishError": row["publish_error"],
+    }
+
+
+async def find_domain(cur: Any, domain_id: str) -> dict[str, Any] | None:
+    row = await fetch_one(cur, f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = %s", (domain_id,))
+    return None if row is None else domain_from_row(row)

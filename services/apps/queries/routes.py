@@ -1,0 +1,133 @@
+"""An app's routes. Plain async functions, cursor first.
+
+Paths are stored in their canonical form, so equality is plain string equality; lookups by path
+compare md5(path), which is what the unique index holds (see the migration).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg2.errors
+
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_unique_violation, json_or_null
+from libs.common.errors import Conflict, NotFound
+from services.apps.queries.apps import is_uuid
+
+ROUTE_COLUMNS = "id, app_id, path, target_type, target_id, created_at, updated_at"
+PATH_KEY = "routes_app_path_key"
+
+
+class PathTaken(Conflict):
+    """A route was created at one of the paths between the check and the insert."""
+
+    default_message = "another request created a route at one of these paths; no route was created"
+
+
+def route_from_row(row: Row) -> dict[str, Any]:
+    """A route in its API shape, without the target and product the views attach.
+
+    Ids as strings (aiopg gives uuid.UUID), since they are compared with ids from other services.
+    """
+    return {
+        "id": str(row["id"]),
+        "appId": str(row["app_id"]),
+        "path": row["path"],
+        "targetType": row["target_type"],
+        "targetId": str(row["target_id"]),
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+    }
+
+
+async def routes_matching(cur: Any, app_id: str, paths: list[str], target_ids: list[str]) -> list[dict[str, Any]]:
+    """The app's routes at any of `paths`, and each of `target_ids`' route with the lowest path.
+
+    Index scans whatever the app's size, and one route per target keeps the answer as small as
+    the request however many paths a document has. A route may come twice (at one of `paths`
+    and as its target's route); callers index them by path and target. The lists travel as JSON:
+    one parameter PostgreSQL parses at once, where an ARRAY[...] of 10,000 literals took longer
+    to plan than to run.
+    """
+    rows = await fetch_all(
+        cur,
+        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        " AND md5(path) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(paths)s) AS p))"
+        f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
+        " ORDER BY target_id, path)",
+        {"app_id": app_id, "paths": json_or_null(paths), "targets": json_or_null(target_ids)},
+    )
+    return [route_from_row(row) for row in rows]
+
+
+async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[str, Any]] | None:
+    """Every route of the app as `{id, path, targetType, targetId}`, or None when it has more than `limit`.
+
+    For route candidates: when the app has no more routes than the product has documents, one
+    scan of them is cheaper than matching every document's path and id (routes_matching).
+    """
+    rows = await fetch_all(
+        cur,
+        "SELECT id, path, target_type, target_id FROM routes WHERE app_id = %s LIMIT %s",
+        (app_id, limit + 1),
+    )
+    if len(rows) > limit:
+        return None
+    return [
+        {"id": str(row["id"]), "path": row["path"], "targetType": row["target_type"], "targetId": str(row["target_id"])}
+        for row in rows
+    ]
+
+
+async def insert_routes(
+    cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
+) -> list[dict[str, Any]]:
+    """Insert (path, target type, target id) routes in one statement, in the caller's transaction.
+
+    A path the app already has, even one a concurrent transaction has just inserted, is PathTaken:
+    the unique index decides.
+    """
+    paths, types, targets = (list(column) for column in zip(*routes, strict=True)) if routes else ([], [], [])
+    try:
+        rows = await fetch_all(
+            cur,
+            "INSERT INTO routes (app_id, organization_id, path, target_type, target_id)"
+            " SELECT %s, %s, path, target_type, target_id"
+            " FROM unnest(%s::text[], %s::text[], %s::uuid[]) AS given(path, target_type, target_id)"
+            f" RETURNING {ROUTE_COLUMNS}",
+            (app_id, organization_id, paths, types, targets),
+        )
+    except psycopg2.errors.UniqueViolation as exc:
+        if not is_unique_violation(exc, PATH_KEY):
+            raise
+        raise PathTaken() from None
+    return [route_from_row(row) for row in rows]
+
+
+async def get_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
+    row = None
+    if is_uuid(route_id):
+        row = await fetch_one(
+            cur, f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s", (route_id, app_id)
+        )
+    if row is None:
+        raise NotFound("route not found")
+    return route_from_row(row)
+
+
+async def update_route(cur: Any, app_id: str, route_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+    """Change a route's path and/or target; a path taken by another route of the app is a 409. No field, no change."""
+    if not changes:
+        return await get_route(cur, app_id, route_id)
+    assignments = ", ".join(f"{name} = %({name})s" for name in changes)
+    with conflict_on_unique(f"the app already has a route at {changes.get('path')}", PATH_KEY):
+        row = await fetch_one(
+            cur,
+            f"UPDATE routes SET {assignments}, updated_at = clock_timestamp()"
+            f" WHERE id = %(id)s AND app_id = %(app_id)s RETURNING {ROUTE_COLUMNS}",
+            {**changes, "id": route_id, "app_id": app_id},
+        )
+    if row is None:
+        raise NotFound("route not found")
+    return route_from_row(row)

@@ -1,0 +1,34 @@
+"""Settings of the apps service, from the environment only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from services.apps.edge import EDGE_PROVIDERS
+
+
+@dataclass(frozen=True)
+class AppsSettings(ServiceSettings):
+    # Route targets and candidates come from the content service; product names from the gateway.
+    content_url: str
+    gateway_url: str
+    # Which edge provider registers new domains (services/apps/edge.py).
+    edge_provider: str
+
+    @classmethod
+    def load(cls, name: str, schema: str, environ: Mapping[str, str] | None = None) -> AppsSettings:
+        env = Env(environ)
+        edge_provider = env.text("EDGE_PROVIDER", "local")
+        if edge_provider not in EDGE_PROVIDERS:
+            known = ", ".join(sorted(EDGE_PROVIDERS))
+            raise SettingsError(f"environment variable EDGE_PROVIDER must be one of {known}, got {edge_provider!r}")
+        return cls(
+            name=name,
+            db_schema=schema,
+            **common_fields(env),
+            content_url=env.text("CONTENT_URL", "http://127.0.0.1:8081").rstrip("/"),
+            gateway_url=env.text("GATEWAY_URL", "http://127.0.0.1:8080").rstrip("/"),
+            edge_provider=edge_provider,
+        )

@@ -1,0 +1,128 @@
+"""Handlers of an app's routes: candidates, import preview, batch creation and update."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiopg
+from aiohttp import web
+
+from libs.common.db import cursor, transaction
+from libs.common.encoding import json_response
+from libs.common.errors import Conflict, NotFound, ValidationFailed
+from libs.common.keys import DB_POOL, caller_of
+from libs.common.schemas import load_json, load_query
+from libs.common.validators import normalize_route_path
+from services.apps import upstream
+from services.apps.candidates import route_candidates, suggested_paths
+from services.apps.queries import apps as app_queries
+from services.apps.queries import routes as queries
+from services.apps.route_import import ImportItem, import_items, preview_import
+from services.apps.schemas import RouteCandidatesQuery, RouteImport, RouteUpdate
+
+CANDIDATES_QUERY = RouteCandidatesQuery()
+ROUTE_IMPORT = RouteImport()
+ROUTE_UPDATE = RouteUpdate()
+
+Lookup = dict[str, dict[str, Any]]
+
+
+async def _require_app(request: web.Request) -> str:
+    app_id = request.match_info["appId"]
+    async with cursor(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
+    return app_id
+
+
+async def _targets_and_products(request: web.Request, target_ids: list[str]) -> tuple[Lookup, Lookup]:
+    """The caller's organization's live documents among `target_ids`, and the products they belong to."""
+    targets = await upstream.documents_by_id(request, target_ids)
+    products = await upstream.products_by_id(request, [target["productId"] for target in targets.values()])
+    return targets, products
+
+
+def _with_target(route: dict[str, Any], targets: Lookup, products: Lookup) -> dict[str, Any]:
+    target = targets.get(route["targetId"])
+    return {**route, "target": target, "product": None if target is None else products.get(target["productId"])}
+
+
+async def _preview(
+    cur: aiopg.Cursor, app_id: str, items: list[ImportItem], targets: Lookup, products: Lookup
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The app's routes the items touch, and the preview of importing the items."""
+    existing = await queries.routes_matching(
+        cur, app_id, [item.path for item in items], [item.target_id for item in items]
+    )
+    return existing, preview_import(app_id, items, existing, targets, products)
+
+
+async def routes_candidates(request: web.Request) -> web.Response:
+    """GET /api/v1/apps/{appId}/route-candidates: a product's documents and the paths they would get."""
+    query = load_query(request, CANDIDATES_QUERY)
+    product = caller_of(request).product
+    if product is None or product.id != query["product_id"]:
+        # The gateway checks productId and names the product in the token; nothing else may pass.
+        raise NotFound("product not found")
+    app_id = await _require_app(request)
+    documents = await upstream.product_documents(request, product.id, query["status"])
+    suggested = suggested_paths(documents)
+    async with cursor(request.app[DB_POOL]) as cur:
+        routes = await queries.all_routes_if_at_most(cur, app_id, len(documents))
+        if routes is None:
+            routes = await queries.routes_matching(cur, app_id, list(suggested.values()), list(suggested))
+    return json_response(
+        route_candidates(app_id, documents, suggested, routes, product.to_dict(), query["include_routed"])
+    )
+
+
+async def routes_preview(request: web.Request) -> web.Response:
+    """POST /api/v1/apps/{appId}/routes/import-preview: what a batch of these routes would do; writes nothing."""
+    items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
+    app_id = await _require_app(request)
+    targets, products = await _targets_and_products(request, [item.target_id for item in items])
+    async with cursor(request.app[DB_POOL]) as cur:
+        _, preview = await _preview(cur, app_id, items, targets, products)
+    return json_response(preview)
+
+
+async def routes_batch(request: web.Request) -> web.Response:
+    """POST /api/v1/apps/{appId}/routes/batch: create the routes, all or none; identical existing ones are kept."""
+    items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
+    app_id = await _require_app(request)
+    targets, products = await _targets_and_products(request, [item.target_id for item in items])
+    pool = request.app[DB_POOL]
+    try:
+        async with transaction(pool) as cur:
+            existing, preview = await _preview(cur, app_id, items, targets, products)
+            if not preview["valid"]:
+                raise Conflict("the import has conflicts; no route was created", details=preview)
+            creates = [
+                (item.path, item.target_type, item.target_id)
+                for item, entry in zip(items, preview["routes"], strict=True)
+                if entry["action"] == "create"
+            ]
+            created = await queries.insert_routes(cur, caller_of(request).org.id, app_id, creates)
+    except queries.PathTaken as race:
+        # A concurrent batch won a path; answer with the preview as it stands now.
+        async with cursor(pool) as cur:
+            _, preview = await _preview(cur, app_id, items, targets, products)
+        raise Conflict(race.message, details=preview) from None
+    by_path = {route["path"]: route for route in [*existing, *created]}
+    routes = [_with_target(by_path[item.path], targets, products) for item in items]
+    return json_response({"createdCount": len(created), "routes": routes})
+
+
+async def routes_update(request: web.Request) -> web.Response:
+    """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document."""
+    data = await load_json(request, ROUTE_UPDATE)
+    if "path" in data:
+        data["path"] = normalize_route_path(data["path"])
+    app_id, route_id = await _require_app(request), request.match_info["routeId"]
+    async with cursor(request.app[DB_POOL]) as cur:
+        route = await queries.get_route(cur, app_id, route_id)
+    targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
+    if "target_id" in data and data["target_id"] not in targets:
+        raise ValidationFailed(details={"targetId": "No such document in this organization."})
+    async with cursor(request.app[DB_POOL]) as cur:
+        route = await queries.update_route(cur, app_id, route_id, data)
+    return json_response(_with_target(route, targets, products))

@@ -1,0 +1,53 @@
+"""Fixtures of the apps tests: a gateway in front of an apps service whose content service is a stand-in."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from deploy.parts import APPS
+from libs.common.db import create_pool
+from tests.apps.support import Client, FakeContent, Tenant, base_url
+from tests.conftest import Stack, TestDatabase, build_app
+from tests.factories import IdentityFactory
+
+
+@pytest.fixture
+async def content(stack: Stack, aiohttp_server: Any) -> FakeContent:
+    fake = FakeContent(stack.environ["INTERNAL_TOKEN_SECRET"])
+    fake.server = await aiohttp_server(fake.app())
+    return fake
+
+
+@pytest.fixture
+async def api(stack: Stack, content: FakeContent, aiohttp_server: Any) -> AsyncIterator[Client]:
+    """A gateway whose apps service reads documents from `content` (product names from the stack's gateway)."""
+    apps = build_app(APPS, stack.part_environ(APPS, CONTENT_URL=base_url(content.server)))
+    server = await aiohttp_server(apps)
+    client = await stack.start_gateway({"APPS_URL": base_url(server)})
+    yield client
+    await client.close()
+
+
+async def make_tenant(api: Client, identity: IdentityFactory) -> Tenant:
+    org = await identity.organization()
+    return Tenant(api, org, await identity.product(org, "Handbook"), await identity.api_key(org))
+
+
+@pytest.fixture
+async def tenant(api: Client, identity: IdentityFactory) -> Tenant:
+    return await make_tenant(api, identity)
+
+
+@pytest.fixture
+async def other_tenant(api: Client, identity: IdentityFactory) -> Tenant:
+    return await make_tenant(api, identity)
+
+
+@pytest.fixture
+async def apps_pool(database: TestDatabase) -> AsyncIterator[Any]:
+    """A connection pool on the apps schema, as the apps service's own role."""
+    async with create_pool(database.dsn(APPS), APPS.schema, 1, 4) as pool:
+        yield pool

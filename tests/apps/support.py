@@ -1,0 +1,118 @@
+"""Helpers of the apps tests: a stand-in content service, a tenant calling through the gateway, shape checks."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from marshmallow import Schema
+
+from libs.common.encoding import json_response
+from libs.common.keys import caller_of
+from libs.common.middlewares import internal_auth_middleware
+from tests.factories import Org
+
+Client = TestClient[web.Request, web.Application]
+
+
+def base_url(server: TestServer) -> str:
+    return f"http://{server.host}:{server.port}"
+
+
+def assert_shape(schema: type[Schema], data: Any, many: bool = False) -> None:
+    """`data` has exactly the fields of `schema`, with their types (unknown fields are errors)."""
+    assert schema().validate(data, many=many) == {}
+
+
+@dataclass
+class FakeContent:
+    """The content service's internal endpoints (docs/architecture.md), over documents a test adds.
+
+    A real HTTP server checking the internal token, so the apps service meets it as it meets the
+    real one: only the calling organization's documents are ever answered.
+    """
+
+    token_secret: str
+    documents: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    server: TestServer | None = None
+
+    def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        """A live document of `product`, returned as its route target."""
+        document_id = str(uuid.uuid4())
+        target = {
+            "id": document_id,
+            "title": f"Document {document_id[:8]}",
+            "filePath": f"docs/{document_id[:8]}",
+            "sourceUrl": f"https://example.com/docs/{document_id[:8]}",
+            "status": "published",
+            "type": "page",
+            "redirectToUrl": None,
+            "productId": product["id"],
+            **fields,
+        }
+        self.documents[document_id] = (org.id, target)
+        return target
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[internal_auth_middleware(self.token_secret, ("/internal/",))])
+        app.router.add_post("/internal/documents/lookup", self.lookup)
+        app.router.add_get("/internal/products/{productId}/documents", self.product_documents)
+        return app
+
+    def _visible(self, request: web.Request) -> list[dict[str, Any]]:
+        organization_id = caller_of(request).org.id
+        return [target for owner, target in self.documents.values() if owner == organization_id]
+
+    async def lookup(self, request: web.Request) -> web.Response:
+        ids = set((await request.json())["ids"])
+        return json_response({"documents": [target for target in self._visible(request) if target["id"] in ids]})
+
+    async def product_documents(self, request: web.Request) -> web.Response:
+        product_id, status = request.match_info["productId"], request.query["status"]
+        documents = [
+            target
+            for target in self._visible(request)
+            if target["productId"] == product_id and target["status"] == status
+        ]
+        return json_response({"documents": documents})
+
+
+@dataclass
+class Tenant:
+    """One organization with a product and an API key of every scope, calling through the gateway."""
+
+    client: Client
+    org: Org
+    product: dict[str, Any]
+    key: str
+
+    async def call(self, method: str, path: str, json: Any = None, **params: str) -> tuple[int, Any]:
+        response = await self.client.request(method, path, json=json, params=params, headers={"x-api-key": self.key})
+        return response.status, await response.json()
+
+    async def get(self, path: str, **params: str) -> tuple[int, Any]:
+        return await self.call("GET", path, **params)
+
+    async def post(self, path: str, json: Any) -> tuple[int, Any]:
+        return await self.call("POST", path, json)
+
+    async def patch(self, path: str, json: Any) -> tuple[int, Any]:
+        return await self.call("PATCH", path, json)
+
+    async def create_app(self, **body: Any) -> dict[str, Any]:
+        status, answer = await self.post("/api/v1/apps", {"name": "Docs site", **body})
+        assert status == 201, answer
+        app: dict[str, Any] = answer["data"]
+        return app
+
+
+def route(path: str, target: dict[str, Any]) -> dict[str, str]:
+    """An import item routing `path` to the document `target`."""
+    return {"path": path, "targetId": target["id"], "targetType": "product_document"}
+
+
+def routes_of(app: dict[str, Any]) -> str:
+    return f"/api/v1/apps/{app['id']}/routes"

@@ -1,0 +1,64 @@
+"""The OpenAPI document covers every apps route, with its schemas; legacy routing is marked deprecated."""
+
+from __future__ import annotations
+
+import re
+
+APPS_OPERATIONS = {
+    ("get", "/api/v1/apps"), ("post", "/api/v1/apps"), ("get", "/api/v1/apps/{appId}"),
+    ("patch", "/api/v1/apps/{appId}"), ("patch", "/api/v1/apps/{appId}/app-config"),
+    ("get", "/api/v1/apps/{appId}/resources"), ("post", "/api/v1/apps/{appId}/resources"),
+    ("get", "/api/v1/apps/{appId}/domains"), ("post", "/api/v1/apps/{appId}/domains"),
+    ("get", "/api/v1/apps/{appId}/route-candidates"), ("post", "/api/v1/apps/{appId}/routes/import-preview"),
+    ("post", "/api/v1/apps/{appId}/routes/batch"), ("patch", "/api/v1/apps/{appId}/routes/{routeId}"),
+    ("get", "/api/v1/domain/{id}/routing"),
+}  # fmt: skip
+
+
+async def openapi(gateway) -> dict:
+    response = await gateway.get("/api/v1/openapi.json")
+    assert response.status == 200
+    return await response.json()
+
+
+async def test_every_apps_operation_is_documented_with_its_bodies(gateway):
+    document = await openapi(gateway)
+    documented = {(method, path) for path, item in document["paths"].items() for method in item}
+    assert APPS_OPERATIONS <= documented
+    for method, path in APPS_OPERATIONS:
+        operation = document["paths"][path][method]
+        success = next(iter(operation["responses"].values()))
+        assert success["content"]["application/json"]["schema"]["properties"]["data"], (method, path)
+        if method != "get":
+            assert "requestBody" in operation, (method, path)
+
+
+async def test_list_operations_answer_arrays(gateway):
+    document = await openapi(gateway)
+    for path in ("/api/v1/apps", "/api/v1/apps/{appId}/resources", "/api/v1/apps/{appId}/domains"):
+        data = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert data["properties"]["data"]["type"] == "array"
+
+
+async def test_route_candidates_document_their_query(gateway):
+    document = await openapi(gateway)
+    parameters = document["paths"]["/api/v1/apps/{appId}/route-candidates"]["get"]["parameters"]
+    assert {p["name"] for p in parameters if p["in"] == "query"} == {"productId", "status", "includeRouted"}
+
+
+async def test_legacy_routing_is_deprecated_and_may_be_gone(gateway):
+    operation = (await openapi(gateway))["paths"]["/api/v1/domain/{id}/routing"]["get"]
+    assert operation["deprecated"] is True
+    assert "410" in operation["responses"]
+
+
+async def test_created_resources_answer_201(gateway):
+    paths = (await openapi(gateway))["paths"]
+    for path in ("/api/v1/apps", "/api/v1/apps/{appId}/resources", "/api/v1/apps/{appId}/domains"):
+        assert "201" in paths[path]["post"]["responses"]
+
+
+async def test_the_documented_hostname_pattern_takes_upper_case_as_the_service_does(gateway):
+    schema = (await openapi(gateway))["components"]["schemas"]["DomainCreate"]["properties"]["domain"]
+    pattern = re.compile(schema["pattern"])
+    assert pattern.fullmatch("Docs.Example.COM") and not pattern.fullmatch("docs.exampl\u212a.com")

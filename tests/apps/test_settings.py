@@ -1,0 +1,31 @@
+"""The apps service's settings and its edge provider."""
+
+from __future__ import annotations
+
+import pytest
+
+from libs.common.settings import SettingsError
+from services.apps.app import load_settings
+from services.apps.edge import LocalEdgeProvider
+
+REQUIRED = {"DATABASE_URL": "postgresql://localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 40}
+
+
+def test_service_addresses_come_from_the_environment():
+    settings = load_settings({**REQUIRED, "CONTENT_URL": "http://content:9000/", "GATEWAY_URL": "http://gateway:9001"})
+    assert (settings.content_url, settings.gateway_url, settings.edge_provider) == (
+        "http://content:9000", "http://gateway:9001", "local"
+    )  # fmt: skip
+
+
+def test_an_unknown_edge_provider_stops_the_boot():
+    with pytest.raises(SettingsError, match="EDGE_PROVIDER must be one of local"):
+        load_settings({**REQUIRED, "EDGE_PROVIDER": "somecdn"})
+
+
+async def test_the_local_edge_provider_gives_a_stable_id_per_hostname():
+    provider = LocalEdgeProvider()
+    first = await provider.register("docs.example.com", None)
+    assert first == await LocalEdgeProvider().register("docs.example.com", "https://origin.example.com")
+    assert first != await provider.register("blog.example.com", None)
+    assert first.startswith("local-")

@@ -1,0 +1,58 @@
+"""The one canonical form of a route path, and the rules a given path must meet."""
+
+from __future__ import annotations
+
+import pytest
+from marshmallow import ValidationError
+
+from libs.common.validators import normalize_route_path, route_path_validators
+
+
+@pytest.mark.parametrize(
+    ("given", "canonical"),
+    [
+        ("", "/"),
+        ("/", "/"),
+        ("//", "/"),
+        ("docs", "/docs"),
+        ("/docs/", "/docs"),
+        ("docs//intro///", "/docs/intro"),
+        ("/docs/./intro", "/docs/intro"),
+        ("/docs/../intro", "/intro"),
+        ("/../../etc", "/etc"),
+        ("/a/b/..", "/a"),
+        ("/a/.../b", "/a/.../b"),
+        ("/a/..b/c.", "/a/..b/c."),
+        ("/Docs/Intro", "/Docs/Intro"),
+        ("/%2e%2e/x", "/%2e%2e/x"),
+    ],
+)
+def test_normalize_route_path(given: str, canonical: str):
+    assert normalize_route_path(given) == canonical
+
+
+def test_normalizing_twice_changes_nothing():
+    for path in ("a//b/", "/x/./y/../z", "", "/"):
+        once = normalize_route_path(path)
+        assert normalize_route_path(once) == once
+
+
+def check(path: str) -> None:
+    for validator in route_path_validators():
+        validator(path)
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "a", "/" + "a" * 2047, "a" * 2047, "/ü", "/%20", "/a\x1cb", "/a\x85b"]
+)  # the last two are whitespace to Python's \s, not to JSON Schema's: the published pattern accepts them
+def test_paths_within_the_rules_pass(path: str):
+    check(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["", "/" + "a" * 2048, "a" * 2048, "/?", "/#", "/ ", "/\n", "/\t", "/a\u00a0b", "/a\u3000b", "/a\ufeffb", "/\x00"],
+)
+def test_paths_outside_the_rules_fail(path: str):
+    with pytest.raises(ValidationError):
+        check(path)
