@@ -6,7 +6,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, json_or_null
+from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.validators import UUID_PATTERN
 
 # Column -> key of the full document, in the order of the specification's table.
@@ -25,8 +25,12 @@ DOCUMENT_KEYS = {
 }  # fmt: skip
 DOCUMENT_COLUMNS = ", ".join(["organization_id", *DOCUMENT_KEYS])
 JSON_COLUMNS = frozenset({"metadata", "tiptap_json"})
-# What other parts see of a document when it is a route target.
-TARGET_COLUMNS = "id, title, file_path, source_url, status, type, redirect_to_url, product_id"
+# What other parts see of a document when it is a route target, built by PostgreSQL: a
+# product's 10,000 targets encode in about half the time this way (docs/performance.md).
+TARGET_JSON = (
+    "json_build_object('id', id, 'title', title, 'filePath', file_path, 'sourceUrl', source_url,"
+    " 'status', status, 'type', type, 'redirectToUrl', redirect_to_url, 'productId', product_id)"
+)
 
 _UUID = re.compile(UUID_PATTERN)
 
@@ -38,19 +42,6 @@ def is_uuid(value: str) -> bool:
 def document_from_row(row: Row) -> dict[str, Any]:
     """The full content document of the specification."""
     return {key: row[column] for column, key in DOCUMENT_KEYS.items()}
-
-
-def target_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "title": row["title"],
-        "filePath": row["file_path"],
-        "sourceUrl": row["source_url"],
-        "status": row["status"],
-        "type": row["type"],
-        "redirectToUrl": row["redirect_to_url"],
-        "productId": row["product_id"],
-    }
 
 
 def _stored(column: str, value: Any) -> Any:
@@ -138,20 +129,24 @@ async def delete_document(cur: Any, organization_id: str, product_id: str, docum
     )
 
 
-async def lookup_targets(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
-    return await fetch_all(
-        cur,
-        f"SELECT {TARGET_COLUMNS} FROM documents"
-        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY file_path, id",
-        (organization_id, ids),
+async def _targets_json(cur: Any, where: str, params: tuple[Any, ...]) -> bytes:
+    """`{"documents": [target, ...]}` for the live documents matching `where`, in no set order."""
+    documents: str = await fetch_value(
+        cur, f"SELECT COALESCE(json_agg({TARGET_JSON}), '[]')::text FROM documents WHERE {where}", params
+    )
+    return b'{"documents":' + documents.encode() + b"}"
+
+
+async def lookup_targets(cur: Any, organization_id: str, ids: list[str]) -> bytes:
+    return await _targets_json(
+        cur, "organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL", (organization_id, ids)
     )
 
 
-async def product_targets(cur: Any, organization_id: str, product_id: str, status: str) -> list[Row]:
-    return await fetch_all(
+async def product_targets(cur: Any, organization_id: str, product_id: str, status: str) -> bytes:
+    return await _targets_json(
         cur,
-        f"SELECT {TARGET_COLUMNS} FROM documents WHERE organization_id = %s AND product_id = %s AND status = %s"
-        " AND deleted_at IS NULL ORDER BY file_path",
+        "organization_id = %s AND product_id = %s AND status = %s AND deleted_at IS NULL",
         (organization_id, product_id, status),
     )
 

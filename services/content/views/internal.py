@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from libs.common.db import cursor
-from libs.common.encoding import json_response
+from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
@@ -22,8 +22,8 @@ async def internal_documents_lookup(request: web.Request) -> web.Response:
     """POST /internal/documents/lookup: the live documents among `ids` of the caller's organization, as targets."""
     data = await load_json(request, DOCUMENT_LOOKUP)
     async with cursor(request.app[DB_POOL]) as cur:
-        rows = await documents.lookup_targets(cur, caller_of(request).org.id, data["ids"])
-    return json_response({"documents": [documents.target_from_row(row) for row in rows]})
+        body = await documents.lookup_targets(cur, caller_of(request).org.id, data["ids"])
+    return raw_json_response(body)
 
 
 async def internal_product_documents(request: web.Request) -> web.Response:
@@ -33,8 +33,8 @@ async def internal_product_documents(request: web.Request) -> web.Response:
     if not documents.is_uuid(product_id):
         return json_response({"documents": []})
     async with cursor(request.app[DB_POOL]) as cur:
-        rows = await documents.product_targets(cur, caller_of(request).org.id, product_id.lower(), query["status"])
-    return json_response({"documents": [documents.target_from_row(row) for row in rows]})
+        body = await documents.product_targets(cur, caller_of(request).org.id, product_id.lower(), query["status"])
+    return raw_json_response(body)
 
 
 async def internal_document_get(request: web.Request) -> web.Response:
