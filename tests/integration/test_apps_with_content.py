@@ -1,0 +1,105 @@
+"""Apps routes over real content documents: gateway, apps and content services together.
+
+The apps suite stands in for the content service with a fake of its internal API; these tests
+show the two real services agree on that contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.factories import ContentFactory, IdentityFactory, Org
+
+
+@pytest.fixture
+async def tenant(identity: IdentityFactory) -> tuple[Org, dict[str, Any], dict[str, str]]:
+    org = await identity.organization()
+    product = await identity.product(org, "Widget")
+    return org, product, {"x-api-key": await identity.api_key(org)}
+
+
+async def call(gateway, method: str, path: str, headers: dict[str, str], **kwargs: Any) -> tuple[int, dict]:
+    response = await gateway.request(method, path, headers=headers, **kwargs)
+    return response.status, await response.json()
+
+
+async def new_app(gateway, headers: dict[str, str]) -> dict[str, Any]:
+    status, body = await call(gateway, "POST", "/api/v1/apps", headers, json={"name": "Docs site"})
+    assert status == 201, body
+    return body["data"]
+
+
+def item(path: str, document: dict[str, Any]) -> dict[str, str]:
+    return {"path": path, "targetId": document["id"], "targetType": "product_document"}
+
+
+async def test_published_documents_become_candidates_with_their_real_targets(gateway, tenant, content: ContentFactory):
+    org, product, headers = tenant
+    guide = await content.document(org, product, "guides/intro", title="Intro", status="published")
+    await content.document(org, product, "drafts/later", status="draft")
+    app = await new_app(gateway, headers)
+    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
+                              params={"productId": product["id"]})  # fmt: skip
+    assert status == 200, body
+    [candidate] = body["data"]["candidates"]
+    assert candidate["targetId"] == guide["id"]
+    assert candidate["suggestedPath"] == guide["file_path"]
+    assert candidate["pathStatus"] == "available"
+    assert candidate["product"] == product
+    assert candidate["target"] == {
+        "id": guide["id"], "title": "Intro", "filePath": guide["file_path"], "sourceUrl": guide["source_url"],
+        "status": "published", "type": guide["type"], "redirectToUrl": None, "productId": product["id"],
+    }  # fmt: skip
+
+
+async def test_a_batch_routes_real_documents_and_candidates_see_it(gateway, tenant, content: ContentFactory):
+    org, product, headers = tenant
+    first = await content.document(org, product, "a", status="published")
+    second = await content.document(org, product, "b", status="published")
+    app = await new_app(gateway, headers)
+    routes = f"/api/v1/apps/{app['id']}/routes"
+    status, preview = await call(gateway, "POST", f"{routes}/import-preview", headers,
+                                 json={"routes": [item("/first", first), item("/second", second)]})  # fmt: skip
+    assert (status, preview["data"]["valid"], preview["data"]["createCount"]) == (200, True, 2)
+    status, made = await call(gateway, "POST", f"{routes}/batch", headers,
+                              json={"routes": [item("/first", first), item("/second", second)]})  # fmt: skip
+    assert (status, made["data"]["createdCount"]) == (200, 2)
+    assert {route["target"]["id"] for route in made["data"]["routes"]} == {first["id"], second["id"]}
+    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
+                              params={"productId": product["id"], "includeRouted": "true"})  # fmt: skip
+    assert {c["pathStatus"] for c in body["data"]["candidates"]} == {"already_routed"}
+
+
+async def test_another_organizations_document_is_never_a_target(
+    gateway, tenant, identity: IdentityFactory, content: ContentFactory
+):
+    org, product, headers = tenant
+    other = await identity.organization()
+    theirs = await content.document(other, await identity.product(other), "secret", status="published")
+    app = await new_app(gateway, headers)
+    routes = f"/api/v1/apps/{app['id']}/routes"
+    status, preview = await call(gateway, "POST", f"{routes}/import-preview", headers,
+                                 json={"routes": [item("/x", theirs)]})  # fmt: skip
+    entry = preview["data"]["routes"][0]
+    assert (entry["action"], entry["issues"], entry["target"]) == ("conflict", ["target_not_found"], None)
+    status, refused = await call(gateway, "POST", f"{routes}/batch", headers, json={"routes": [item("/x", theirs)]})
+    assert status == 409
+    assert refused["details"] == preview["data"]
+    mine = await content.document(org, product, "mine", status="published")
+    status, made = await call(gateway, "POST", f"{routes}/batch", headers, json={"routes": [item("/mine", mine)]})
+    route_id = made["data"]["routes"][0]["id"]
+    status, body = await call(gateway, "PATCH", f"{routes}/{route_id}", headers, json={"targetId": theirs["id"]})
+    assert (status, body["details"]) == (422, {"targetId": "No such document in this organization."})
+
+
+async def test_a_deleted_document_leaves_the_candidates(gateway, tenant, content: ContentFactory):
+    org, product, headers = tenant
+    kept = await content.document(org, product, "kept", status="published")
+    gone = await content.document(org, product, "gone", status="published")
+    await content.delete(org, product, gone["id"])
+    app = await new_app(gateway, headers)
+    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
+                              params={"productId": product["id"]})  # fmt: skip
+    assert [c["targetId"] for c in body["data"]["candidates"]] == [kept["id"]]
