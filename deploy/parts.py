@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from libs.common.settings import DEFAULT_PORTS
+
 ROOT = Path(__file__).resolve().parent.parent
 ROLE_PREFIX = "aivis_"
 
@@ -14,12 +16,24 @@ ROLE_PREFIX = "aivis_"
 class Part:
     name: str
     schema: str
-    app: str  # gunicorn's "module:factory"
-    port: int
-    migrations: Path
+    # "gateway" or "services.<name>": its app.py has `app_factory`, its migrations/ the SQL.
+    package: str
     # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
+
+    @property
+    def app(self) -> str:
+        """gunicorn's "module:factory"."""
+        return f"{self.package}.app:app_factory"
+
+    @property
+    def migrations(self) -> Path:
+        return ROOT.joinpath(*self.package.split("."), "migrations")
+
+    @property
+    def port(self) -> int:
+        return DEFAULT_PORTS[self.name]
 
     @property
     def role(self) -> str:
@@ -27,29 +41,11 @@ class Part:
         return ROLE_PREFIX + self.name
 
 
-GATEWAY = Part("gateway", "identity", "gateway.app:app_factory", 8080, ROOT / "gateway/migrations", workers=2)
-CONTENT = Part(
-    "content",
-    "content",
-    "services.content.app:app_factory",
-    8081,
-    ROOT / "services/content/migrations",
-    extensions=("pg_trgm",),
-)
-APPS = Part("apps", "apps", "services.apps.app:app_factory", 8082, ROOT / "services/apps/migrations")
-PERSONAS = Part(
-    "personas", "personas", "services.personas.app:app_factory", 8083, ROOT / "services/personas/migrations"
-)
-SIMULATIONS = Part(
-    "simulations", "simulations", "services.simulations.app:app_factory", 8085, ROOT / "services/simulations/migrations"
-)
+GATEWAY = Part("gateway", "identity", "gateway", workers=2)
+CONTENT = Part("content", "content", "services.content", extensions=("pg_trgm",))
+APPS = Part("apps", "apps", "services.apps")
+PERSONAS = Part("personas", "personas", "services.personas")
+SIMULATIONS = Part("simulations", "simulations", "services.simulations")
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
-
-
-def by_name(name: str) -> Part:
-    for part in PARTS:
-        if part.name == name:
-            return part
-    raise KeyError(name)

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from libs.common.settings import Env, ServiceSettings, common_fields
 
 UPSTREAMS = ("content", "apps", "personas", "search", "simulations")
-DEFAULT_UPSTREAM_PORTS = {"content": 8081, "apps": 8082, "personas": 8083, "search": 8084, "simulations": 8085}
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,7 @@ class GatewaySettings(ServiceSettings):
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
             development=env.text("ENVIRONMENT", "production") == "development",
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
-            upstreams={
-                name: env.text(f"{name.upper()}_URL", f"http://127.0.0.1:{port}")
-                for name, port in DEFAULT_UPSTREAM_PORTS.items()
-            },
+            upstreams={name: env.part_url(name) for name in UPSTREAMS},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),

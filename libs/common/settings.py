@@ -13,6 +13,9 @@ from typing import Any
 
 MIN_SECRET_LENGTH = 32
 
+# Where each part answers on a single machine; a deployment sets <PART>_URL instead.
+DEFAULT_PORTS = {"gateway": 8080, "content": 8081, "apps": 8082, "personas": 8083, "search": 8084, "simulations": 8085}
+
 
 class SettingsError(RuntimeError):
     """A required variable is missing or a value does not parse."""
@@ -44,6 +47,10 @@ class Env:
         if minimum is not None and value < minimum:
             raise SettingsError(f"environment variable {name} must be at least {minimum}, got {value}")
         return value
+
+    def part_url(self, part: str) -> str:
+        """The base URL of another part: <PART>_URL, else its port on this machine."""
+        return self.text(f"{part.upper()}_URL", f"http://127.0.0.1:{DEFAULT_PORTS[part]}").rstrip("/")
 
     def secret(self, name: str) -> str:
         value = self._raw(name, None)

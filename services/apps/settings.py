@@ -28,7 +28,7 @@ class AppsSettings(ServiceSettings):
             name=name,
             db_schema=schema,
             **common_fields(env),
-            content_url=env.text("CONTENT_URL", "http://127.0.0.1:8081").rstrip("/"),
-            gateway_url=env.text("GATEWAY_URL", "http://127.0.0.1:8080").rstrip("/"),
+            content_url=env.part_url("content"),
+            gateway_url=env.part_url("gateway"),
             edge_provider=edge_provider,
         )

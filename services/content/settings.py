@@ -24,5 +24,5 @@ class ContentSettings(ServiceSettings):
             name=name,
             db_schema=db_schema,
             **common_fields(env),
-            apps_url=env.text("APPS_URL", "http://127.0.0.1:8082"),
+            apps_url=env.part_url("apps"),
         )
