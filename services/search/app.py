@@ -1,0 +1,68 @@
+"""The search service: semantic search over an organization's content, and the index behind it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping
+from functools import cache
+
+from aiohttp import web
+
+from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
+from libs.common.logs import configure_logging
+from libs.common.service import create_service_app
+from libs.common.tasks import periodic
+from services.search.embedding import Embedder
+from services.search.indexer import EventConsumer, Indexer
+from services.search.keys import SEARCHER
+from services.search.routes import setup_routes
+from services.search.searching import Searcher
+from services.search.settings import SearchSettings
+from services.search.vectors import VectorCache
+
+NAME = "search"
+SCHEMA = "search"
+
+
+@cache
+def shared_embedder() -> Embedder:
+    """The model, loaded once per process (about 90 MB of weights) and shared by its apps."""
+    return Embedder()
+
+
+async def load_embedder() -> Embedder:
+    """The model, loaded off the event loop (about a second)."""
+    return await asyncio.get_running_loop().run_in_executor(None, shared_embedder)
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> SearchSettings:
+    return SearchSettings.load(NAME, SCHEMA, environ)
+
+
+def create_app(settings: SearchSettings) -> web.Application:
+    contexts = [searcher_ctx, indexing_ctx] if settings.indexing else [searcher_ctx]
+    return create_service_app(settings, setup_routes, uses_redis=settings.indexing, cleanup_contexts=contexts)
+
+
+async def searcher_ctx(app: web.Application) -> AsyncIterator[None]:
+    searcher = Searcher(app[DB_POOL], await load_embedder(), VectorCache(app[SETTINGS].cache_max_chunks))
+    app[SEARCHER] = searcher
+    yield
+    searcher.close()
+
+
+async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Consume content events for as long as the app runs."""
+    settings: SearchSettings = app[SETTINGS]
+    indexer = Indexer(app[DB_POOL], app[HTTP], settings.content_url, await load_embedder(), settings.indexing_threads)
+    consumer = EventConsumer(app[REDIS], settings.events_stream, indexer)
+    async with periodic(0.0, consumer.step, "search-indexer"):
+        yield
+    indexer.close()
+
+
+async def app_factory() -> web.Application:
+    """The gunicorn entry point: settings from the environment."""
+    settings = load_settings()
+    configure_logging(NAME, settings.log_level)
+    return create_app(settings)

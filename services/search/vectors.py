@@ -1,0 +1,260 @@
+"""Each organization's chunk vectors in memory, kept current from the database's change numbers.
+
+A query scans every vector of the organization exactly (a float32 matrix product: about 2 ms
+for 10,000 chunks), which always finds the true nearest chunks and lets any filter apply before
+ranking. The matrix grows by appending; a changed document's old rows are only marked dead,
+and the matrix is compacted when dead rows outnumber live ones.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from libs.common.db import Row
+from services.search.embedding import DIMENSIONS
+
+
+@dataclass
+class DocumentInfo:
+    """What a result says of its document (the `metadatas` entry, less the chunk)."""
+
+    id: str
+    product_id: str
+    status: str
+    type: str | None
+    title: str
+    file_path: str | None
+    source_url: str | None
+    indexed_at: Any
+
+
+@dataclass(frozen=True)
+class Filters:
+    statuses: tuple[str, ...]
+    product_id: str | None = None
+    type: str | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    document: DocumentInfo
+    chunk_index: int
+    similarity: float
+    vector: np.ndarray
+
+
+@dataclass(frozen=True)
+class SlotCodes:
+    """The filterable fields of every slot as numpy arrays of small integer codes."""
+
+    live: np.ndarray
+    status: np.ndarray
+    product: np.ndarray
+    type: np.ndarray
+    codes: dict[str | None, int]
+
+    @classmethod
+    def of(cls, documents: list[DocumentInfo | None]) -> SlotCodes:
+        codes: dict[str | None, int] = {}
+
+        def code(value: str | None) -> int:
+            return codes.setdefault(value, len(codes))
+
+        def column(values: Iterable[int]) -> np.ndarray:
+            return np.fromiter(values, dtype=np.int32, count=len(documents))
+
+        return cls(
+            live=np.fromiter((info is not None for info in documents), dtype=bool, count=len(documents)),
+            status=column(code(info.status if info else None) for info in documents),
+            product=column(code(info.product_id if info else None) for info in documents),
+            type=column(code(info.type if info else None) for info in documents),
+            codes=codes,
+        )
+
+    def mask(self, filters: Filters) -> np.ndarray:
+        allowed = self.live & np.isin(self.status, [self.codes.get(status, -1) for status in filters.statuses])
+        if filters.product_id is not None:
+            allowed &= self.product == self.codes.get(filters.product_id, -1)
+        if filters.type is not None:
+            allowed &= self.type == self.codes.get(filters.type, -1)
+        return allowed
+
+
+@dataclass
+class OrganizationVectors:
+    change: int = 0
+    size: int = 0
+    dead: int = 0
+    matrix: np.ndarray = field(default_factory=lambda: np.empty((0, DIMENSIONS), dtype=np.float32))
+    row_slot: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
+    row_chunk: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int32))
+    row_live: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=bool))
+    documents: list[DocumentInfo | None] = field(default_factory=list)  # by slot; None once removed
+    slots: dict[str, int] = field(default_factory=dict)
+    rows: dict[int, np.ndarray] = field(default_factory=dict)  # slot -> its row numbers
+    _codes: SlotCodes | None = None
+
+    @property
+    def live_rows(self) -> int:
+        return self.size - self.dead
+
+    def _reserve(self, extra: int) -> None:
+        needed = self.size + extra
+        if needed <= len(self.matrix):
+            return
+        capacity = max(needed, 2 * len(self.matrix), 64)
+        matrix = np.empty((capacity, DIMENSIONS), dtype=np.float32)
+        matrix[: self.size] = self.matrix[: self.size]
+        self.matrix = matrix
+        for name in ("row_slot", "row_chunk", "row_live"):
+            old = getattr(self, name)
+            grown = np.zeros(capacity, dtype=old.dtype)
+            grown[: self.size] = old[: self.size]
+            setattr(self, name, grown)
+
+    def _drop_rows(self, slot: int) -> None:
+        rows = self.rows.pop(slot, None)
+        if rows is not None and len(rows):
+            self.row_live[rows] = False
+            self.dead += len(rows)
+
+    def apply(self, documents: list[Row], chunks: list[Row]) -> None:
+        """Take in what changed: documents (removed ones included) and the live ones' chunk vectors."""
+        vectors_of: dict[str, list[Row]] = {}
+        for chunk in chunks:
+            vectors_of.setdefault(str(chunk["document_id"]), []).append(chunk)
+        for row in documents:
+            document_id = str(row["id"])
+            slot = self.slots.get(document_id)
+            if slot is not None:
+                self._drop_rows(slot)
+            self.change = max(self.change, int(row["change"]))
+            if row["removed"]:
+                if slot is not None:
+                    self.documents[slot] = None
+                    del self.slots[document_id]
+                continue
+            info = DocumentInfo(
+                id=document_id, product_id=str(row["product_id"]), status=row["status"], type=row["type"],
+                title=row["title"], file_path=row["file_path"], source_url=row["source_url"],
+                indexed_at=row["indexed_at"],
+            )  # fmt: skip
+            if slot is None:
+                slot = len(self.documents)
+                self.documents.append(info)
+                self.slots[document_id] = slot
+            else:
+                self.documents[slot] = info
+            self._append(slot, vectors_of.get(document_id, []))
+        self._codes = None
+        if self.dead > max(self.live_rows, 1024):
+            self._compact()
+
+    def _append(self, slot: int, chunks: list[Row]) -> None:
+        if not chunks:
+            return
+        self._reserve(len(chunks))
+        start, end = self.size, self.size + len(chunks)
+        self.matrix[start:end] = np.frombuffer(b"".join(bytes(c["embedding"]) for c in chunks), dtype="<f4").reshape(
+            len(chunks), DIMENSIONS
+        )
+        self.row_slot[start:end] = slot
+        self.row_chunk[start:end] = [c["chunk_index"] for c in chunks]
+        self.row_live[start:end] = True
+        self.rows[slot] = np.arange(start, end)
+        self.size = end
+
+    def _compact(self) -> None:
+        keep = np.flatnonzero(self.row_live[: self.size])
+        self.matrix = self.matrix[keep].copy()
+        self.row_slot = self.row_slot[keep].copy()
+        self.row_chunk = self.row_chunk[keep].copy()
+        self.row_live = np.ones(len(keep), dtype=bool)
+        self.size, self.dead = len(keep), 0
+        self.rows = {}
+        for row, slot in enumerate(self.row_slot):
+            self.rows.setdefault(int(slot), []).append(row)  # type: ignore[arg-type]
+        self.rows = {slot: np.asarray(rows) for slot, rows in self.rows.items()}
+
+    def _document_mask(self, filters: Filters) -> np.ndarray:
+        """Which slots pass the filters: comparisons over per-slot codes, rebuilt after changes."""
+        if self._codes is None:
+            self._codes = SlotCodes.of(self.documents)
+        return self._codes.mask(filters)
+
+    def rank(self, query: np.ndarray, filters: Filters, wanted: int) -> list[Hit]:
+        """The `wanted` documents nearest to `query` that pass `filters`, each by its best chunk,
+        best first. Fewer only when fewer documents pass."""
+        if self.live_rows == 0 or wanted <= 0:
+            return []
+        size = self.size
+        valid = self.row_live[:size] & self._document_mask(filters)[self.row_slot[:size]]
+        candidates = np.flatnonzero(valid)
+        if not len(candidates):
+            return []
+        # A narrow filter scores only its rows; otherwise one product over all rows is faster.
+        if len(candidates) < size // 2:
+            scores = self.matrix[candidates] @ query
+        else:
+            scores = (self.matrix[:size] @ query)[candidates]
+        hits: list[Hit] = []
+        # Take the best rows, enough to find `wanted` distinct documents; take more if chunks of
+        # the same documents crowd the top.
+        take = min(len(candidates), wanted * 4)
+        while True:
+            top = np.argpartition(-scores, take - 1)[:take] if take < len(candidates) else np.arange(len(candidates))
+            top = top[np.argsort(-scores[top], kind="stable")]
+            hits, seen = [], set()
+            for index in top:
+                row = int(candidates[index])
+                slot = int(self.row_slot[row])
+                if slot in seen:
+                    continue
+                seen.add(slot)
+                info = self.documents[slot]
+                assert info is not None
+                hits.append(Hit(info, int(self.row_chunk[row]), float(scores[index]), self.matrix[row]))
+                if len(hits) == wanted:
+                    return hits
+            if take == len(candidates):
+                return hits
+            take = min(len(candidates), take * 4)
+
+    def best_chunk(self, query: np.ndarray, document_id: str) -> Hit | None:
+        """A document's chunk nearest to `query`."""
+        slot = self.slots.get(document_id)
+        rows = self.rows.get(slot) if slot is not None else None
+        if rows is None or not len(rows):
+            return None
+        scores = self.matrix[rows] @ query
+        best = int(np.argmax(scores))
+        info = self.documents[slot]  # type: ignore[index]
+        assert info is not None
+        return Hit(info, int(self.row_chunk[rows[best]]), float(scores[best]), self.matrix[rows[best]])
+
+
+class VectorCache:
+    """Organizations' vectors, least recently searched dropped first beyond `max_chunks` in all."""
+
+    def __init__(self, max_chunks: int) -> None:
+        self._max_chunks = max_chunks
+        self._organizations: OrderedDict[str, OrganizationVectors] = OrderedDict()
+
+    def get(self, organization_id: str) -> OrganizationVectors:
+        vectors = self._organizations.get(organization_id)
+        if vectors is None:
+            vectors = self._organizations[organization_id] = OrganizationVectors()
+        self._organizations.move_to_end(organization_id)
+        return vectors
+
+    def trim(self) -> None:
+        """Drop least recently searched organizations while over the budget (never the latest)."""
+        total = sum(vectors.live_rows for vectors in self._organizations.values())
+        while total > self._max_chunks and len(self._organizations) > 1:
+            _, dropped = self._organizations.popitem(last=False)
+            total -= dropped.live_rows

@@ -1,0 +1,29 @@
+"""POST /api/v1/content/search/{orgId}: semantic search over the organization's documents."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from libs.common.encoding import json_response
+from libs.common.errors import NotFound
+from libs.common.keys import caller_of
+from libs.common.schemas import load_json
+from services.search.keys import SEARCHER
+from services.search.schemas import SearchRequest
+from services.search.searching import shape
+from services.search.vectors import Filters
+
+SEARCH_REQUEST = SearchRequest()
+
+
+async def content_search(request: web.Request) -> web.Response:
+    organization_id = caller_of(request).org.id
+    if request.match_info["orgId"].lower() != organization_id:
+        raise NotFound("organization not found")
+    data = await load_json(request, SEARCH_REQUEST)
+    where = data["where"]
+    filters = Filters(
+        statuses=(where.get("status", "published"),), product_id=where.get("product_id"), type=where.get("type")
+    )
+    results = await request.app[SEARCHER].search(organization_id, data["query"], filters, data["n_results"])
+    return json_response(shape(results, data["include"]))

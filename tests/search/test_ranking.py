@@ -1,0 +1,84 @@
+"""Pure parts of ranking: reciprocal rank fusion and the in-memory vectors of an organization."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+import numpy as np
+
+from services.search.searching import RRF_K, fuse
+from services.search.vectors import Filters, OrganizationVectors
+
+PUBLISHED = Filters(statuses=("published",))
+
+
+def test_fusion_rewards_agreement_and_keeps_single_list_items():
+    assert fuse([["a", "b", "c"], ["c", "d"]], 10) == ["c", "a", "b", "d"]
+    assert fuse([["a", "b"], []], 10) == ["a", "b"]
+    assert fuse([[], ["x", "y"]], 1) == ["x"]
+    # A document first in one list and absent from the other ties with one second in both:
+    # 1/(k+1) vs 2/(k+2); with k = 60 the first is lower.
+    assert 1 / (RRF_K + 1) < 2 / (RRF_K + 2)
+    assert fuse([["solo", "both"], ["both"]], 2) == ["both", "solo"]
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.zeros(384, dtype=np.float32)
+    vector[: len(values)] = values
+    return vector / np.linalg.norm(vector)
+
+
+def change(document_id: str, number: int, vectors: list[np.ndarray], **fields) -> tuple[dict, list[dict]]:
+    row = {
+        "id": document_id, "product_id": fields.get("product_id", "p1"), "status": fields.get("status", "published"),
+        "type": fields.get("type", "page"), "title": document_id, "file_path": None, "source_url": None,
+        "indexed_at": datetime.now(UTC), "removed": fields.get("removed", False), "change": number,
+    }  # fmt: skip
+    chunks = [{"document_id": document_id, "chunk_index": n, "embedding": v.astype("<f4").tobytes()}
+              for n, v in enumerate(vectors)]  # fmt: skip
+    return row, chunks
+
+
+def test_results_are_documents_by_their_best_chunk():
+    index = OrganizationVectors()
+    a, chunks_a = change("a", 1, [unit(1, 0), unit(0.8, 0.6)])
+    b, chunks_b = change("b", 2, [unit(0.9, 0.1)])
+    index.apply([a, b], chunks_a + chunks_b)
+    hits = index.rank(unit(1, 0), PUBLISHED, 10)
+    assert [(hit.document.id, hit.chunk_index) for hit in hits] == [("a", 0), ("b", 0)]
+    assert abs(hits[0].similarity - 1.0) < 1e-6
+    assert index.change == 2
+
+
+def test_filters_and_removal():
+    index = OrganizationVectors()
+    rows = [change("a", 1, [unit(1)], product_id="p1"), change("b", 2, [unit(1, 0.1)], product_id="p2"),
+            change("c", 3, [unit(1, 0.2)], status="draft")]  # fmt: skip
+    index.apply([row for row, _ in rows], [c for _, chunks in rows for c in chunks])
+    assert [h.document.id for h in index.rank(unit(1), Filters(("published",), product_id="p2"), 5)] == ["b"]
+    assert [h.document.id for h in index.rank(unit(1), Filters(("draft",)), 5)] == ["c"]
+    assert [h.document.id for h in index.rank(unit(1), Filters(("published",), type="faq"), 5)] == []
+    removed, _ = change("a", 4, [], removed=True)
+    index.apply([removed], [])
+    assert [h.document.id for h in index.rank(unit(1), PUBLISHED, 5)] == ["b"]
+    assert index.best_chunk(unit(1), "a") is None
+
+
+def test_a_replaced_document_keeps_only_its_new_chunks_and_compaction_keeps_results():
+    index = OrganizationVectors()
+    ids = [str(uuid.uuid4()) for _ in range(50)]
+    number = 0
+    for round_ in range(60):  # every document rewritten many times: dead rows pile up, then compaction
+        rows, chunks = [], []
+        for document_id in ids:
+            number += 1
+            row, document_chunks = change(document_id, number, [unit(1, round_), unit(round_, 1)])
+            rows.append(row)
+            chunks += document_chunks
+        index.apply(rows, chunks)
+    assert index.live_rows == 100
+    assert index.dead < index.size
+    hits = index.rank(unit(59, 1), PUBLISHED, 100)
+    assert len(hits) == 50 and len({hit.document.id for hit in hits}) == 50
+    assert all(hit.chunk_index == 1 for hit in hits)
