@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from importlib import import_module
 
-BENCHMARKS = ("bench.runs", "bench.site_pages", "bench.app_routes", "bench.route_candidates", "bench.personas")
+BENCHMARKS = (
+    "bench.runs",
+    "bench.site_pages",
+    "bench.app_routes",
+    "bench.route_candidates",
+    "bench.personas",
+    "bench.search",
+)
 
 for name in BENCHMARKS:
     import_module(name).main()

@@ -153,7 +153,9 @@ def banner(key: str) -> str:
     url = f"http://{HOST}:{GATEWAY.port}"
     return (
         f"\nThe API is up at {url}\n\nDemo API key (every scope):\n  {key}\n\nTry:\n"
-        f"  curl -s -H 'x-api-key: {key}' {url}/api/v1/agent-simulation/runs\n\nCtrl-C stops everything.\n"
+        f"  curl -s -H 'x-api-key: {key}' {url}/api/v1/agent-simulation/runs\n"
+        f"  curl -s -H 'x-api-key: {key}' -H 'Content-Type: application/json' -d '{{\"query\": \"getting started\"}}'"
+        f" {url}/api/v1/content/search/{seed.ORGANIZATION['id']}\n\nCtrl-C stops everything.\n"
     )
 
 

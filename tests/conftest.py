@@ -21,6 +21,7 @@ from typing import Any
 
 import psycopg2
 import pytest
+import redis
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -68,9 +69,9 @@ def jwt_private_key() -> str:
 
 
 @pytest.fixture(scope="session")
-def base_environ(jwt_private_key: str) -> dict[str, str]:
-    """The environment every part of a test session shares."""
-    return {
+def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
+    """The environment every part of a test session shares; its Redis keys go at the end."""
+    environ = {
         "REDIS_URL": REDIS_URL,
         "REDIS_PREFIX": f"test-{uuid.uuid4().hex[:8]}:",
         "INTERNAL_TOKEN_SECRET": secrets.token_urlsafe(48),
@@ -83,6 +84,11 @@ def base_environ(jwt_private_key: str) -> dict[str, str]:
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own.
         "SEARCH_INDEXING": "off",
     }
+    yield environ
+    client = redis.Redis.from_url(REDIS_URL)
+    for key in client.scan_iter(match=f"{environ['REDIS_PREFIX']}*"):
+        client.delete(key)
+    client.close()
 
 
 def free_port() -> int:
