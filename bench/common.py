@@ -14,12 +14,14 @@ import shutil
 import statistics
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+import redis
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
@@ -76,7 +78,9 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
     with local_stack() as base:
         admin = make_dsn(base["DATABASE_URL"], dbname=BENCH_DATABASE)
         reset_database(admin)
-        merged = {**base, **BENCH_ENVIRON, **(environ or {}), "DATABASE_URL": admin}
+        # Streams of their own too: the fresh database's event positions start again from 1.
+        prefix = f"bench-{uuid.uuid4().hex[:8]}:"
+        merged = {**base, **BENCH_ENVIRON, **(environ or {}), "DATABASE_URL": admin, "REDIS_PREFIX": prefix}
         ports = {part.name: part.port for part in PARTS}
         DATA.mkdir(exist_ok=True)
         with open(DATA / "bench.log", "ab") as output:
@@ -87,6 +91,14 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
                 yield stack
             finally:
                 stop(stack.running)
+                forget_redis_keys(merged["REDIS_URL"], prefix)
+
+
+def forget_redis_keys(url: str, prefix: str) -> None:
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(match=f"{prefix}*"):
+        client.delete(key)
+    client.close()
 
 
 def ensure_wrk() -> str:

@@ -215,8 +215,14 @@ class EventConsumer:
         acknowledge its events. A failure leaves its events pending, to be claimed again."""
         by_document: dict[tuple[str, str], list[bytes]] = {}
         for entry_id, fields in entries:
-            event = loads(fields[b"event"])
-            by_document.setdefault((event["organizationId"], event["documentId"]), []).append(entry_id)
+            try:
+                event = loads(fields[b"event"])
+                key = (str(event["organizationId"]), str(event["documentId"]))
+            except (KeyError, TypeError, ValueError):
+                log.error("skipping malformed content event %r", entry_id)
+                await self._redis.xack(self._stream, self._group, entry_id)
+                continue
+            by_document.setdefault(key, []).append(entry_id)
         for (organization_id, document_id), entry_ids in by_document.items():
             try:
                 await self._indexer.index(organization_id, document_id)

@@ -118,7 +118,7 @@ def shape(results: list[Result], include: list[str]) -> dict[str, Any]:
 
     return {
         "ids": [[result.hit.document.id for result in results]],
-        "distances": column("distances", [round(1.0 - result.hit.similarity, 7) for result in results]),
+        "distances": column("distances", [distance(result.hit.similarity) for result in results]),
         "metadatas": column("metadatas", [metadata(result) for result in results]),
         "embeddings": [[result.hit.vector.tolist() for result in results]] if "embeddings" in included else None,
         "documents": column("documents", [result.content for result in results]),
@@ -126,6 +126,11 @@ def shape(results: list[Result], include: list[str]) -> dict[str, Any]:
         "data": None,
         "included": included,
     }
+
+
+def distance(similarity: float) -> float:
+    """Cosine distance, 0 (same direction) to 2; float32 rounding can put a match a hair past 1."""
+    return round(min(2.0, max(0.0, 1.0 - similarity)), 7)
 
 
 def metadata(result: Result) -> dict[str, Any]:

@@ -1,0 +1,90 @@
+"""The event consumer against real Redis: acknowledge after applying, one read per document,
+failures left pending and claimed again, malformed entries skipped."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+import redis.asyncio as aioredis
+
+from libs.common.encoding import dumps
+from libs.common.redis_client import create_redis
+from services.search import indexer as indexer_module
+from services.search.indexer import EventConsumer
+from tests.conftest import REDIS_URL
+
+
+class RecordingIndexer:
+    def __init__(self, failing: tuple[str, ...] = ()) -> None:
+        self.calls: list[tuple[str, str]] = []
+        self.failing = set(failing)
+
+    async def index(self, organization_id: str, document_id: str) -> None:
+        self.calls.append((organization_id, document_id))
+        if document_id in self.failing:
+            raise RuntimeError("content service unreachable")
+
+
+@dataclass
+class Stream:
+    redis: aioredis.Redis
+    name: str
+
+    def consumer(self, indexer: RecordingIndexer) -> EventConsumer:
+        return EventConsumer(self.redis, self.name, indexer)  # type: ignore[arg-type]
+
+    async def publish(self, document_id: str) -> None:
+        event = {"type": "content.changed", "organizationId": "org-1", "documentId": document_id}
+        await self.redis.xadd(self.name, {"event": dumps(event)})
+
+    async def pending(self) -> int:
+        return int((await self.redis.xpending(self.name, indexer_module.GROUP))["pending"])
+
+
+@pytest.fixture
+async def stream() -> AsyncIterator[Stream]:
+    client = create_redis(REDIS_URL)
+    name = f"test-events-{uuid.uuid4().hex}"
+    yield Stream(client, name)
+    await client.delete(name)
+    await client.aclose()
+
+
+async def test_events_are_applied_once_per_document_and_acknowledged(stream):
+    recording = RecordingIndexer()
+    consumer = stream.consumer(recording)
+    await consumer.ensure_group()
+    for document_id in ("a", "b", "a", "a"):
+        await stream.publish(document_id)
+    assert await consumer.step() == 4
+    assert recording.calls == [("org-1", "a"), ("org-1", "b")]
+    assert await stream.pending() == 0
+    assert await consumer.step() == 0  # nothing new: the read waits briefly and returns
+
+
+async def test_a_failed_document_stays_pending_and_is_claimed_again(stream, monkeypatch):
+    recording = RecordingIndexer(failing=("broken",))
+    consumer = stream.consumer(recording)
+    await stream.publish("fine")
+    await stream.publish("broken")
+    await consumer.step()
+    assert await stream.pending() == 1
+    recording.failing.clear()
+    monkeypatch.setattr(indexer_module, "CLAIM_IDLE_MS", 0)
+    monkeypatch.setattr(indexer_module, "CLAIM_EVERY_SECONDS", 0.0)
+    assert await consumer.step() == 1
+    assert recording.calls[-1] == ("org-1", "broken")
+    assert await stream.pending() == 0
+
+
+async def test_a_new_group_reads_what_the_stream_already_holds_and_skips_malformed_entries(stream):
+    await stream.publish("before")
+    await stream.redis.xadd(stream.name, {"event": b"not json"})
+    recording = RecordingIndexer()
+    consumer = stream.consumer(recording)
+    assert await consumer.step() == 2
+    assert recording.calls == [("org-1", "before")]
+    assert await stream.pending() == 0
