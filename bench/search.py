@@ -30,6 +30,7 @@ import numpy as np
 import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, measure, report, say
+from bench.site_pages import WORDS as PRODUCT_WORDS
 from deploy.parts import CONTENT, GATEWAY, SEARCH
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
@@ -45,14 +46,11 @@ NOISE = 0.15
 INDEXING_DOCUMENTS = 200
 TARGETS_MS = {10_000: 25.0, 100_000: 50.0}
 WORDS = (
-    "pricing plans billing invoices teams roles permissions api keys tokens webhooks events search index ranking "
-    "agents visibility content pages domains routes apps personas prompts suggestions analytics dashboards reports "
-    "exports imports migrations release launch roadmap security privacy compliance onboarding setup install deploy "
-    "monitoring alerts logs metrics performance caching scaling regions backups recovery integrations slack github "
-    "markdown editor drafts publishing scheduling seo metadata sitemap robots crawler embeddings vectors language "
-    "models evaluation simulations tasks environments runs costs usage limits quotas support faq glossary refunds "
-    "password login account subscription trial upgrade downgrade cancel export calendar reminders notifications"
-).split()
+    PRODUCT_WORDS
+    + (
+        "refunds password login account subscription trial upgrade downgrade cancel calendar reminders notifications"
+    ).split()
+)
 QUERIES = (
     "how do I cancel my subscription", "what does the team plan cost", "reset a forgotten password",
     "export my invoices as csv", "set up webhooks for new events", "who can change permissions",

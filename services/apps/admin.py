@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from libs.common.cli import parse_uuid
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError, BadGateway, ValidationFailed
@@ -29,13 +29,6 @@ from services.apps.app import NAME, load_settings
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.legacy import create_legacy_domain, load_legacy_domain
 from services.apps.settings import AppsSettings
-
-
-def parse_uuid(text: str) -> str:
-    try:
-        return str(uuid.UUID(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a UUID: {text!r}") from None
 
 
 def parse_path(text: str) -> tuple[str, str]:

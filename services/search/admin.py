@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import uuid
 from collections.abc import Mapping
 
+from libs.common.cli import parse_uuid
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
@@ -24,13 +24,6 @@ from libs.common.http_client import InternalClient, client_session
 from libs.common.settings import SettingsError
 from services.search.app import load_settings, shared_embedder
 from services.search.indexer import Indexer
-
-
-def parse_uuid(text: str) -> str:
-    try:
-        return str(uuid.UUID(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a UUID: {text!r}") from None
 
 
 def parser() -> argparse.ArgumentParser:
