@@ -15,6 +15,7 @@ Two hazards and how they are met (docs/architecture.md, "Events"):
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,10 +23,13 @@ from typing import Any
 import aiopg
 import psycopg2
 import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
 
 from libs.common.db import DICT_CURSOR, Row, session_options
 from libs.common.encoding import dumps
 from services.content.queries import outbox
+
+log = logging.getLogger(__name__)
 
 LOCK_NAME = "content.outbox-relay"
 BATCH_SIZE = 500
@@ -58,6 +62,7 @@ class OutboxRelay:
         self._dsn = dsn
         self._schema = schema
         self._stream = stream
+        self._redis = redis
         self._script = redis.register_script(PUBLISH_SCRIPT)
         self._conn: aiopg.Connection | None = None
         self._holding = False
@@ -74,7 +79,30 @@ class OutboxRelay:
             async with self._conn.cursor() as cur:
                 await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (LOCK_NAME,))
                 self._holding = bool((await cur.fetchone())[0])
+            if self._holding:
+                await self._follow_stream()
         return self._holding
+
+    async def _follow_stream(self) -> None:
+        """Move past a stream that is ahead of this outbox's positions.
+
+        A stream entry at a position this outbox never handed out was not published from this
+        database: the database was recreated or restored to an earlier point while Redis kept the
+        stream. Its positions would be refused as already published, so the events would be lost.
+        Positions continue after the stream's last entry instead, and events placed but not yet
+        marked published are placed again (published anew, at worst a second time, which
+        consumers take as a replay).
+        """
+        try:
+            info = await self._redis.xinfo_stream(self._stream)
+        except ResponseError:
+            return  # no stream yet
+        last = info["last-generated-id"]
+        stream_position = int((last.decode() if isinstance(last, bytes) else last).partition("-")[0])
+        moved = await self._in_transaction(lambda cur: outbox.follow_stream(cur, stream_position))
+        if moved:
+            log.warning("the event stream %s is ahead of the outbox; positions now continue after %s",
+                        self._stream, stream_position)  # fmt: skip
 
     async def close(self) -> None:
         """Give the lock back and drop the connection. The unlock lets a standby take over at once;

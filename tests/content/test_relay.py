@@ -145,3 +145,20 @@ async def test_relays_running_side_by_side_with_writers_publish_each_event_once_
     assert len({event["id"] for event in events}) == len(events) == 40
     for ids in written:  # each writer's documents, created one after another, arrive in that order
         assert [event["documentId"] for event in events if event["documentId"] in ids] == ids
+
+
+async def test_a_stream_ahead_of_the_outbox_does_not_swallow_new_events(
+    relay, identity: IdentityFactory, content: ContentFactory, redis, stream
+):
+    """Redis kept the stream of an earlier database (recreated since): its entries sit at positions
+    this outbox has not handed out yet, and new events must still go out, after them."""
+    org = await identity.organization()
+    product = await identity.product(org)
+    foreign = "999999999999-0"
+    await redis.xadd(stream, {"event": b'{"organizationId": "elsewhere"}'}, id=foreign)
+    documents = [await content.document(org, product) for _ in range(3)]
+    await relay().step()
+    events = await consumed(redis, stream, org)
+    assert [event["documentId"] for event in events] == [document["id"] for document in documents]
+    ids = [entry_id.decode() for entry_id, _ in await redis.xrange(stream)]
+    assert ids[0] == foreign and len(ids) == 4

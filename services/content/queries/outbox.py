@@ -57,6 +57,17 @@ async def place_pending(cur: Any, limit: int) -> int:
     return len(seqs)
 
 
+async def follow_stream(cur: Any, stream_position: int) -> bool:
+    """When the stream holds positions beyond the last one handed out, continue after them and
+    place the unpublished events again. Returns whether anything moved."""
+    last = await fetch_value(cur, "SELECT last_position FROM outbox_relay FOR UPDATE")
+    if stream_position <= last:
+        return False
+    await cur.execute("UPDATE outbox SET position = NULL WHERE position IS NOT NULL AND published_at IS NULL")
+    await cur.execute("UPDATE outbox_relay SET last_position = %s", (stream_position,))
+    return True
+
+
 async def placed_unpublished(cur: Any, limit: int) -> list[Row]:
     """Events with a position and not yet marked published, in position order."""
     return await fetch_all(
