@@ -21,14 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
-import redis
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
 from deploy.parts import PARTS, Part
 from deploy.run import Running, start, stop, wait_ready
-from deploy.stack import DATA, local_stack
+from deploy.stack import DATA, forget_prefix, local_stack
 from libs.common.internal_token import Caller, Organization, mint
 
 BENCH_DATABASE = "aivis_bench"
@@ -91,14 +90,7 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
                 yield stack
             finally:
                 stop(stack.running)
-                forget_redis_keys(merged["REDIS_URL"], prefix)
-
-
-def forget_redis_keys(url: str, prefix: str) -> None:
-    client = redis.Redis.from_url(url)
-    for key in client.scan_iter(match=f"{prefix}*"):
-        client.delete(key)
-    client.close()
+                forget_prefix(merged["REDIS_URL"], prefix)
 
 
 def ensure_wrk() -> str:

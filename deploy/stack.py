@@ -23,6 +23,7 @@ from contextlib import ExitStack, contextmanager
 from urllib.parse import urlsplit
 
 import psycopg2
+import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from psycopg2.extensions import make_dsn
@@ -57,6 +58,16 @@ def redis_answers(url: str) -> bool:
             return sock.recv(64).startswith(b"+PONG")
     except OSError:
         return False
+
+
+def forget_prefix(url: str, prefix: str) -> None:
+    """Delete every Redis key under `prefix`: what a test session or a benchmark leaves behind."""
+    client = redis.Redis.from_url(url)
+    try:
+        for key in client.scan_iter(match=f"{prefix}*"):
+            client.delete(key)
+    finally:
+        client.close()
 
 
 def _wait_until(check: Callable[[], bool], what: str, seconds: float = 30.0) -> None:

@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("list-keys", list_keys, "list an organization's API keys (never their secrets)")
     sub.add_argument("--org", required=True, help="organization id or slug")
     sub = command("revoke-key", revoke_key, "revoke an API key")
-    sub.add_argument("key", help="key id or prefix (avk_XXXXXXXX)")
+    sub.add_argument("key", help="key id or prefix (avk_ and 8 characters)")
     sub = command("mint-token", mint_token, "mint a bearer token for a user in an organization")
     sub.add_argument("--user", required=True, help="user id or email")
     sub.add_argument("--org", required=True, help="organization id or slug")

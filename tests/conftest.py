@@ -21,7 +21,6 @@ from typing import Any
 
 import psycopg2
 import pytest
-import redis
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -31,6 +30,7 @@ from psycopg2.extensions import make_dsn
 
 from deploy import db
 from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
+from deploy.stack import forget_prefix
 from gateway.settings import UPSTREAMS
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
@@ -85,10 +85,7 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "SEARCH_INDEXING": "off",
     }
     yield environ
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(match=f"{environ['REDIS_PREFIX']}*"):
-        client.delete(key)
-    client.close()
+    forget_prefix(REDIS_URL, environ["REDIS_PREFIX"])
 
 
 def free_port() -> int:

@@ -76,7 +76,8 @@ class Searcher:
                 async with cursor(self._pool) as cur:
                     documents, chunks = await store.changes_since(cur, organization_id, vectors.change)
                 vectors.apply(documents, chunks)
-                self._cache.trim()
+                for dropped in self._cache.trim():
+                    self._locks.pop(dropped, None)
         return vectors
 
     async def _lexical(self, organization_id: str, text: str, filters: Filters, limit: int) -> list[str]:

@@ -170,16 +170,22 @@ class OrganizationVectors:
         self.size = end
 
     def _compact(self) -> None:
+        """Drop dead rows and the slots of removed documents; renumber what stays."""
         keep = np.flatnonzero(self.row_live[: self.size])
+        present = [slot for slot, info in enumerate(self.documents) if info is not None]
+        renumbered = np.full(len(self.documents), -1, dtype=np.int32)
+        renumbered[present] = np.arange(len(present), dtype=np.int32)
+        self.documents = [self.documents[slot] for slot in present]
+        self.slots = {info.id: slot for slot, info in enumerate(self.documents) if info is not None}
         self.matrix = self.matrix[keep].copy()
-        self.row_slot = self.row_slot[keep].copy()
+        self.row_slot = renumbered[self.row_slot[keep]]
         self.row_chunk = self.row_chunk[keep].copy()
         self.row_live = np.ones(len(keep), dtype=bool)
         self.size, self.dead = len(keep), 0
-        self.rows = {}
-        for row, slot in enumerate(self.row_slot):
-            self.rows.setdefault(int(slot), []).append(row)  # type: ignore[arg-type]
-        self.rows = {slot: np.asarray(rows) for slot, rows in self.rows.items()}
+        order = np.argsort(self.row_slot, kind="stable")
+        slots, starts = np.unique(self.row_slot[order], return_index=True)
+        groups = np.split(order, starts[1:]) if len(order) else []
+        self.rows = {int(slot): rows for slot, rows in zip(slots, groups, strict=True)}
 
     def _document_mask(self, filters: Filters) -> np.ndarray:
         """Which slots pass the filters: comparisons over per-slot codes, rebuilt after changes."""
@@ -252,9 +258,13 @@ class VectorCache:
         self._organizations.move_to_end(organization_id)
         return vectors
 
-    def trim(self) -> None:
-        """Drop least recently searched organizations while over the budget (never the latest)."""
+    def trim(self) -> list[str]:
+        """Drop least recently searched organizations while over the budget (never the latest);
+        returns their ids."""
         total = sum(vectors.live_rows for vectors in self._organizations.values())
+        dropped: list[str] = []
         while total > self._max_chunks and len(self._organizations) > 1:
-            _, dropped = self._organizations.popitem(last=False)
-            total -= dropped.live_rows
+            organization_id, vectors = self._organizations.popitem(last=False)
+            total -= vectors.live_rows
+            dropped.append(organization_id)
+        return dropped

@@ -82,3 +82,30 @@ def test_a_replaced_document_keeps_only_its_new_chunks_and_compaction_keeps_resu
     hits = index.rank(unit(59, 1), PUBLISHED, 100)
     assert len(hits) == 50 and len({hit.document.id for hit in hits}) == 50
     assert all(hit.chunk_index == 1 for hit in hits)
+
+
+def axis(number: int, tilt: float = 0.0) -> np.ndarray:
+    """A direction of its own for each document number (below 380 apart), tilted towards axis 0."""
+    vector = np.zeros(384, dtype=np.float32)
+    vector[2 + number % 380] = 1.0
+    vector[0] = tilt
+    return vector / np.linalg.norm(vector)
+
+
+def test_compaction_forgets_removed_documents_and_keeps_the_rest_findable():
+    index = OrganizationVectors()
+    rows, chunks = [], []
+    for number in range(1, 801):
+        row, document_chunks = change(f"d{number}", number, [axis(number), axis(number, tilt=2.0)])
+        rows.append(row)
+        chunks += document_chunks
+    index.apply(rows, chunks)
+    removals = [change(f"d{number}", 800 + number, [], removed=True)[0] for number in range(1, 781)]
+    index.apply(removals, [])  # 1,560 dead rows against 40 live: compacted
+    assert (index.size, index.dead, len(index.documents)) == (40, 0, 20)
+    assert sorted(index.slots) == sorted(f"d{number}" for number in range(781, 801))
+    [hit] = index.rank(axis(790), PUBLISHED, 1)
+    assert (hit.document.id, hit.chunk_index) == ("d790", 0)
+    assert index.best_chunk(axis(800, tilt=5.0), "d800").chunk_index == 1
+    everything = index.rank(axis(0, tilt=1.0), PUBLISHED, 100)
+    assert sorted(hit.document.id for hit in everything) == sorted(index.slots)
