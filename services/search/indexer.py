@@ -31,11 +31,15 @@ from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
 from services.search import chunking, store
 from services.search.embedding import Embedder
+from services.search.metrics import INDEXING_LAG
 
 log = logging.getLogger(__name__)
 
 GROUP = "search-indexer"
 READ_COUNT = 100
+# Documents of one read handled at once: their reads and writes overlap the embedding of others,
+# and every indexing thread has work. More would only queue for the threads.
+DOCUMENTS_AT_ONCE = 4
 # Below the Redis client's socket timeout, so a quiet stream is not taken for a dead connection.
 READ_BLOCK_MS = 500
 CLAIM_IDLE_MS = 30_000
@@ -213,7 +217,7 @@ class EventConsumer:
     async def handle(self, entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> None:
         """Index each named document once (the latest read covers every event about it), then
         acknowledge its events. A failure leaves its events pending, to be claimed again."""
-        by_document: dict[tuple[str, str], list[bytes]] = {}
+        by_document: dict[tuple[str, str], _Pending] = {}
         for entry_id, fields in entries:
             try:
                 event = loads(fields[b"event"])
@@ -222,11 +226,35 @@ class EventConsumer:
                 log.error("skipping malformed content event %r", entry_id)
                 await self._redis.xack(self._stream, self._group, entry_id)
                 continue
-            by_document.setdefault(key, []).append(entry_id)
-        for (organization_id, document_id), entry_ids in by_document.items():
-            try:
-                await self._indexer.index(organization_id, document_id)
-            except Exception:
-                log.exception("indexing document %s failed; its events stay pending", document_id)
-                continue
-            await self._redis.xack(self._stream, self._group, *entry_ids)
+            by_document.setdefault(key, _Pending()).add(entry_id, event.get("occurredAt"))
+        slots = asyncio.Semaphore(DOCUMENTS_AT_ONCE)
+
+        async def index(organization_id: str, document_id: str, pending: _Pending) -> None:
+            async with slots:
+                try:
+                    await self._indexer.index(organization_id, document_id)
+                except Exception:
+                    log.exception("indexing document %s failed; its events stay pending", document_id)
+                    return
+            await self._redis.xack(self._stream, self._group, *pending.entry_ids)
+            if pending.first_occurred is not None:
+                INDEXING_LAG.observe(max(0.0, (datetime.now(UTC) - pending.first_occurred).total_seconds()))
+
+        await asyncio.gather(*(index(*key, pending) for key, pending in by_document.items()))
+
+
+class _Pending:
+    """The events of one document in a read: their entry ids and when the first one happened."""
+
+    def __init__(self) -> None:
+        self.entry_ids: list[bytes] = []
+        self.first_occurred: datetime | None = None
+
+    def add(self, entry_id: bytes, occurred_at: object) -> None:
+        self.entry_ids.append(entry_id)
+        try:
+            occurred = parse_time(occurred_at) if isinstance(occurred_at, str) else None
+        except ValueError:
+            occurred = None
+        if occurred is not None and occurred.tzinfo is not None:
+            self.first_occurred = min(occurred, self.first_occurred or occurred)

@@ -28,6 +28,9 @@ RRF_K = 60
 # Each ranking contributes at least this many candidates, so fusion can lift a document that
 # one ranking puts a little below the cut.
 MIN_CANDIDATES = 50
+# Documents read per round when loading an organization's vectors: the rows of a read are held
+# as Python objects (about 2 KB a chunk) only until they are copied into the matrix.
+LOAD_DOCUMENTS = 2_000
 
 
 @dataclass(frozen=True)
@@ -72,9 +75,11 @@ class Searcher:
             return vectors
         lock = self._locks.setdefault(organization_id, asyncio.Lock())
         async with lock:  # one load per organization at a time; the others wait for it
-            if latest > vectors.change:
+            while latest > vectors.change:
                 async with cursor(self._pool) as cur:
-                    documents, chunks = await store.changes_since(cur, organization_id, vectors.change)
+                    documents, chunks = await store.changes_since(cur, organization_id, vectors.change, LOAD_DOCUMENTS)
+                if not documents:
+                    break
                 vectors.apply(documents, chunks)
                 for dropped in self._cache.trim():
                     self._locks.pop(dropped, None)

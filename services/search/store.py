@@ -138,14 +138,14 @@ async def latest_change(cur: Any, organization_id: str) -> int:
     return int(value)
 
 
-async def changes_since(cur: Any, organization_id: str, change: int) -> tuple[list[Row], list[Row]]:
-    """The organization's documents changed after `change` (removed ones included) and the
-    vectors of the live ones' chunks, in chunk order."""
+async def changes_since(cur: Any, organization_id: str, change: int, limit: int) -> tuple[list[Row], list[Row]]:
+    """The first `limit` of the organization's documents changed after `change` (removed ones
+    included), in change order, and the vectors of the live ones' chunks, in chunk order."""
     documents = await fetch_all(
         cur,
         f"SELECT {DOCUMENT_FIELDS}, removed, change FROM documents"
-        " WHERE organization_id = %s AND change > %s ORDER BY change",
-        (organization_id, change),
+        " WHERE organization_id = %s AND change > %s ORDER BY change LIMIT %s",
+        (organization_id, change, limit),
     )
     live = [row["id"] for row in documents if not row["removed"]]
     if not live:

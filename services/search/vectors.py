@@ -18,6 +18,9 @@ import numpy as np
 from libs.common.db import Row
 from services.search.embedding import DIMENSIONS
 
+# Row sets of this many filter combinations are kept per organization before starting over.
+MAX_CACHED_FILTERS = 16
+
 
 @dataclass
 class DocumentInfo:
@@ -98,6 +101,7 @@ class OrganizationVectors:
     slots: dict[str, int] = field(default_factory=dict)
     rows: dict[int, np.ndarray] = field(default_factory=dict)  # slot -> its row numbers
     _codes: SlotCodes | None = None
+    _valid_rows: dict[Filters, np.ndarray] = field(default_factory=dict)  # until the next change
 
     @property
     def live_rows(self) -> int:
@@ -107,7 +111,8 @@ class OrganizationVectors:
         needed = self.size + extra
         if needed <= len(self.matrix):
             return
-        capacity = max(needed, 2 * len(self.matrix), 64)
+        # Grow by an eighth: doubling would, at 500,000 chunks, reserve 1.5 GB for one more document.
+        capacity = max(needed, len(self.matrix) + len(self.matrix) // 8, 64)
         matrix = np.empty((capacity, DIMENSIONS), dtype=np.float32)
         matrix[: self.size] = self.matrix[: self.size]
         self.matrix = matrix
@@ -152,6 +157,7 @@ class OrganizationVectors:
                 self.documents[slot] = info
             self._append(slot, vectors_of.get(document_id, []))
         self._codes = None
+        self._valid_rows.clear()
         if self.dead > max(self.live_rows, 1024):
             self._compact()
 
@@ -187,11 +193,19 @@ class OrganizationVectors:
         groups = np.split(order, starts[1:]) if len(order) else []
         self.rows = {int(slot): rows for slot, rows in zip(slots, groups, strict=True)}
 
-    def _document_mask(self, filters: Filters) -> np.ndarray:
-        """Which slots pass the filters: comparisons over per-slot codes, rebuilt after changes."""
-        if self._codes is None:
-            self._codes = SlotCodes.of(self.documents)
-        return self._codes.mask(filters)
+    def _candidates(self, filters: Filters) -> np.ndarray:
+        """The live rows whose documents pass the filters; kept per filters until the next change,
+        as most queries of an organization repeat a few filters."""
+        rows = self._valid_rows.get(filters)
+        if rows is None:
+            if self._codes is None:
+                self._codes = SlotCodes.of(self.documents)
+            size = self.size
+            rows = np.flatnonzero(self.row_live[:size] & self._codes.mask(filters)[self.row_slot[:size]])
+            if len(self._valid_rows) >= MAX_CACHED_FILTERS:
+                self._valid_rows.clear()
+            self._valid_rows[filters] = rows
+        return rows
 
     def rank(self, query: np.ndarray, filters: Filters, wanted: int) -> list[Hit]:
         """The `wanted` documents nearest to `query` that pass `filters`, each by its best chunk,
@@ -199,12 +213,13 @@ class OrganizationVectors:
         if self.live_rows == 0 or wanted <= 0:
             return []
         size = self.size
-        valid = self.row_live[:size] & self._document_mask(filters)[self.row_slot[:size]]
-        candidates = np.flatnonzero(valid)
+        candidates = self._candidates(filters)
         if not len(candidates):
             return []
         # A narrow filter scores only its rows; otherwise one product over all rows is faster.
-        if len(candidates) < size // 2:
+        if len(candidates) == size:
+            scores = self.matrix[:size] @ query
+        elif len(candidates) < size // 2:
             scores = self.matrix[candidates] @ query
         else:
             scores = (self.matrix[:size] @ query)[candidates]

@@ -6,9 +6,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis.asyncio as aioredis
+from prometheus_client import REGISTRY
 
 from libs.common.encoding import dumps
 from libs.common.redis_client import create_redis
@@ -36,8 +38,10 @@ class Stream:
     def consumer(self, indexer: RecordingIndexer) -> EventConsumer:
         return EventConsumer(self.redis, self.name, indexer)  # type: ignore[arg-type]
 
-    async def publish(self, document_id: str) -> None:
+    async def publish(self, document_id: str, occurred_at: datetime | None = None) -> None:
         event = {"type": "content.changed", "organizationId": "org-1", "documentId": document_id}
+        if occurred_at is not None:
+            event["occurredAt"] = occurred_at.isoformat()
         await self.redis.xadd(self.name, {"event": dumps(event)})
 
     async def pending(self) -> int:
@@ -88,3 +92,23 @@ async def test_a_new_group_reads_what_the_stream_already_holds_and_skips_malform
     assert await consumer.step() == 2
     assert recording.calls == [("org-1", "before")]
     assert await stream.pending() == 0
+
+
+def lag_samples() -> tuple[float, float]:
+    count = REGISTRY.get_sample_value("search_indexing_lag_seconds_count") or 0.0
+    return count, REGISTRY.get_sample_value("search_indexing_lag_seconds_sum") or 0.0
+
+
+async def test_the_indexing_lag_is_observed_from_the_first_event_of_a_document(stream):
+    consumer = stream.consumer(RecordingIndexer(failing=("broken",)))
+    await consumer.ensure_group()
+    now = datetime.now(UTC)
+    await stream.publish("a", now - timedelta(seconds=40))
+    await stream.publish("a", now - timedelta(seconds=1))
+    await stream.publish("broken", now - timedelta(seconds=500))
+    await stream.publish("undated")
+    count, total = lag_samples()
+    assert await consumer.step() == 4
+    new_count, new_total = lag_samples()
+    assert new_count == count + 1  # "a" only: the failed one is not indexed, the undated one has no time
+    assert 40 <= new_total - total < 60
