@@ -3,7 +3,7 @@
 A query scans every vector of the organization exactly (a float32 matrix product: about 2 ms
 for 10,000 chunks), which always finds the true nearest chunks and lets any filter apply before
 ranking. The matrix grows by appending; a changed document's old rows are only marked dead,
-and the matrix is compacted when dead rows outnumber live ones.
+and the matrix is compacted in place when they reach a quarter of the live ones.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import numpy as np
 from libs.common.db import Row
 from services.search.embedding import DIMENSIONS
 
+# Rows moved at a time when compacting (about 100 MB of vectors).
+COMPACTION_SLICE = 65_536
 # Row sets of this many filter combinations are kept per organization before starting over.
 MAX_CACHED_FILTERS = 16
 
@@ -111,16 +113,13 @@ class OrganizationVectors:
         needed = self.size + extra
         if needed <= len(self.matrix):
             return
-        # Grow by an eighth: doubling would, at 500,000 chunks, reserve 1.5 GB for one more document.
+        # Grow by an eighth: doubling would, at 500,000 chunks, reserve 770 MB for one more document.
         capacity = max(needed, len(self.matrix) + len(self.matrix) // 8, 64)
-        matrix = np.empty((capacity, DIMENSIONS), dtype=np.float32)
-        matrix[: self.size] = self.matrix[: self.size]
-        self.matrix = matrix
-        for name in ("row_slot", "row_chunk", "row_live"):
-            old = getattr(self, name)
-            grown = np.zeros(capacity, dtype=old.dtype)
-            grown[: self.size] = old[: self.size]
-            setattr(self, name, grown)
+        # In place: realloc moves a large block's pages rather than copying them, so growing never
+        # holds two matrices at once. Hence no view of these arrays outlives a call (Hit copies).
+        self.matrix.resize((capacity, DIMENSIONS), refcheck=False)
+        for rows in (self.row_slot, self.row_chunk, self.row_live):
+            rows.resize(capacity, refcheck=False)
 
     def _drop_rows(self, slot: int) -> None:
         rows = self.rows.pop(slot, None)
@@ -158,7 +157,10 @@ class OrganizationVectors:
             self._append(slot, vectors_of.get(document_id, []))
         self._codes = None
         self._valid_rows.clear()
-        if self.dead > max(self.live_rows, 1024):
+        # Dead rows are compacted away once they are a quarter of the live ones, so an
+        # organization's matrix stays within 1.25 times its live rows (the memory arithmetic
+        # of docs/performance.md counts on it).
+        if self.dead > max(self.live_rows // 4, 1024):
             self._compact()
 
     def _append(self, slot: int, chunks: list[Row]) -> None:
@@ -183,12 +185,18 @@ class OrganizationVectors:
         renumbered[present] = np.arange(len(present), dtype=np.int32)
         self.documents = [self.documents[slot] for slot in present]
         self.slots = {info.id: slot for slot, info in enumerate(self.documents) if info is not None}
-        self.matrix = self.matrix[keep].copy()
-        self.row_slot = renumbered[self.row_slot[keep]]
-        self.row_chunk = self.row_chunk[keep].copy()
-        self.row_live = np.ones(len(keep), dtype=bool)
-        self.size, self.dead = len(keep), 0
-        order = np.argsort(self.row_slot, kind="stable")
+        # Rows move down in place, a slice at a time, so compaction holds one slice, not a second
+        # matrix: every kept row moves to a position at or below its own, and a slice is read
+        # whole before it is written.
+        for start in range(0, len(keep), COMPACTION_SLICE):
+            part = keep[start : start + COMPACTION_SLICE]
+            self.matrix[start : start + len(part)] = self.matrix[part]
+        size = len(keep)
+        self.row_slot[:size] = renumbered[self.row_slot[keep]]
+        self.row_chunk[:size] = self.row_chunk[keep]
+        self.row_live[:size], self.row_live[size:] = True, False
+        self.size, self.dead = size, 0
+        order = np.argsort(self.row_slot[:size], kind="stable")
         slots, starts = np.unique(self.row_slot[order], return_index=True)
         groups = np.split(order, starts[1:]) if len(order) else []
         self.rows = {int(slot): rows for slot, rows in zip(slots, groups, strict=True)}
@@ -239,7 +247,7 @@ class OrganizationVectors:
                 seen.add(slot)
                 info = self.documents[slot]
                 assert info is not None
-                hits.append(Hit(info, int(self.row_chunk[row]), float(scores[index]), self.matrix[row]))
+                hits.append(Hit(info, int(self.row_chunk[row]), float(scores[index]), self.matrix[row].copy()))
                 if len(hits) == wanted:
                     return hits
             if take == len(candidates):
@@ -256,7 +264,7 @@ class OrganizationVectors:
         best = int(np.argmax(scores))
         info = self.documents[slot]  # type: ignore[index]
         assert info is not None
-        return Hit(info, int(self.row_chunk[rows[best]]), float(scores[best]), self.matrix[rows[best]])
+        return Hit(info, int(self.row_chunk[rows[best]]), float(scores[best]), self.matrix[rows[best]].copy())
 
 
 class VectorCache:

@@ -59,6 +59,7 @@ def test_filters_and_removal():
     assert [h.document.id for h in index.rank(unit(1), Filters(("published",), product_id="p2"), 5)] == ["b"]
     assert [h.document.id for h in index.rank(unit(1), Filters(("draft",)), 5)] == ["c"]
     assert [h.document.id for h in index.rank(unit(1), Filters(("published",), type="faq"), 5)] == []
+    assert [h.document.id for h in index.rank(unit(1), PUBLISHED, 5)] == ["a", "b"]
     removed, _ = change("a", 4, [], removed=True)
     index.apply([removed], [])
     assert [h.document.id for h in index.rank(unit(1), PUBLISHED, 5)] == ["b"]
@@ -109,3 +110,17 @@ def test_compaction_forgets_removed_documents_and_keeps_the_rest_findable():
     assert index.best_chunk(axis(800, tilt=5.0), "d800").chunk_index == 1
     everything = index.rank(axis(0, tilt=1.0), PUBLISHED, 100)
     assert sorted(hit.document.id for hit in everything) == sorted(index.slots)
+
+
+def test_growing_in_place_keeps_rows_and_leaves_earlier_hits_intact():
+    index = OrganizationVectors()
+    first, chunks = change("first", 1, [unit(1, 0)])
+    index.apply([first], chunks)
+    [hit] = index.rank(unit(1, 0), PUBLISHED, 1)
+    for number in range(2, 400):  # far past the first capacity: the arrays are reallocated many times
+        row, chunks = change(f"d{number}", number, [unit(0, 1, number / 400)])
+        index.apply([row], chunks)
+    assert np.array_equal(hit.vector, unit(1, 0))
+    assert [h.document.id for h in index.rank(unit(1, 0), PUBLISHED, 2)][0] == "first"
+    assert index.best_chunk(unit(0, 1, 0.5), "d200").chunk_index == 0
+    assert index.live_rows == 399
