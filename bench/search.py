@@ -4,12 +4,12 @@ in-process floor, indexing throughput and lag, query latency under indexing, and
 Indexing: pages of 60-400 words are created through the public site-pages API, published, and
 the clock runs until the search service (indexing from the content events, as deployed) has
 reported every one indexed to the content service: real embedding. While it indexes, queries
-run one at a time against the 10,000-chunk organization; the same queries run again once it is
-idle, and the two p99s are compared. `--pages 10000` measures a full 10,000-page import.
+run one at a time, four a second, against the 10,000-chunk organization; the same queries run
+again once it is idle, and the two p99s are compared. `--pages 10000` measures a full 10,000-page import.
 
 Queries: an organization's index is loaded directly into the search schema with COPY, because
 embedding 100,000 chunks takes longer than a benchmark should. The chunks' texts are made from
-a vocabulary of product words, and their vectors are real model vectors of 500 such texts, each
+a vocabulary of product words, and their vectors are real model vectors of 200 such texts, each
 reused with a little noise, so the vectors spread like real ones. Queries are 40
 natural-language questions. Each size runs ROUNDS rounds; a round measures the gateway (one at a
 time) and then the floor: the same query embedded and scanned exactly over the same vectors in
@@ -55,9 +55,10 @@ SIZES = (10_000, 100_000)
 LARGE = 500_000
 ROUNDS = 5
 CHUNKS_PER_DOCUMENT = 3
-DISTINCT_VECTORS = 500
+DISTINCT_VECTORS = 200
 NOISE = 0.15
 INDEXING_DOCUMENTS = 300
+QUERY_INTERVAL = 0.25  # seconds between query starts while indexing
 WORDS = (
     PRODUCT_WORDS
     + (
@@ -255,7 +256,8 @@ def query_rounds(url: str, key: str, matrix: np.ndarray) -> list[tuple[str, str]
 
 
 async def queries_while(url: str, key: str, busy: asyncio.Task[Any]) -> list[float]:
-    """Latencies (ms) of queries sent one at a time until `busy` is done."""
+    """Latencies (ms) of queries sent one at a time, QUERY_INTERVAL apart, until `busy` is done:
+    a steady query load, not one that would itself starve the indexing it is measured under."""
     timings: list[float] = []
     async with aiohttp.ClientSession(headers={"x-api-key": key}) as session:
         index = 0
@@ -264,8 +266,10 @@ async def queries_while(url: str, key: str, busy: asyncio.Task[Any]) -> list[flo
             async with session.post(url, json={"query": QUERIES[index % len(QUERIES)]}) as response:
                 await response.read()
                 assert response.status == 200, response.status
-            timings.append((time.perf_counter() - started) * 1000)
+            elapsed = time.perf_counter() - started
+            timings.append(elapsed * 1000)
             index += 1
+            await asyncio.sleep(max(0.0, QUERY_INTERVAL - elapsed))
     return timings
 
 
@@ -281,7 +285,7 @@ async def indexing_under_queries(
     busy = asyncio.create_task(indexing_throughput(stack, rng, pages))
     during = await queries_while(url, key, busy)
     result = await busy
-    idle_until = asyncio.create_task(asyncio.sleep(max(5.0, min(60.0, len(during) * 0.05))))
+    idle_until = asyncio.create_task(asyncio.sleep(max(10.0, min(60.0, len(during) * QUERY_INTERVAL / 2))))
     idle = await queries_while(url, key, idle_until)
     return result, during, idle
 
@@ -305,6 +309,20 @@ def lag_quantiles(stack: BenchStack) -> str:
     return f"{total:.0f} documents: p50 {quantile(0.5)}, p99 {quantile(0.99)}"
 
 
+def indexing_rows(stack: BenchStack, rng: random.Random, pages: int, url: str, key: str) -> list[tuple[str, str]]:
+    say(f"indexing {pages} pages made through the site-pages API, querying meanwhile ({load()})")
+    (seconds, per_second, chunks), during, idle = asyncio.run(indexing_under_queries(stack, rng, pages, url, key))
+    return [
+        ("indexing", f"{pages} pages ({chunks} chunks) in {seconds:.1f} s: {per_second:.1f} pages/s,"
+                     f" {chunks / seconds:.1f} chunks/s   {load()}"),
+        ("indexing lag (metric)", lag_quantiles(stack)),
+        ("10,000 chunks while indexing", f"p50 {statistics.median(during):6.2f} ms   p99 {p99(during):6.2f} ms"
+                                         f"   ({len(during)} queries)"),
+        ("10,000 chunks idle after", f"p50 {statistics.median(idle):6.2f} ms   p99 {p99(idle):6.2f} ms"
+                                     f"   ({len(idle)} queries)   p99 ratio {p99(during) / p99(idle):.2f}"),
+    ]  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=INDEXING_DOCUMENTS, help="pages to index through the API")
@@ -317,34 +335,27 @@ def main() -> None:
         base = base_vectors(rng)
         gateway = stack.url("gateway")
         rows: list[tuple[str, str]] = []
-        searched: dict[int, tuple[str, str]] = {}
+
+        def add(new: list[tuple[str, str]]) -> None:
+            """Keep rows for the report, and show them now: a long run is read as it goes."""
+            rows.extend(new)
+            for name, value in new:
+                say(f"  {name}: {value}")
+
         for size in (*SIZES, *((LARGE,) if args.large else ())):
             key, organization_id, product_id = asyncio.run(organization(stack, f"bench-search-{size}"))
             say(f"loading {size:,} chunks ({load()})")
             matrix = load_index(stack, organization_id, product_id, size, base, rng)
             url = f"{gateway}/api/v1/content/search/{organization_id}"
-            searched[size] = (url, key)
             if size in SIZES:
-                rows += [(f"{size:,} chunks, {name}", value) for name, value in query_rounds(url, key, matrix)]
+                add([(f"{size:,} chunks, {name}", value) for name, value in query_rounds(url, key, matrix)])
             else:
                 measure([Request("POST", url, {"x-api-key": key}, {"query": QUERIES[0]})], count=5, warmup=1)
             resident, peak = worker_memory(stack)
-            rows.append((f"memory after {size:,} chunks", f"resident {resident:.0f} MB, peak {peak:.0f} MB"))
+            add([(f"memory after {size:,} chunks", f"resident {resident:.0f} MB, peak {peak:.0f} MB")])
             del matrix
-        say(f"indexing {args.pages} pages made through the site-pages API, querying meanwhile ({load()})")
-        url, key = searched[SIZES[0]]
-        (seconds, per_second, chunks), during, idle = asyncio.run(
-            indexing_under_queries(stack, rng, args.pages, url, key)
-        )
-        rows += [
-            ("indexing", f"{args.pages} pages ({chunks} chunks) in {seconds:.1f} s: {per_second:.1f} pages/s,"
-                         f" {chunks / seconds:.1f} chunks/s   {load()}"),
-            ("indexing lag (metric)", lag_quantiles(stack)),
-            ("10,000 chunks while indexing", f"p50 {statistics.median(during):6.2f} ms   p99 {p99(during):6.2f} ms"
-                                             f"   ({len(during)} queries)"),
-            ("10,000 chunks idle after", f"p50 {statistics.median(idle):6.2f} ms   p99 {p99(idle):6.2f} ms"
-                                         f"   ({len(idle)} queries)   p99 ratio {p99(during) / p99(idle):.2f}"),
-        ]  # fmt: skip
+            if size == SIZES[0]:
+                add(indexing_rows(stack, rng, args.pages, url, key))
         report("POST /api/v1/content/search/{orgId} through the gateway, and indexing from content events", rows)
 
 
