@@ -18,9 +18,10 @@ from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
 from gateway.openapi import render_document
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
-from gateway.route_table import ROUTES, Route
+from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.settings import GatewaySettings
+from libs.common.contract import Route
 from libs.common.db import db_pool_ctx
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx

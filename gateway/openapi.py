@@ -9,7 +9,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
-from gateway.route_table import Route
+from libs.common.contract import Route
 from libs.common.encoding import dumps
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 
@@ -63,7 +63,8 @@ def _error_statuses(route: Route) -> list[int]:
 
 
 def _operation(route: Route) -> dict[str, Any]:
-    data_schema: Any = route.response
+    # A route declared without a response schema answers any JSON value.
+    data_schema: Any = {} if route.response is None else route.response
     if route.response_many:
         data_schema = {"type": "array", "items": route.response}
     success = {
@@ -104,7 +105,7 @@ def _operation(route: Route) -> dict[str, Any]:
 
 
 def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
-    """The OpenAPI document of every route whose service is built (it has a response schema)."""
+    """The OpenAPI document of every route of the table."""
     spec = APISpec(
         title=TITLE,
         version=VERSION,
@@ -120,8 +121,7 @@ def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
         spec.components.schema(name, schema)
     operations: dict[str, dict[str, Any]] = {}
     for route in routes:
-        if route.response is not None:
-            operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
+        operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
     return spec.to_dict()

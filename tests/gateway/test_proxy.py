@@ -12,13 +12,16 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from gateway.route_table import Route
+from gateway import contract as gateway_contract
+from libs.common.contract import Route
 from libs.common.internal_token import verify
 from tests.conftest import free_port
 from tests.factories import IdentityFactory
 from tests.fakes import echo_upstream, fixed_upstream, slow_upstream
 
+# The gateway's own routes are part of every gateway; the echo routes go to a fake `content`.
 ROUTES = (
+    *gateway_contract.ROUTES,
     Route("GET", "/api/v1/echo", "content", "content:read", "echo", "Echo"),
     Route("POST", "/api/v1/echo", "content", "content:write", "echo_post", "Echo", product_body="productId"),
     Route("GET", "/api/v1/products/{productId}/echo", "content", "content:read", "echo_p", "Echo",
