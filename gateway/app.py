@@ -10,6 +10,7 @@ from aiohttp import web
 from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
+from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
 from gateway.auth.tokens import TokenSigner
@@ -97,7 +98,7 @@ def create_app(
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:
-    return GatewaySettings.load(environ)
+    return GatewaySettings.load(GATEWAY, environ)
 
 
 async def app_factory() -> web.Application:

@@ -22,7 +22,7 @@ from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
 from libs.common import errors
 from libs.common.contract import Route
 from libs.common.encoding import loads
-from libs.common.http_client import RawResponse
+from libs.common.http_client import RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product, mint
 from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
@@ -73,21 +73,6 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     if owned is None or owned.organization_id != organization_id:
         raise errors.NotFound("product not found")
     return owned.product
-
-
-def upstream_error(raw: RawResponse) -> errors.ApiError:
-    """The error a service answered, or a 502/503/504 when its answer is not one of ours."""
-    try:
-        payload = loads(raw.body) if raw.body else None
-    except ValueError:
-        payload = None
-    if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
-        return errors.UpstreamError(raw.status, payload["code"], payload["message"], payload.get("details"))
-    if raw.status == 503:
-        return errors.ServiceUnavailable("upstream not ready")
-    if raw.status == 504:
-        return errors.UpstreamTimeout()
-    return errors.BadGateway(f"upstream answered {raw.status} without an error body")
 
 
 def shape(raw: RawResponse) -> web.Response:

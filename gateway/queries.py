@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
 from libs.common.errors import NotFound
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 KEY_COLUMNS = "id, organization_id, name, prefix, scopes, created_at, expires_at, revoked_at, last_used_at"
 
@@ -25,7 +24,7 @@ async def create_organization(cur: Any, slug: str, name: str, organization_id: s
 
 
 async def find_organization(cur: Any, id_or_slug: str) -> Row | None:
-    column = "id" if re.fullmatch(UUID_PATTERN, id_or_slug) else "slug"
+    column = "id" if is_uuid(id_or_slug) else "slug"
     return await fetch_one(cur, f"SELECT id, slug, name FROM organizations WHERE {column} = %s", (id_or_slug,))
 
 

@@ -6,7 +6,7 @@ from aiohttp import web
 
 from libs.common.contract import register_handlers
 from services.apps import contract
-from services.apps.views import apps, domains, legacy, resources, routes
+from services.apps.views import app_routes, apps, domains, legacy, resources
 
 HANDLERS = {
     "apps_list": apps.apps_list,
@@ -18,10 +18,10 @@ HANDLERS = {
     "apps_resources_create": resources.resources_create,
     "apps_domains_list": domains.domains_list,
     "apps_domains_create": domains.domains_create,
-    "apps_route_candidates": routes.routes_candidates,
-    "apps_routes_preview": routes.routes_preview,
-    "apps_routes_batch": routes.routes_batch,
-    "apps_routes_update": routes.routes_update,
+    "apps_route_candidates": app_routes.routes_candidates,
+    "apps_routes_preview": app_routes.routes_preview,
+    "apps_routes_batch": app_routes.routes_batch,
+    "apps_routes_update": app_routes.routes_update,
     "legacy_routing_get": legacy.legacy_routing_get,
 }
 

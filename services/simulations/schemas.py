@@ -104,11 +104,3 @@ class RunCreate(ApiSchema):
     volume_ids = fields.Raw(allow_none=True)
     log_s3_keys = fields.Raw(allow_none=True)
     metadata = fields.Raw(allow_none=True)
-
-
-class Task(TaskRef):
-    organization_id = fields.String(required=True)
-
-
-class Environment(EnvironmentRef):
-    organization_id = fields.String(required=True)

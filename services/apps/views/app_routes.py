@@ -1,4 +1,4 @@
-"""Handlers of an app's routes: candidates, import preview, batch creation and update."""
+"""Handlers of an app's URL routes: candidates, import preview, batch creation and update."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.errors import Conflict, NotFound, ValidationFailed
+from libs.common.errors import Conflict, ValidationFailed
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
 from libs.common.validators import normalize_route_path
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
+from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
-from services.apps.queries import routes as queries
 from services.apps.route_import import ImportItem, import_items, preview_import
 from services.apps.schemas import RouteCandidatesQuery, RouteImport, RouteUpdate
 
@@ -59,10 +59,7 @@ async def _preview(
 async def routes_candidates(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/route-candidates: a product's documents and the paths they would get."""
     query = load_query(request, CANDIDATES_QUERY)
-    product = caller_of(request).product
-    if product is None or product.id != query["product_id"]:
-        # The gateway checks productId and names the product in the token; nothing else may pass.
-        raise NotFound("product not found")
+    product = caller_of(request).checked_product(query["product_id"])
     app_id = await _require_app(request)
     documents = await upstream.product_documents(request, product.id, query["status"])
     suggested = suggested_paths(documents)
@@ -117,12 +114,13 @@ async def routes_update(request: web.Request) -> web.Response:
     data = await load_json(request, ROUTE_UPDATE)
     if "path" in data:
         data["path"] = normalize_route_path(data["path"])
-    app_id, route_id = await _require_app(request), request.match_info["routeId"]
-    async with cursor(request.app[DB_POOL]) as cur:
+    app_id, route_id = request.match_info["appId"], request.match_info["routeId"]
+    # One transaction: the app, the route and the change are read and written together.
+    async with transaction(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-    targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
-    if "target_id" in data and data["target_id"] not in targets:
-        raise ValidationFailed(details={"targetId": "No such document in this organization."})
-    async with cursor(request.app[DB_POOL]) as cur:
+        targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
+        if "target_id" in data and data["target_id"] not in targets:
+            raise ValidationFailed(details={"targetId": "No such document in this organization."})
         route = await queries.update_route(cur, app_id, route_id, data)
     return json_response(_with_target(route, targets, products))
