@@ -80,8 +80,9 @@ async def test_an_environment_of_another_organization_is_refused(identity: Ident
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("passed", "yes"), ("tokensUsed", "1200"), ("tokensUsed", -1), ("tokensUsed", True), ("costUsd", "0.1"), ("overallScore", True),
-     ("startedAt", "yesterday"), ("startedAt", "2026-11-20T10:00:00"), ("status", ""), ("id", "123")],
+    [("passed", "yes"), ("tokensUsed", "1200"), ("tokensUsed", -1), ("tokensUsed", True), ("costUsd", "0.1"),
+     ("overallScore", True), ("startedAt", "yesterday"), ("startedAt", "2026-11-20T10:00:00"), ("status", ""),
+     ("id", "123")],
 )  # fmt: skip
 async def test_ill_typed_fields_are_refused(identity: IdentityFactory, simulations: SimulationFactory, field, value):
     org = await identity.organization()
