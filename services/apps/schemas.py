@@ -73,7 +73,12 @@ class DomainResolve(ApiSchema):
 
 
 class RouteCandidatesQuery(ApiSchema):
-    product_id = UuidString(required=True)
+    product_id = UuidString(
+        metadata={
+            "description": "Only this product's documents; without it, the documents of every product that is a"
+            " resource of the app. A product that is not a resource of the app is 404."
+        }
+    )
     status = fields.String(load_default="published", validate=validate.OneOf(DOCUMENT_STATUSES))
     include_routed = QueryBoolean(load_default=False)
 
