@@ -67,15 +67,6 @@ async def test_uppercase_is_refused_naming_the_lowercase_form(tenant: Tenant, se
     assert listed["data"] == []
 
 
-async def test_the_published_pattern_is_the_contracts(tenant: Tenant):
-    status, document = await tenant.get("/api/v1/openapi.json")
-    body = document["paths"]["/api/v1/apps/{appId}/domains"]["post"]["requestBody"]["content"]["application/json"]
-    schema = body["schema"]
-    if "$ref" in schema:
-        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
-    assert schema["properties"]["domain"]["pattern"] == r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
-
-
 @pytest.mark.parametrize(
     "make",
     [
