@@ -35,6 +35,10 @@ async def get_organization(cur: Any, id_or_slug: str) -> Row:
     return row
 
 
+async def list_organizations(cur: Any) -> list[Row]:
+    return await fetch_all(cur, "SELECT id, slug, name, created_at FROM organizations ORDER BY slug")
+
+
 async def create_user(cur: Any, email: str, name: str, user_id: str | None = None) -> Row:
     with conflict_on_unique(f"user {email!r} already exists"):
         row = await fetch_returned(
@@ -47,11 +51,23 @@ async def create_user(cur: Any, email: str, name: str, user_id: str | None = Non
 
 
 async def get_user(cur: Any, id_or_email: str) -> Row:
-    column = "email" if "@" in id_or_email else "id"
-    row = await fetch_one(cur, f"SELECT id, email, name FROM users WHERE {column} = lower(%s)", (id_or_email,))
+    condition = "email = lower(%s)" if "@" in id_or_email else "id = %s"
+    row = await fetch_one(cur, f"SELECT id, email, name FROM users WHERE {condition}", (id_or_email,))
     if row is None:
         raise NotFound(f"no user {id_or_email!r}")
     return row
+
+
+async def list_users(cur: Any, organization_id: str | None = None) -> list[Row]:
+    """Every user, or an organization's members with their role."""
+    if organization_id is None:
+        return await fetch_all(cur, "SELECT id, email, name, created_at FROM users ORDER BY email")
+    return await fetch_all(
+        cur,
+        "SELECT u.id, u.email, u.name, m.role, m.created_at AS member_since FROM memberships m"
+        " JOIN users u ON u.id = m.user_id WHERE m.organization_id = %s ORDER BY u.email",
+        (organization_id,),
+    )
 
 
 async def upsert_membership(cur: Any, user_id: str, organization_id: str, role: str) -> Row:
@@ -100,6 +116,16 @@ async def list_products(cur: Any, organization_id: str, ids: list[str] | None = 
         "SELECT id, name, slug FROM products"
         f" WHERE organization_id = %(org)s{among} AND deleted_at IS NULL ORDER BY name, id",
         {"org": organization_id, "ids": ids},
+    )
+
+
+async def list_organization_products(cur: Any, organization_id: str) -> list[Row]:
+    """An organization's live products."""
+    return await fetch_all(
+        cur,
+        "SELECT id, slug, name, created_at FROM products"
+        " WHERE organization_id = %s AND deleted_at IS NULL ORDER BY slug, id",
+        (organization_id,),
     )
 
 

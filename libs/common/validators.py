@@ -94,8 +94,25 @@ def slug_validators() -> list[validate.Validator]:
     return [length(1, SLUG_MAX), FullMatch(SLUG_PATTERN, "Must be lowercase letters, digits and single hyphens.")]
 
 
+class HostnameMatch(FullMatch):
+    """The spec's hostname pattern on the value as sent; a name that only lacks lowercase says so.
+
+    Hostnames are case-insensitive, but the contract's pattern is lowercase only: "Shop.Example.com"
+    is refused rather than quietly stored as another spelling, and the message names the one to send.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")
+
+    def __call__(self, value: str) -> str:
+        lowered = normalize_hostname(value)
+        if lowered != value and self.regex.fullmatch(lowered) is not None:
+            raise ValidationError(f"Must be lowercase: use {lowered}.")
+        return super().__call__(value)
+
+
 def hostname_validators() -> list[validate.Validator]:
-    return [length(1, HOSTNAME_MAX), FullMatch(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")]
+    return [length(1, HOSTNAME_MAX), HostnameMatch()]
 
 
 def _canonical_path_within_limit(value: str) -> None:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from libs.common.cli import parse_uuid
+from libs.common.cli import OperatorParser, parse_uuid
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError, BadGateway, ValidationFailed
@@ -39,7 +39,7 @@ def parse_path(text: str) -> tuple[str, str]:
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="python -m services.apps.admin", description="Apps service operator commands.")
+    root = OperatorParser(prog="python -m services.apps.admin", description="Apps service operator commands.")
     root.add_argument("--json", action="store_true", help="print one JSON object")
     commands = root.add_subparsers(dest="command", required=True)
     legacy = commands.add_parser("legacy-domain", help="a product-scoped web domain with a legacy routing config")
