@@ -208,7 +208,7 @@ async def indexing_throughput(stack: BenchStack, rng: random.Random, count: int)
 
 
 def worker_memory(stack: BenchStack) -> tuple[float, float]:
-    """(resident MB, peak resident MB) of the search service's gunicorn worker."""
+    """(resident MiB, peak resident MiB) of the search service's gunicorn worker."""
     [search] = [running for running in stack.running if running.part is SEARCH]
     master = search.process.pid
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
@@ -352,7 +352,7 @@ def main() -> None:
             else:
                 measure([Request("POST", url, {"x-api-key": key}, {"query": QUERIES[0]})], count=5, warmup=1)
             resident, peak = worker_memory(stack)
-            add([(f"memory after {size:,} chunks", f"resident {resident:.0f} MB, peak {peak:.0f} MB")])
+            add([(f"memory after {size:,} chunks", f"resident {resident:.0f} MiB, peak {peak:.0f} MiB")])
             del matrix
             if size == SIZES[0]:
                 add(indexing_rows(stack, rng, args.pages, url, key))
