@@ -8,9 +8,11 @@ tests, check speed targets: a machine's load never turns the test suite red.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import time
@@ -25,18 +27,25 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import PARTS, Part
+from deploy.parts import PARTS, ROOT, Part
 from deploy.run import Running, start, stop, wait_ready
 from deploy.stack import DATA, forget_prefix, local_stack
 from libs.common.internal_token import Caller, Organization, mint
 
-BENCH_DATABASE = "aivis_bench"
+# One database per checkout, on free ports: benchmarks of two checkouts on one machine never meet.
+BENCH_DATABASE = "aivis_bench_" + hashlib.sha1(str(ROOT).encode()).hexdigest()[:8]
 # Benchmarks measure the service, not the limiter: every request must be admitted.
 BENCH_ENVIRON = {"RATE_LIMIT_PER_MINUTE": "100000000", "RATE_LIMIT_BURST": "1000000"}
 
 
 def say(message: str) -> None:
     print(message, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -73,14 +82,14 @@ def reset_database(admin: str) -> None:
 
 @contextmanager
 def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None = None) -> Iterator[BenchStack]:
-    """Bring up `parts` on their usual ports against a fresh benchmark database."""
+    """Bring up `parts` on free ports against a fresh benchmark database."""
     with local_stack() as base:
         admin = make_dsn(base["DATABASE_URL"], dbname=BENCH_DATABASE)
         reset_database(admin)
         # Streams of their own too: the fresh database's event positions start again from 1.
         prefix = f"bench-{uuid.uuid4().hex[:8]}:"
         merged = {**base, **BENCH_ENVIRON, **(environ or {}), "DATABASE_URL": admin, "REDIS_PREFIX": prefix}
-        ports = {part.name: part.port for part in PARTS}
+        ports = {part.name: free_port() for part in PARTS}
         DATA.mkdir(exist_ok=True)
         with open(DATA / "bench.log", "ab") as output:
             stack = BenchStack(merged, admin, ports)
@@ -93,17 +102,17 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
                 forget_prefix(merged["REDIS_URL"], prefix)
 
 
-def ensure_wrk() -> str:
-    """wrk from the system's packages; installed with apt-get when missing and possible."""
-    found = shutil.which("wrk")
+def ensure_program(name: str, package: str, path: str | None = None) -> str:
+    """A program from the system's packages; installed with apt-get when missing and possible."""
+    found = shutil.which(name, path=path)
     if found:
         return found
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        say("installing wrk (apt-get install wrk)")
-        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], check=True, stdout=subprocess.DEVNULL)
-        found = shutil.which("wrk")
+        say(f"installing {name} (apt-get install {package})")
+        subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, stdout=subprocess.DEVNULL)
+        found = shutil.which(name, path=path)
     if not found:
-        raise SystemExit("the benchmarks need wrk: install it (Debian/Ubuntu: apt-get install wrk)")
+        raise SystemExit(f"the benchmarks need {name}: install it (Debian/Ubuntu: apt-get install {package})")
     return found
 
 
@@ -126,7 +135,7 @@ def _ms(text: str) -> float:
 
 
 def wrk(url: str, headers: Mapping[str, str], seconds: int = 10, connections: int = 32, threads: int = 1) -> Throughput:
-    command = [ensure_wrk(), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    command = [ensure_program("wrk", "wrk"), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     output = subprocess.run([*command, url], check=True, capture_output=True, text=True).stdout

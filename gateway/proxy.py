@@ -21,8 +21,8 @@ from libs.common import errors
 from libs.common.encoding import loads
 from libs.common.http_client import RawResponse
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
-from libs.common.internal_token import Product, mint
-from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
+from libs.common.internal_token import Product
+from libs.common.keys import HTTP, REQUEST_ID
 from libs.common.middlewares import REQUEST_ID_HEADER
 
 # Only these client headers reach a service; identity travels in the internal token alone.
@@ -124,9 +124,7 @@ def compile_route(route: Route, upstream_url: str) -> Handler:
             product = await check_tenancy(request, route, identity, body)
             request_id = request[REQUEST_ID]
             headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
-            headers[INTERNAL_TOKEN_HEADER] = mint(
-                app[SETTINGS].internal_token_secret, identity.caller(request_id, product)
-            )
+            headers[INTERNAL_TOKEN_HEADER] = app[HTTP].token(identity.caller(request_id, product))
             headers[REQUEST_ID_HEADER] = request_id
             raw = await app[HTTP].send(
                 request.method,
