@@ -102,17 +102,17 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
                 forget_prefix(merged["REDIS_URL"], prefix)
 
 
-def ensure_wrk() -> str:
-    """wrk from the system's packages; installed with apt-get when missing and possible."""
-    found = shutil.which("wrk")
+def ensure_program(name: str, package: str, path: str | None = None) -> str:
+    """A program from the system's packages; installed with apt-get when missing and possible."""
+    found = shutil.which(name, path=path)
     if found:
         return found
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        say("installing wrk (apt-get install wrk)")
-        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], check=True, stdout=subprocess.DEVNULL)
-        found = shutil.which("wrk")
+        say(f"installing {name} (apt-get install {package})")
+        subprocess.run(["apt-get", "install", "-y", "-q", package], check=True, stdout=subprocess.DEVNULL)
+        found = shutil.which(name, path=path)
     if not found:
-        raise SystemExit("the benchmarks need wrk: install it (Debian/Ubuntu: apt-get install wrk)")
+        raise SystemExit(f"the benchmarks need {name}: install it (Debian/Ubuntu: apt-get install {package})")
     return found
 
 
@@ -135,7 +135,7 @@ def _ms(text: str) -> float:
 
 
 def wrk(url: str, headers: Mapping[str, str], seconds: int = 10, connections: int = 32, threads: int = 1) -> Throughput:
-    command = [ensure_wrk(), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    command = [ensure_program("wrk", "wrk"), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     output = subprocess.run([*command, url], check=True, capture_output=True, text=True).stdout

@@ -1,8 +1,12 @@
-"""GET /api/v1/agent-simulation/runs through the gateway (API key) and directly, with wrk.
+"""GET /api/v1/agent-simulation/runs directly, through nginx and through the gateway, with wrk.
 
-Target: the gateway keeps at least 60% of the direct throughput, and a cached key costs the
-credential check no database or Redis round trip (shown by the key-hash index's scan count
-and Redis's command count around the measured run).
+nginx (a plain reverse proxy with upstream keepalive, bench/nginx.py) is the reference: what one
+proxy hop costs on this machine. Rounds interleave the three paths, on the default page (50 runs,
+about 48 KB) and on `?limit=1` (about 1 KB), so the ratios compare like with like.
+
+Targets: the gateway keeps at least 0.60 of direct, and at least nginx's ratio of the same run on
+the small response; a cached key costs the credential check no database or Redis round trip
+(shown by the key-hash index's scan count and Redis's command count around a gateway round).
 
     python -m deploy.stack exec -- python -m bench.runs
 """
@@ -16,7 +20,8 @@ from datetime import UTC, datetime, timedelta
 import psycopg2
 import redis
 
-from bench.common import BenchStack, Throughput, bench_stack, report, say, wrk
+from bench.common import BenchStack, Request, Throughput, bench_stack, measure, report, say, wrk
+from bench.nginx import nginx_proxy
 from deploy.parts import GATEWAY, SIMULATIONS
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
@@ -26,10 +31,13 @@ from libs.common.internal_token import Organization
 from services.simulations import queries as simulations
 
 RUNS = "/api/v1/agent-simulation/runs"
+RESPONSES = {"large": RUNS, "small": RUNS + "?limit=1"}
+PATHS = ("direct", "nginx", "gateway")
 RUN_COUNT = 500
-ROUNDS = 3
-SECONDS = 10
+ROUNDS = 5
+SECONDS = 6
 CONNECTIONS = 32
+ONE_AT_A_TIME = 2000
 
 
 async def seed(stack: BenchStack) -> tuple[str, Organization]:
@@ -72,42 +80,80 @@ def redis_commands(stack: BenchStack) -> int:
     return int(redis.Redis.from_url(stack.environ["REDIS_URL"]).info("stats")["total_commands_processed"])
 
 
-def median(results: list[Throughput]) -> Throughput:
+def median_by_rate(results: list[Throughput]) -> Throughput:
     return sorted(results, key=lambda result: result.requests_per_second)[len(results) // 2]
+
+
+def describe(result: Throughput) -> str:
+    return f"{result.requests_per_second:8.0f} req/s   p50 {result.p50_ms:6.2f} ms   p99 {result.p99_ms:6.2f} ms"
+
+
+def ratios(through: list[Throughput], direct: list[Throughput]) -> list[float]:
+    """Each round's ratio to the direct run of the same round."""
+    return [t.requests_per_second / d.requests_per_second for t, d in zip(through, direct, strict=True)]
 
 
 def main() -> None:
     with bench_stack((GATEWAY, SIMULATIONS)) as stack:
         key, organization = asyncio.run(seed(stack))
-        gateway_url, direct_url = stack.url("gateway") + RUNS, stack.url("simulations") + RUNS
-        wrk(gateway_url, {"x-api-key": key}, seconds=2)  # every gateway worker caches the key
-        direct: list[Throughput] = []
-        through: list[Throughput] = []
-        for round_number in range(1, ROUNDS + 1):
-            say(f"round {round_number}/{ROUNDS}")
-            direct.append(
-                wrk(direct_url, {"X-Internal-Token": stack.internal_token(organization)}, SECONDS, CONNECTIONS)
+        with nginx_proxy(f"127.0.0.1:{stack.ports['simulations']}") as nginx_url:
+            bases = {"direct": stack.url("simulations"), "nginx": nginx_url, "gateway": stack.url("gateway")}
+
+            def headers(path: str) -> dict[str, str]:
+                # Direct and through nginx, the caller brings the token the gateway would sign.
+                if path == "gateway":
+                    return {"x-api-key": key}
+                return {"X-Internal-Token": stack.internal_token(organization)}
+
+            for path in PATHS:  # every gateway worker caches the key; nginx fills its upstream pool
+                wrk(bases[path] + RUNS, headers(path), seconds=2)
+            results: dict[tuple[str, str], list[Throughput]] = {
+                (size, path): [] for size in RESPONSES for path in PATHS
+            }
+            scans = commands = served = 0
+            for round_number in range(1, ROUNDS + 1):
+                say(f"round {round_number}/{ROUNDS}")
+                for size, target in RESPONSES.items():
+                    for path in PATHS:
+                        if path == "gateway":
+                            scans, commands = key_hash_scans(stack), redis_commands(stack)
+                        result = wrk(bases[path] + target, headers(path), SECONDS, CONNECTIONS)
+                        results[size, path].append(result)
+                        if path == "gateway":
+                            scans, commands = key_hash_scans(stack) - scans, redis_commands(stack) - commands
+                            served = int(result.requests_per_second * SECONDS)
+            single = {
+                path: measure([Request("GET", bases[path] + RESPONSES["small"], headers(path))], count=ONE_AT_A_TIME)
+                for path in PATHS
+            }
+        for size, target in RESPONSES.items():
+            direct = results[size, "direct"]
+            rows = [(path, describe(median_by_rate(results[size, path]))) for path in PATHS]
+            for path in ("nginx", "gateway"):
+                by_round = ratios(results[size, path], direct)
+                rows.append((
+                    f"{path} ratio",
+                    f"{statistics.median(by_round):.2f} of direct (rounds {', '.join(f'{r:.2f}' for r in by_round)})",
+                ))  # fmt: skip
+            gateway_to_nginx = ratios(results[size, "gateway"], results[size, "nginx"])
+            rows.append(("gateway / nginx", f"{statistics.median(gateway_to_nginx):.2f} (target on small >= 1.00)"))
+            rows.append(("non-2xx", f"{sum(r.non_2xx for path in PATHS for r in results[size, path])}"))
+            report(
+                f"GET {target} ({size}), wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} interleaved rounds, medians",
+                rows,
             )
-            scans, commands = key_hash_scans(stack), redis_commands(stack)
-            through.append(wrk(gateway_url, {"x-api-key": key}, SECONDS, CONNECTIONS))
-            scans, commands = key_hash_scans(stack) - scans, redis_commands(stack) - commands
-        d, g = median(direct), median(through)
-        served = int(through[-1].requests_per_second * SECONDS)
+        direct_p50 = single["direct"].p50_ms
         report(
-            f"GET {RUNS} (50 of {RUN_COUNT} runs per page), wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, median of {ROUNDS}",
+            f"GET {RESPONSES['small']} one at a time, {ONE_AT_A_TIME} requests",
             [
-                ("direct", f"{d.requests_per_second:8.0f} req/s   p50 {d.p50_ms:6.2f} ms   p99 {d.p99_ms:6.2f} ms"),
-                ("gateway", f"{g.requests_per_second:8.0f} req/s   p50 {g.p50_ms:6.2f} ms   p99 {g.p99_ms:6.2f} ms"),
-                ("ratio", f"{g.requests_per_second / d.requests_per_second:.2f} of direct (target >= 0.60)"),
-                ("ratios by round", ", ".join(f"{t.requests_per_second / s.requests_per_second:.2f}"
-                                               for t, s in zip(through, direct, strict=True))),
-                ("non-2xx", f"{sum(r.non_2xx for r in direct + through)}"),
+                *((path, f"p50 {single[path].p50_ms:6.3f} ms   p99 {single[path].p99_ms:6.3f} ms") for path in PATHS),
+                *((f"{path} adds", f"{single[path].p50_ms - direct_p50:6.3f} ms to p50") for path in PATHS[1:]),
+                ("failures", f"{sum(single[path].failures for path in PATHS)}"),
                 ("key lookups in the last gateway round", f"{scans} key-hash index scans for ~{served} requests"),
                 ("Redis commands in the last gateway round",
                  f"{commands} for ~{served} requests (the rate-limit sync, every 250 ms per worker)"),
             ],
         )  # fmt: skip
-        say(f"(spread of gateway rounds: {statistics.pstdev([r.requests_per_second for r in through]):.0f} req/s)")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """GET /api/v1/site/pages with 100,000 documents in one product, through the gateway.
 
 Target: p50 under 25 ms for each filter and order a user combines (the list below), with exact
-totals. The documents are loaded with COPY into the content schema, as the content role; the
-requests go through the gateway with an API key, one at a time (latency), then eight at a time
-over the whole mix.
+totals, and it holds under ordinary writes: the default list at most 10 ms and the substring
+search at most 25 ms after 11,000 page edits with no manual VACUUM. The documents are loaded
+with COPY into the content schema, as the content role, and vacuumed once; then 11,000 page
+edits go through the gateway (PATCH /api/v1/site/pages, 25 pages a request, 4 at a time),
+then the lists are requested through the gateway with an API key, one at a time (latency),
+then eight at a time over the whole mix.
 
     python -m deploy.stack exec -- python -m bench.site_pages
 """
@@ -14,10 +17,12 @@ import asyncio
 import csv
 import io
 import random
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
+import aiohttp
 import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, measure, report, say
@@ -30,6 +35,9 @@ from libs.common.db import create_pool, session_options, transaction
 DOCUMENTS = 100_000
 OTHER_DOCUMENTS = 20_000  # another product of the organization, so the product filter has work to do
 CHUNK = 10_000
+WRITES = 11_000
+WRITES_PER_REQUEST = 25
+WRITERS = 4
 PAGES = "/api/v1/site/pages"
 DOMAINS = ("www.bench.example", "docs.bench.example", "blog.bench.example")
 SECTIONS = (("blog", "blog_post", 0.30), ("docs", "doc", 0.30), ("guides", "page", 0.15), ("products", "page", 0.15),
@@ -109,7 +117,8 @@ async def seed_identity(stack: BenchStack) -> tuple[str, str, str, str]:
     return key, str(organization["id"]), str(product["id"]), str(other["id"])
 
 
-def seed_content(stack: BenchStack, organization_id: str, product_id: str, other_id: str) -> None:
+def seed_content(stack: BenchStack, organization_id: str, product_id: str, other_id: str) -> list[str]:
+    """Load the documents, vacuumed and analysed once as after an import; the product's ids."""
     rng = random.Random(20261122)
     documents = document_rows(rng, organization_id, product_id, DOCUMENTS)
     documents += document_rows(rng, organization_id, other_id, OTHER_DOCUMENTS)
@@ -124,13 +133,41 @@ def seed_content(stack: BenchStack, organization_id: str, product_id: str, other
         cur.execute("VACUUM ANALYZE documents")
         cur.execute("VACUUM ANALYZE document_domains")
     conn.close()
+    return [row[0] for row in documents[:DOCUMENTS]]
+
+
+async def edit_pages(stack: BenchStack, key: str, product_id: str, document_ids: list[str]) -> float:
+    """WRITES page edits (title and content) of random pages of the product, through the gateway; seconds."""
+    rng = random.Random(20261125)
+    batches = [rng.sample(document_ids, WRITES_PER_REQUEST) for _ in range(WRITES // WRITES_PER_REQUEST)]
+    url, headers = stack.url("gateway") + PAGES, {"x-api-key": key}
+
+    async with aiohttp.ClientSession() as session:
+
+        async def writer() -> None:
+            while batches:
+                pages = [
+                    {"id": document_id, "title": " ".join(rng.sample(WORDS, 4)).capitalize(),
+                     "content": " ".join(rng.choices(WORDS, k=120))}
+                    for document_id in batches.pop()
+                ]  # fmt: skip
+                async with session.patch(url, json={"productId": product_id, "pages": pages}, headers=headers) as resp:
+                    body = await resp.json()
+                    assert resp.status == 200 and body["data"]["updatedCount"] == len(pages), body
+
+        started = time.perf_counter()
+        await asyncio.gather(*(writer() for _ in range(WRITERS)))
+        return time.perf_counter() - started
 
 
 def main() -> None:
     with bench_stack((GATEWAY, CONTENT)) as stack:
         say(f"seeding {DOCUMENTS:,} documents (and {OTHER_DOCUMENTS:,} of another product)")
         key, organization_id, product_id, other_id = asyncio.run(seed_identity(stack))
-        seed_content(stack, organization_id, product_id, other_id)
+        document_ids = seed_content(stack, organization_id, product_id, other_id)
+        say(f"editing {WRITES:,} pages through the gateway, {WRITES_PER_REQUEST} a request, {WRITERS} at a time")
+        seconds = asyncio.run(edit_pages(stack, key, product_id, document_ids))
+        say(f"  {seconds:.1f} s ({WRITES / seconds:.0f} page edits/s); then no manual VACUUM")
         headers = {"x-api-key": key}
 
         def request(params: dict[str, str]) -> Request:
@@ -145,7 +182,11 @@ def main() -> None:
         mixed = measure([request(params) for _, params in COMBINATIONS], concurrency=8, count=1800, warmup=90)
         rows.append(("all of them, 8 at a time", f"p50 {mixed.p50_ms:6.2f} ms   p99 {mixed.p99_ms:6.2f} ms   "
                                                  f"{mixed.requests_per_second:.0f} req/s"))  # fmt: skip
-        report(f"GET {PAGES}, {DOCUMENTS:,} documents in the product, through the gateway (target p50 < 25 ms)", rows)
+        report(
+            f"GET {PAGES}, {DOCUMENTS:,} documents in the product, after {WRITES:,} page edits, through the gateway"
+            " (targets p50: default <= 10 ms, search 'pricing' <= 25 ms, every combination < 25 ms)",
+            rows,
+        )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ from libs.common.contract import Route
 from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
-from libs.common.internal_token import Product, mint
-from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
+from libs.common.internal_token import Product
+from libs.common.keys import HTTP, REQUEST_ID
 from libs.common.middlewares import REQUEST_ID_HEADER
 
 # Only these client headers reach a service; identity travels in the internal token alone.
@@ -106,9 +106,7 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
         app = request.app
         request_id = request[REQUEST_ID]
         headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
-        headers[INTERNAL_TOKEN_HEADER] = mint(
-            app[SETTINGS].internal_token_secret, checked.identity.caller(request_id, checked.product)
-        )
+        headers[INTERNAL_TOKEN_HEADER] = app[HTTP].token(checked.identity.caller(request_id, checked.product))
         headers[REQUEST_ID_HEADER] = request_id
         raw = await app[HTTP].send(
             request.method,

@@ -6,14 +6,15 @@ import asyncio
 
 from aiohttp import web
 
-from libs.common.internal_token import HEADER, verify
+from libs.common.keys import caller_of
+from libs.common.middlewares import internal_auth_middleware, request_id_middleware
 
 
 def echo_upstream(secret: str) -> web.Application:
-    """Answers with what it received: headers, path, query, body and the verified caller."""
+    """Answers with what it received: headers, path, query, body and the caller, verified as a service does."""
 
     async def echo(request: web.Request) -> web.Response:
-        caller = verify(secret, request.headers[HEADER])
+        caller = caller_of(request)
         return web.json_response(
             {
                 "path": request.path,
@@ -32,7 +33,7 @@ def echo_upstream(secret: str) -> web.Application:
             headers={"Location": "/somewhere", "X-Upstream-Secret": "must not leak"},
         )
 
-    app = web.Application()
+    app = web.Application(middlewares=(request_id_middleware, internal_auth_middleware(secret, ("/",))))
     app.router.add_route("*", "/{tail:.*}", echo)
     return app
 

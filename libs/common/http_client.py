@@ -18,7 +18,7 @@ from multidict import CIMultiDictProxy
 from libs.common import errors
 from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
-from libs.common.internal_token import Caller, mint
+from libs.common.internal_token import Caller, Minter
 from libs.common.keys import HTTP, SETTINGS
 
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
@@ -65,7 +65,11 @@ class InternalClient:
 
     def __init__(self, session: aiohttp.ClientSession, token_secret: str) -> None:
         self._session = session
-        self._token_secret = token_secret
+        self._minter = Minter(token_secret)
+
+    def token(self, caller: Caller) -> str:
+        """The signed internal token for `caller`, reused for a few seconds (see internal_token)."""
+        return self._minter.token(caller)
 
     async def send(
         self,
@@ -104,7 +108,7 @@ class InternalClient:
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
     ) -> Any:
         """Call another part's endpoint as `caller`; return its JSON, or raise the error it answered."""
-        headers = {INTERNAL_TOKEN_HEADER: mint(self._token_secret, caller), "Accept": JSON_CONTENT_TYPE}
+        headers = {INTERNAL_TOKEN_HEADER: self._minter.token(caller), "Accept": JSON_CONTENT_TYPE}
         body = None
         if json is not None:
             headers["Content-Type"] = JSON_CONTENT_TYPE
@@ -121,8 +125,13 @@ class InternalClient:
 
 
 def client_session(limit: int = 100) -> aiohttp.ClientSession:
+    """Kept-alive connections; no cookies (a service's Set-Cookie must never reach another caller's
+    request) and none of aiohttp's default headers (nothing upstream reads them; the bodies are
+    passed on as they come, so they must never arrive compressed)."""
     return aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=limit, keepalive_timeout=30),
+        cookie_jar=aiohttp.DummyCookieJar(),
+        skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding"),
         json_serialize=lambda value: dumps(value).decode(),
         auto_decompress=False,
     )

@@ -7,6 +7,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 
 import psycopg2
 import redis.exceptions
@@ -15,7 +16,7 @@ from aiohttp.typedefs import Handler, Middleware
 
 from libs.common import errors
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
-from libs.common.internal_token import verify
+from libs.common.internal_token import Verifier
 from libs.common.keys import CALLER, REQUEST_ID
 from libs.common.logs import access_logger, request_id_var
 from libs.common.metrics import observe_request
@@ -119,6 +120,7 @@ def observe_middleware(service: str) -> Middleware:
 
 def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middleware:
     """Requests under `prefixes` need a valid internal token; the verified caller goes on the request."""
+    verifier = Verifier(secret)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -126,7 +128,7 @@ def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middlewa
             token = request.headers.get(INTERNAL_TOKEN_HEADER)
             if not token:
                 raise errors.Unauthorized("internal token required")
-            request[CALLER] = verify(secret, token)
+            request[CALLER] = replace(verifier.caller(token), request_id=request.get(REQUEST_ID))
         return await handler(request)
 
     return middleware

@@ -7,15 +7,18 @@ from collections.abc import AsyncIterator, Mapping
 from aiohttp import web
 
 from deploy.parts import CONTENT
-from libs.common.keys import REDIS, SETTINGS
+from libs.common.db import transaction
+from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from services.content.queries.site_pages import fold_counts
 from services.content.relay import INTERVAL_SECONDS, OutboxRelay
 from services.content.routes import setup_routes
 from services.content.settings import ContentSettings
 
 PART = CONTENT
+FOLD_COUNTS_SECONDS = 60.0
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> ContentSettings:
@@ -33,8 +36,19 @@ async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
         await relay.close()
 
 
+async def count_folding_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Keeps document_counts a few rows per product, however many writes it has counted."""
+
+    async def fold() -> None:
+        async with transaction(app[DB_POOL]) as cur:
+            await fold_counts(cur)
+
+    async with periodic(FOLD_COUNTS_SECONDS, fold, "fold-document-counts"):
+        yield
+
+
 def create_app(settings: ContentSettings) -> web.Application:
-    return create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(relay_ctx,))
+    return create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(relay_ctx, count_folding_ctx))
 
 
 async def app_factory() -> web.Application:

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import jwt
 import pytest
 
 from deploy.parts import PERSONAS
 from libs.common.errors import Unauthorized
-from libs.common.internal_token import Caller, Organization, Product, mint, verify
+from libs.common.internal_token import (
+    REUSE_SECONDS,
+    TTL_SECONDS,
+    Caller,
+    Minter,
+    Organization,
+    Product,
+    Verifier,
+    mint,
+    verify,
+)
 from libs.common.settings import Env, ServiceSettings, SettingsError
 
 SECRET = "k" * 48
@@ -23,8 +34,45 @@ CALLER = Caller(
 )
 
 
-def test_a_token_carries_the_whole_caller():
-    assert verify(SECRET, mint(SECRET, CALLER)) == CALLER
+def test_a_token_carries_the_whole_caller_but_the_request_id():
+    # The request id travels in X-Request-Id, so one caller's token serves many requests.
+    assert verify(SECRET, mint(SECRET, CALLER)) == replace(CALLER, request_id=None)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_minter_reuses_a_callers_token_for_a_few_seconds_only():
+    clock = Clock()
+    minter = Minter(SECRET, clock)
+    first = minter.token(CALLER)
+    assert minter.token(replace(CALLER, request_id="r-2")) == first
+    other_product = minter.token(replace(CALLER, product=Product("p-2", "Gadget", "gadget")))
+    assert verify(SECRET, other_product).product == Product("p-2", "Gadget", "gadget")
+    clock.now += REUSE_SECONDS
+    renewed = minter.token(CALLER)
+    assert renewed != first
+    assert jwt.decode(renewed, options={"verify_signature": False})["iat"] == int(clock.now)
+
+
+def test_a_verifier_remembers_a_token_until_it_expires_and_never_a_defective_one():
+    verifier = Verifier(SECRET)
+    token = mint(SECRET, CALLER, now=time.time() - TTL_SECONDS + 2)
+    assert verifier.caller(token) == replace(CALLER, request_id=None)
+    assert verifier.caller(token) == replace(CALLER, request_id=None)
+    expires = jwt.decode(token, options={"verify_signature": False})["exp"]
+    time.sleep(max(0.0, expires - time.time()) + 0.05)
+    with pytest.raises(Unauthorized, match="invalid internal token"):
+        verifier.caller(token)
+    forged = mint("x" * 48, CALLER)
+    for _ in range(2):
+        with pytest.raises(Unauthorized, match="invalid internal token"):
+            verifier.caller(forged)
 
 
 @pytest.mark.parametrize(

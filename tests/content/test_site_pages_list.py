@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from libs.common.db import transaction
+from services.content.queries.site_pages import fold_counts
 from tests.content.api import Tenant
 from tests.factories import ContentFactory, DomainFactory
 
@@ -218,3 +220,38 @@ async def test_domain_filtered_totals_follow_later_changes_to_the_pages(tenant: 
         published = (await tenant.list_pages(status="published", hasContent="true", **params)).data
         assert (published["total"], [item["id"] for item in published["items"]]) == (1, [kept["id"]])
         assert (await tenant.list_pages(status="draft", **params)).data["total"] == 0
+
+
+async def test_facet_totals_follow_every_kind_of_write_and_survive_folding(tenant: Tenant, content: ContentFactory):
+    pages = [await tenant.create_page(f"w{index}", content="words" * (index % 2)) for index in range(6)]
+    await content.document(tenant.org, tenant.product, "imported", type="doc", is_manual=False)
+    await tenant.update_pages(
+        {"id": pages[0]["id"], "title": "Only the title changes"},
+        {"id": pages[1]["id"], "status": "published"},
+        {"id": pages[2]["id"], "status": "published", "content": ""},
+        {"id": pages[3]["id"], "isManual": False},
+    )
+    await tenant.update_pages({"id": pages[1]["id"], "status": "draft"})
+    await tenant.delete_pages(pages[4]["id"])
+    combinations = [
+        {}, {"status": "published"}, {"status": "draft"}, {"hasContent": "true"}, {"hasContent": "false"},
+        {"isManual": "false"}, {"type": "doc", "isManual": "false"}, {"status": "draft", "hasContent": "true"},
+    ]  # fmt: skip
+
+    async def totals() -> list[int]:
+        found = []
+        for params in combinations:
+            data = (await tenant.list_pages(pageSize=100, **params)).data
+            assert data["total"] == len(data["items"]), params
+            found.append(data["total"])
+        return found
+
+    before = await totals()
+    assert before[:3] == [6, 1, 5]
+    async with transaction(content.pool) as cur:
+        await fold_counts(cur)
+        await cur.execute("SELECT count(*) AS rows, count(DISTINCT (status, type, is_manual, has_content)) AS kinds"
+                          " FROM document_counts WHERE product_id = %s", (tenant.product["id"],))  # fmt: skip
+        counted = await cur.fetchone()
+        assert (counted["rows"], counted["kinds"]) == (5, 5)  # one row for each kind of page
+    assert await totals() == before

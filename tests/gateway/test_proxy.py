@@ -75,6 +75,20 @@ async def test_only_allowlisted_headers_and_the_signed_identity_reach_the_servic
     assert seen["caller"]["requestId"] == response.headers["X-Request-Id"]
 
 
+async def test_a_callers_token_is_reused_while_each_request_keeps_its_own_id(echo, identity: IdentityFactory):
+    org = await identity.organization()
+    key = await identity.api_key(org)
+    seen = []
+    for request_id in ("first-request", "second-request"):
+        response = await echo.get("/api/v1/echo", headers={"x-api-key": key, "X-Request-Id": request_id})
+        assert response.status == 200
+        seen.append((await response.json())["data"])
+    assert seen[0]["headers"]["X-Internal-Token"] == seen[1]["headers"]["X-Internal-Token"]
+    assert [data["caller"]["requestId"] for data in seen] == ["first-request", "second-request"]
+    other = await echo.get("/api/v1/echo", headers={"x-api-key": await identity.api_key(org)})
+    assert (await other.json())["data"]["headers"]["X-Internal-Token"] != seen[0]["headers"]["X-Internal-Token"]
+
+
 async def test_the_internal_token_expires_within_a_minute(echo, identity: IdentityFactory, stack):
     org = await identity.organization()
     response = await echo.get("/api/v1/echo", headers={"x-api-key": await identity.api_key(org)})

@@ -69,12 +69,16 @@ async def list_pages(
 async def count_pages(cur: Any, product_id: str, filters: dict[str, Any]) -> int:
     """The exact number of pages the filters match.
 
-    With one domain filter and otherwise only filters the attachments carry, each matching
+    With no filter but facets, the sum of the product's counts (document_counts, kept by
+    triggers). With one domain filter and otherwise only filters the attachments carry, each matching
     document has exactly one live attachment that matches (a document is attached to a domain,
     and to a hostname, once): counting those reads one index instead of joining two tables.
     """
     domain = [name for name in filters if name in DOMAIN_FILTERS]
-    if len(domain) == 1 and all(name in FACET_FILTERS or name in domain for name in filters):
+    if all(name in FACET_FILTERS for name in filters):
+        conditions = ["product_id = %(product_id)s", *(FACET_FILTERS[name] for name in filters)]
+        sql = f"SELECT COALESCE(sum(n), 0)::bigint FROM document_counts WHERE {' AND '.join(conditions)}"
+    elif len(domain) == 1 and all(name in FACET_FILTERS or name in domain for name in filters):
         conditions = ["product_id = %(product_id)s", "deleted_at IS NULL", DOMAIN_FILTERS[domain[0]]]
         conditions += [FACET_FILTERS[name] for name in filters if name in FACET_FILTERS]
         sql = f"SELECT count(*) FROM document_domains WHERE {' AND '.join(conditions)}"
@@ -82,3 +86,17 @@ async def count_pages(cur: Any, product_id: str, filters: dict[str, Any]) -> int
         sql = f"SELECT count(*) FROM documents d WHERE {_document_where(filters)}"
     total: int = await fetch_value(cur, sql, _params(product_id, filters))
     return total
+
+
+async def fold_counts(cur: Any) -> None:
+    """Fold the appended count changes into one row per product and facets (none for a zero).
+
+    Safe beside writers and another fold: the DELETE takes only the rows its snapshot sees, and
+    rows appended meanwhile stay for the next fold.
+    """
+    await cur.execute(
+        "WITH folded AS (DELETE FROM document_counts RETURNING *)"
+        " INSERT INTO document_counts (product_id, status, type, is_manual, has_content, n)"
+        " SELECT product_id, status, type, is_manual, has_content, sum(n) FROM folded"
+        " GROUP BY product_id, status, type, is_manual, has_content HAVING sum(n) <> 0"
+    )

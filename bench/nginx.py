@@ -1,0 +1,83 @@
+"""nginx as the reference reverse proxy: the floor a proxy hop costs on this machine.
+
+A plain configuration — one upstream with a pool of kept-alive connections, HTTP/1.1 to it,
+no access log — written to a temporary directory and run in the foreground as a child on a
+free port, so nothing of the system's nginx (its config, its service, its logs) is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bench.common import ensure_program, free_port, say
+
+READY_TIMEOUT_SECONDS = 10.0
+
+CONFIG = """
+daemon off;
+worker_processes auto;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    upstream service {{
+        server {upstream};
+        keepalive 64;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://service;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }}
+    }}
+}}
+"""
+
+
+def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"nginx exited: {log.read_text() if log.exists() else process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nginx did not listen on {port} within {READY_TIMEOUT_SECONDS:g}s")
+
+
+@contextmanager
+def nginx_proxy(upstream: str) -> Iterator[str]:
+    """A reverse proxy to `upstream` ("host:port"); yields its base URL."""
+    binary = ensure_program("nginx", "nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+    with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
+        port = free_port()
+        config = Path(directory, "nginx.conf")
+        config.write_text(CONFIG.format(dir=directory, upstream=upstream, port=port))
+        say(f"nginx: {binary} on port {port}, proxying to {upstream}")
+        log = Path(directory, "error.log")
+        process = subprocess.Popen(
+            [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
+        )
+        try:
+            _wait_listening(port, process, log)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
