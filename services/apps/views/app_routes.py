@@ -37,13 +37,9 @@ async def _require_app(request: web.Request) -> str:
     return app_id
 
 
-async def _targets_and_products(
-    request: web.Request, cur: aiopg.Cursor, target_ids: list[str]
-) -> tuple[Lookup, Lookup]:
-    """The caller's organization's live documents among `target_ids`, and the products they belong to."""
-    targets = await upstream.documents_by_id(request, target_ids)
-    products = await products_by_id(request, cur, [target["productId"] for target in targets.values()])
-    return targets, products
+async def _products_of(request: web.Request, cur: aiopg.Cursor, targets: Lookup) -> Lookup:
+    """The products the target documents belong to, by id."""
+    return await products_by_id(request, cur, [target["productId"] for target in targets.values()])
 
 
 def _with_target(route: dict[str, Any], targets: Lookup, products: Lookup) -> dict[str, Any]:
@@ -96,8 +92,9 @@ async def routes_preview(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/import-preview: what a batch of these routes would do; writes nothing."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
+    targets = await upstream.documents_by_id(request, [item.target_id for item in items])
     async with cursor(request.app[DB_POOL]) as cur:
-        targets, products = await _targets_and_products(request, cur, [item.target_id for item in items])
+        products = await _products_of(request, cur, targets)
         _, preview = await _preview(cur, app_id, items, targets, products)
     return json_response(preview)
 
@@ -106,9 +103,10 @@ async def routes_batch(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/batch: create the routes, all or none; identical existing ones are kept."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
+    targets = await upstream.documents_by_id(request, [item.target_id for item in items])
     pool = request.app[DB_POOL]
     async with cursor(pool) as cur:
-        targets, products = await _targets_and_products(request, cur, [item.target_id for item in items])
+        products = await _products_of(request, cur, targets)
     try:
         async with transaction(pool) as cur:
             existing, preview = await _preview(cur, app_id, items, targets, products)
@@ -140,7 +138,8 @@ async def routes_update(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-        targets, products = await _targets_and_products(request, cur, [data.get("target_id", route["targetId"])])
+        targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
+        products = await _products_of(request, cur, targets)
         if "target_id" in data and data["target_id"] not in targets:
             raise ValidationFailed(details={"targetId": "No such document in this organization."})
         route = await queries.update_route(cur, app_id, route_id, data)
