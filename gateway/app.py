@@ -18,23 +18,25 @@ from gateway.directory import Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
 from gateway.openapi import render_document
+from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
 from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.settings import GatewaySettings
 from libs.common.contract import Route
 from libs.common.db import db_pool_ctx
+from libs.common.events import identity_events_stream
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx
 from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.middlewares import (
     error_middleware,
-    internal_auth_middleware,
     observe_middleware,
     request_id_middleware,
 )
 from libs.common.redis_client import attach_redis, create_redis
+from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
 
@@ -62,6 +64,23 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     await keys.flush_last_used()
 
 
+async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Every worker runs a relay of product events; the one holding the lock publishes."""
+    settings: GatewaySettings = app[SETTINGS]
+    relay = OutboxRelay(
+        settings.database_url,
+        settings.db_schema,
+        PRODUCT_OUTBOX,
+        app[REDIS],
+        identity_events_stream(settings.redis_prefix),
+    )
+    try:
+        async with periodic(INTERVAL_SECONDS, relay.step, "product-outbox-relay"):
+            yield
+    finally:
+        await relay.close()
+
+
 def create_app(
     settings: GatewaySettings,
     routes: tuple[Route, ...] = ROUTES,
@@ -82,7 +101,6 @@ def create_app(
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
-        internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
     )
     app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings
@@ -91,7 +109,7 @@ def create_app(
     app[OPENAPI_DOCUMENT] = render_document(routes)
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
-    app.cleanup_ctx.extend((http_client_ctx, identity_ctx))
+    app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))
     add_health_routes(app)
     setup_routes(app, routes, settings.upstreams)
     return app

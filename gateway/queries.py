@@ -108,14 +108,12 @@ async def find_product(cur: Any, product_id: str) -> Row | None:
     )
 
 
-async def list_products(cur: Any, organization_id: str, ids: list[str] | None = None) -> list[Row]:
-    """The organization's live products by name, all of them or those among `ids`."""
-    among = "" if ids is None else " AND id = ANY(%(ids)s::uuid[])"
+async def list_products(cur: Any, organization_id: str) -> list[Row]:
+    """The organization's live products by name."""
     return await fetch_all(
         cur,
-        "SELECT id, name, slug FROM products"
-        f" WHERE organization_id = %(org)s{among} AND deleted_at IS NULL ORDER BY name, id",
-        {"org": organization_id, "ids": ids},
+        "SELECT id, name, slug FROM products WHERE organization_id = %s AND deleted_at IS NULL ORDER BY name, id",
+        (organization_id,),
     )
 
 

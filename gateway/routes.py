@@ -45,7 +45,6 @@ def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Map
     router = app.router
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
-    router.add_post("/internal/products/lookup", views.internal_products_lookup, name="internal_products_lookup")
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from aiohttp import web
-from marshmallow import fields, validate
 
 from gateway import queries
 from gateway.envelope import ok_response
@@ -11,18 +10,7 @@ from gateway.keys import OPENAPI_DOCUMENT, SIGNER
 from gateway.proxy import Checked
 from libs.common.db import Row, cursor
 from libs.common.encoding import JSON_CONTENT_TYPE, json_response
-from libs.common.keys import DB_POOL, caller_of
-from libs.common.schemas import ApiSchema, load_json
-from libs.common.validators import UuidString
-
-MAX_LOOKUP_IDS = 500
-
-
-class ProductLookup(ApiSchema):
-    ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_LOOKUP_IDS))
-
-
-PRODUCT_LOOKUP = ProductLookup()
+from libs.common.keys import DB_POOL
 
 
 def _product(row: Row) -> dict[str, str]:
@@ -44,14 +32,6 @@ async def products_list(request: web.Request, checked: Checked) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.list_products(cur, checked.identity.organization.id)
     return ok_response([_product(row) for row in rows])
-
-
-async def internal_products_lookup(request: web.Request) -> web.Response:
-    """POST /internal/products/lookup: the live products among `ids` of the caller's organization."""
-    data = await load_json(request, PRODUCT_LOOKUP)
-    async with cursor(request.app[DB_POOL]) as cur:
-        rows = await queries.list_products(cur, caller_of(request).org.id, data["ids"])
-    return json_response({"products": [_product(row) for row in rows]})
 
 
 # The handlers of the gateway's own public routes (gateway/contract.py), by route name.

@@ -33,7 +33,7 @@ from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from deploy.stack import forget_prefix
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
-from tests.factories import ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
+from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -172,6 +172,12 @@ async def identity(database: TestDatabase, base_environ: dict[str, str]) -> Asyn
 @pytest.fixture
 def simulations(stack: Stack) -> SimulationFactory:
     return SimulationFactory(stack.servers["simulations"], stack.environ["INTERNAL_TOKEN_SECRET"])
+
+
+@pytest.fixture
+async def apps_products(database: TestDatabase) -> AsyncIterator[AppsProducts]:
+    async with create_pool(database.dsn(APPS), APPS.schema, 1, 2) as pool:
+        yield AppsProducts(pool)
 
 
 @pytest.fixture

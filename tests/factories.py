@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,11 +19,21 @@ from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
-from libs.common.db import transaction
+from libs.common.db import cursor, fetch_one, transaction
 from libs.common.internal_token import HEADER, mint, service_caller
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as app_queries
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], within: float = 10.0) -> float:
+    """Poll `check` until it holds; returns the seconds it took. Fails after `within` seconds."""
+    started = time.monotonic()
+    while not await check():
+        if time.monotonic() - started > within:
+            raise AssertionError(f"not true within {within}s")
+        await asyncio.sleep(0.05)
+    return time.monotonic() - started
 
 
 def unique(prefix: str) -> str:
@@ -110,6 +123,41 @@ class SimulationFactory:
         status, run = await self.post("/internal/runs", body)
         assert status == 201, run
         return run
+
+
+class AppsProducts:
+    """The apps service's copy of the products (kept from the gateway's product events)."""
+
+    def __init__(self, pool: aiopg.Pool) -> None:
+        self.pool = pool
+
+    async def row(self, product_id: str) -> dict[str, Any] | None:
+        async with cursor(self.pool) as cur:
+            return await fetch_one(
+                cur, "SELECT id::text, organization_id::text, name, slug, deleted_at, version FROM products"
+                " WHERE id = %s", (product_id,),
+            )  # fmt: skip
+
+    async def until(self, product_id: str, holds: Callable[[dict[str, Any] | None], bool]) -> dict[str, Any] | None:
+        """Wait until the apps service's row of the product satisfies `holds`; returns it."""
+        found: list[dict[str, Any] | None] = [None]
+
+        async def check() -> bool:
+            found[0] = await self.row(product_id)
+            return holds(found[0])
+
+        await eventually(check)
+        return found[0]
+
+    async def until_known(self, *products: dict[str, Any]) -> None:
+        """Wait until the apps service knows each product as it is now (a `{id, name, slug}`)."""
+        for product in products:
+            await self.until(
+                product["id"],
+                lambda row, product=product: (
+                    row is not None and (row["name"], row["slug"]) == (product["name"], product["slug"])
+                ),
+            )
 
 
 class DomainFactory:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NoReturn, TypeVar
 
 from libs.common.encoding import dumps
-from libs.common.validators import SLUG_MAX, SLUG_PATTERN
+from libs.common.validators import SLUG_MAX, SLUG_PATTERN, is_uuid
 
 T = TypeVar("T")
 
@@ -44,11 +43,10 @@ def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
 
 
 def parse_uuid(text: str) -> str:
-    """An argparse type: a UUID in any of Python's accepted spellings, returned canonical."""
-    try:
-        return str(uuid.UUID(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a UUID: {text!r}") from None
+    """An argparse type: a UUID in its canonical form (the one id check, `is_uuid`), returned lower-case."""
+    if not is_uuid(text):
+        raise argparse.ArgumentTypeError(f"not a UUID: {text!r}")
+    return text.lower()
 
 
 def parse_slug(text: str) -> str:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any
+from typing import Any, TypeAlias
 
 import aiopg
 import psycopg2.errors
 import psycopg2.extras
+import psycopg2.sql
 from aiohttp import web
 
 from libs.common.encoding import dumps
@@ -21,6 +22,8 @@ from libs.common.keys import DB_POOL, SETTINGS
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
+# Plain text, or composed with psycopg2.sql where an identifier is not fixed.
+Query: TypeAlias = "str | psycopg2.sql.Composable"
 
 DICT_CURSOR = psycopg2.extras.RealDictCursor
 
@@ -73,13 +76,13 @@ async def savepoint(cur: aiopg.Cursor) -> AsyncIterator[None]:
     await cur.execute("RELEASE SAVEPOINT unit")
 
 
-async def fetch_one(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row | None:
+async def fetch_one(cur: aiopg.Cursor, sql: Query, params: Params = None) -> Row | None:
     await cur.execute(sql, params)
     row = await cur.fetchone()
     return dict(row) if row is not None else None
 
 
-async def fetch_returned(cur: aiopg.Cursor, sql: str, params: Params = None) -> Row:
+async def fetch_returned(cur: aiopg.Cursor, sql: Query, params: Params = None) -> Row:
     """The row of a statement that always returns one (INSERT ... RETURNING, say)."""
     row = await fetch_one(cur, sql, params)
     if row is None:
@@ -87,12 +90,12 @@ async def fetch_returned(cur: aiopg.Cursor, sql: str, params: Params = None) -> 
     return row
 
 
-async def fetch_all(cur: aiopg.Cursor, sql: str, params: Params = None) -> list[Row]:
+async def fetch_all(cur: aiopg.Cursor, sql: Query, params: Params = None) -> list[Row]:
     await cur.execute(sql, params)
     return [dict(row) for row in await cur.fetchall()]
 
 
-async def fetch_value(cur: aiopg.Cursor, sql: str, params: Params = None) -> Any:
+async def fetch_value(cur: aiopg.Cursor, sql: Query, params: Params = None) -> Any:
     row = await fetch_one(cur, sql, params)
     return None if row is None else next(iter(row.values()))
 

@@ -6,8 +6,8 @@
 
 `legacy-domain` creates a product-scoped web domain with a legacy routing config (deprecated
 feature, kept for configs that clients still read). `--path` keeps the prefix when forwarding to
-the app, `--path-stripped` removes it. The product is checked with the gateway (GATEWAY_URL),
-so the gateway must be running. The created domain is printed, as one JSON object with `--json`.
+the app, `--path-stripped` removes it. The product must be one the apps service knows (from the
+gateway's product events). The created domain is printed, as one JSON object with `--json`.
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ from typing import Any
 from libs.common.cli import OperatorParser, parse_uuid
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
-from libs.common.errors import ApiError, BadGateway, ValidationFailed
-from libs.common.http_client import InternalClient, client_session
-from libs.common.internal_token import Organization, service_caller
+from libs.common.errors import ApiError, ValidationFailed
 from libs.common.settings import SettingsError
-from services.apps.app import PART, load_settings
+from services.apps.app import load_settings
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.legacy import create_legacy_domain, load_legacy_domain
+from services.apps.queries.products import live_products
 from services.apps.settings import AppsSettings
 
 
@@ -54,19 +53,9 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-async def check_product(settings: AppsSettings, organization_id: str, product_id: str) -> None:
-    """The product must be a live product of the organization, as the gateway knows it."""
-    # The lookup reads only the organization's id from the token; slug and name are not known here.
-    caller = service_caller(f"{PART.name}-admin", Organization(organization_id, "", ""))
-    url = f"{settings.gateway_url}/internal/products/lookup"
-    async with client_session() as session:
-        try:
-            answer = await InternalClient(session, settings.internal_token_secret).call(
-                "POST", url, caller, json={"ids": [product_id]}
-            )
-        except BadGateway:
-            raise BadGateway(f"the gateway does not answer at {url}; it checks the product") from None
-    if not answer["products"]:
+async def check_product(cur: Any, organization_id: str, product_id: str) -> None:
+    """The product must be a live product of the organization, as the apps service knows it."""
+    if not await live_products(cur, organization_id, [product_id]):
         raise ValidationFailed(details={"product": "No such product in this organization."})
 
 
@@ -83,11 +72,11 @@ async def legacy_domain(settings: AppsSettings, args: argparse.Namespace) -> dic
             ],
         }
     )
-    await check_product(settings, args.org, data["product_id"])
     async with (
         create_pool(settings.database_url, settings.db_schema, 1, 1) as pool,
         transaction(pool) as cur,
     ):
+        await check_product(cur, args.org, data["product_id"])
         return await create_legacy_domain(cur, EDGE_PROVIDERS[settings.edge_provider](), args.org, data)
 
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
 from deploy.parts import APPS
+from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
+from libs.common.tasks import periodic
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.keys import EDGE
+from services.apps.products import ProductConsumer
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
 
@@ -21,8 +24,16 @@ def load_settings(environ: Mapping[str, str] | None = None) -> AppsSettings:
     return AppsSettings.load(PART, environ)
 
 
+async def products_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Keep the copy of the products up to date for as long as the app runs."""
+    settings: AppsSettings = app[SETTINGS]
+    consumer = ProductConsumer(app[REDIS], settings.events_stream, app[DB_POOL])
+    async with periodic(0.0, consumer.step, "apps-products"):
+        yield
+
+
 def create_app(settings: AppsSettings) -> web.Application:
-    app = create_service_app(settings, setup_routes)
+    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx,))
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
     return app
 

@@ -6,17 +6,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from deploy.parts import Part
+from libs.common.events import identity_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from services.apps.edge import EDGE_PROVIDERS
 
 
 @dataclass(frozen=True)
 class AppsSettings(ServiceSettings):
-    # Route targets and candidates come from the content service; product names from the gateway.
+    # Route targets and candidates come from the content service (product names from events).
     content_url: str
-    gateway_url: str
     # Which edge provider registers new domains (services/apps/edge.py).
     edge_provider: str
+
+    @property
+    def events_stream(self) -> str:
+        return identity_events_stream(self.redis_prefix)
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> AppsSettings:
@@ -28,6 +32,5 @@ class AppsSettings(ServiceSettings):
         return cls(
             **common_fields(part, env),
             content_url=env.part_url("content"),
-            gateway_url=env.part_url("gateway"),
             edge_provider=edge_provider,
         )

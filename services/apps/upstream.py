@@ -1,5 +1,5 @@
-"""What the apps service asks of other parts: documents from the content service, product names
-from the gateway (docs/architecture.md, "Internal contracts between parts").
+"""What the apps service asks of other parts: documents from the content service
+(docs/architecture.md, "Internal contracts between parts").
 
 Each call is made as this service, for the caller's organization, so another part can never
 answer with another organization's data.
@@ -13,9 +13,6 @@ from aiohttp import web
 
 from libs.common.internal_token import Caller, service_caller
 from libs.common.keys import HTTP, SETTINGS, caller_of
-
-# The gateway's product lookup takes at most this many ids per call.
-PRODUCT_LOOKUP_MAX = 500
 
 
 def _as_service(request: web.Request) -> Caller:
@@ -38,15 +35,3 @@ async def product_documents(request: web.Request, product_id: str, status: str) 
     answer = await request.app[HTTP].call("GET", url, _as_service(request))
     documents: list[dict[str, Any]] = answer["documents"]
     return documents
-
-
-async def products_by_id(request: web.Request, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """The live products of the caller's organization among `ids`, as `{id, name, slug}`, by id."""
-    url = f"{request.app[SETTINGS].gateway_url}/internal/products/lookup"
-    wanted = sorted(set(ids))
-    products: dict[str, dict[str, Any]] = {}
-    for start in range(0, len(wanted), PRODUCT_LOOKUP_MAX):
-        chunk = wanted[start : start + PRODUCT_LOOKUP_MAX]
-        answer = await request.app[HTTP].call("POST", url, _as_service(request), json={"ids": chunk})
-        products.update((product["id"], product) for product in answer["products"])
-    return products

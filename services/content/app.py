@@ -10,10 +10,11 @@ from deploy.parts import CONTENT
 from libs.common.db import transaction
 from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
+from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.queries.site_pages import fold_counts
-from services.content.relay import INTERVAL_SECONDS, OutboxRelay
 from services.content.routes import setup_routes
 from services.content.settings import ContentSettings
 
@@ -28,7 +29,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> ContentSettings:
 async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
     """Every worker runs a relay; the one holding the lock publishes, the others stand by."""
     settings: ContentSettings = app[SETTINGS]
-    relay = OutboxRelay(settings.database_url, settings.db_schema, app[REDIS], settings.events_stream)
+    relay = OutboxRelay(settings.database_url, settings.db_schema, CONTENT_OUTBOX, app[REDIS], settings.events_stream)
     try:
         async with periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"):
             yield

@@ -1,9 +1,8 @@
 """Keeps the index in step with the content service, off the request path.
 
 Content events arrive on a Redis stream (docs/architecture.md, "Events"). The search replicas
-read it as one consumer group, so each event is handled by one of them; an event is
-acknowledged only once its document is stored, and one left unacknowledged by a replica that
-died is claimed by another after CLAIM_IDLE_MS. Handlers are idempotent: an event only says
+read it as one consumer group (libs/common/stream_consumer.py); an event is acknowledged only
+once its document is stored. Handlers are idempotent: an event only says
 which document changed; the document is read afresh from the content service and the index
 made to match it, so a replay, a duplicate or events out of order all end in the same state.
 """
@@ -13,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
-import socket
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -22,13 +19,13 @@ from typing import Any
 
 import aiopg
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError, ResponseError
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import loads
 from libs.common.errors import NotFound
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
+from libs.common.stream_consumer import Entry, StreamConsumer
 from services.search import chunking, store
 from services.search.embedding import Embedder
 from services.search.metrics import INDEXING_LAG
@@ -36,16 +33,10 @@ from services.search.metrics import INDEXING_LAG
 log = logging.getLogger(__name__)
 
 GROUP = "search-indexer"
-READ_COUNT = 100
 # Documents of one read handled at once: their reads and writes overlap the embedding of others,
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
-# Below the Redis client's socket timeout, so a quiet stream is not taken for a dead connection.
-READ_BLOCK_MS = 500
-CLAIM_IDLE_MS = 30_000
-CLAIM_EVERY_SECONDS = 10.0
 PAGE_SIZE = 200
-RETRY_SECONDS = 1.0
 
 
 def parse_time(value: str) -> datetime:
@@ -157,64 +148,16 @@ class Indexer:
         return len(seen), len(gone)
 
 
-class EventConsumer:
+class EventConsumer(StreamConsumer):
     """Reads content events as a member of the search consumer group and indexes what they name."""
 
     def __init__(
         self, redis: aioredis.Redis, stream: str, indexer: Indexer, *, group: str = GROUP, start: str = "0"
     ) -> None:
-        self._redis = redis
-        self._stream = stream
+        super().__init__(redis, stream, group, start)
         self._indexer = indexer
-        self._group = group
-        # Where a group made by this consumer starts: "0", everything the stream holds; "$", new events.
-        self._start = start
-        self._name = f"{socket.gethostname()}-{os.getpid()}"
-        self._ready = False
-        self._claimed_at = 0.0
 
-    async def ensure_group(self) -> None:
-        if self._ready:
-            return
-        try:
-            await self._redis.xgroup_create(self._stream, self._group, id=self._start, mkstream=True)
-        except ResponseError as exc:
-            if "BUSYGROUP" not in str(exc):
-                raise
-        self._ready = True
-
-    async def _claim_stale(self) -> list[tuple[bytes, dict[bytes, bytes]]]:
-        """Entries another consumer took and never acknowledged (it died, or its handler failed)."""
-        loop_time = asyncio.get_running_loop().time()
-        if loop_time - self._claimed_at < CLAIM_EVERY_SECONDS:
-            return []
-        self._claimed_at = loop_time
-        _, entries, *_ = await self._redis.xautoclaim(
-            self._stream, self._group, self._name, CLAIM_IDLE_MS, count=READ_COUNT
-        )
-        return [entry for entry in entries if entry[1]]
-
-    async def step(self) -> int:
-        """One round: handle what is waiting (or wait briefly for it). Returns how many entries."""
-        try:
-            return await self._step()
-        except RedisError:
-            log.warning("content events unreadable; retrying in %gs", RETRY_SECONDS, exc_info=True)
-            await asyncio.sleep(RETRY_SECONDS)
-            return 0
-
-    async def _step(self) -> int:
-        await self.ensure_group()
-        entries = await self._claim_stale()
-        if not entries:
-            answer = await self._redis.xreadgroup(
-                self._group, self._name, {self._stream: ">"}, count=READ_COUNT, block=READ_BLOCK_MS
-            )
-            entries = [entry for _, stream_entries in answer for entry in stream_entries] if answer else []
-        await self.handle(entries)
-        return len(entries)
-
-    async def handle(self, entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> None:
+    async def handle(self, entries: Iterable[Entry]) -> None:
         """Index each named document once (the latest read covers every event about it), then
         acknowledge its events. A failure leaves its events pending, to be claimed again."""
         by_document: dict[tuple[str, str], _Pending] = {}
@@ -224,7 +167,7 @@ class EventConsumer:
                 key = (str(event["organizationId"]), str(event["documentId"]))
             except (KeyError, TypeError, ValueError):
                 log.error("skipping malformed content event %r", entry_id)
-                await self._redis.xack(self._stream, self._group, entry_id)
+                await self.ack(entry_id)
                 continue
             by_document.setdefault(key, _Pending()).add(entry_id, event.get("occurredAt"))
         slots = asyncio.Semaphore(DOCUMENTS_AT_ONCE)
@@ -236,7 +179,7 @@ class EventConsumer:
                 except Exception:
                     log.exception("indexing document %s failed; its events stay pending", document_id)
                     return
-            await self._redis.xack(self._stream, self._group, *pending.entry_ids)
+            await self.ack(*pending.entry_ids)
             if pending.first_occurred is not None:
                 INDEXING_LAG.observe(max(0.0, (datetime.now(UTC) - pending.first_occurred).total_seconds()))
 

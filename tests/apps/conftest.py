@@ -11,7 +11,7 @@ from deploy.parts import APPS
 from libs.common.db import create_pool
 from tests.apps.support import Client, FakeContent, Tenant, base_url
 from tests.conftest import Stack, TestDatabase, build_app
-from tests.factories import IdentityFactory
+from tests.factories import AppsProducts, IdentityFactory
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ async def content(stack: Stack, aiohttp_server: Any) -> FakeContent:
 
 @pytest.fixture
 async def api(stack: Stack, content: FakeContent, aiohttp_server: Any) -> AsyncIterator[Client]:
-    """A gateway whose apps service reads documents from `content` (product names from the stack's gateway)."""
+    """A gateway whose apps service reads documents from `content`."""
     apps = build_app(APPS, stack.part_environ(APPS, CONTENT_URL=base_url(content.server)))
     server = await aiohttp_server(apps)
     client = await stack.start_gateway({"APPS_URL": base_url(server)})
@@ -31,19 +31,21 @@ async def api(stack: Stack, content: FakeContent, aiohttp_server: Any) -> AsyncI
     await client.close()
 
 
-async def make_tenant(api: Client, identity: IdentityFactory) -> Tenant:
+async def make_tenant(api: Client, identity: IdentityFactory, apps_products: AppsProducts) -> Tenant:
     org = await identity.organization()
-    return Tenant(api, org, await identity.product(org, "Handbook"), await identity.api_key(org))
+    product = await identity.product(org, "Handbook")
+    await apps_products.until_known(product)
+    return Tenant(api, org, product, await identity.api_key(org))
 
 
 @pytest.fixture
-async def tenant(api: Client, identity: IdentityFactory) -> Tenant:
-    return await make_tenant(api, identity)
+async def tenant(api: Client, identity: IdentityFactory, apps_products: AppsProducts) -> Tenant:
+    return await make_tenant(api, identity, apps_products)
 
 
 @pytest.fixture
-async def other_tenant(api: Client, identity: IdentityFactory) -> Tenant:
-    return await make_tenant(api, identity)
+async def other_tenant(api: Client, identity: IdentityFactory, apps_products: AppsProducts) -> Tenant:
+    return await make_tenant(api, identity, apps_products)
 
 
 @pytest.fixture

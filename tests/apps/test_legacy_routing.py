@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import secrets
+import uuid
 from datetime import UTC, date, datetime, timedelta
 
 import orjson
@@ -12,7 +13,7 @@ import pytest
 from deploy.parts import APPS
 from services.apps import admin, schemas
 from tests.apps.support import Tenant, assert_shape
-from tests.conftest import Stack, free_port
+from tests.conftest import Stack
 
 SUNSET = datetime(2026, 12, 15, 23, 59, 59, tzinfo=UTC)
 DEPRECATION = f"@{calendar.timegm(date(2026, 11, 1).timetuple())}"
@@ -148,9 +149,8 @@ async def test_the_admin_command_prints_the_domain_as_text_without_json(stack: S
     assert "scope: product" in lines
 
 
-async def test_the_admin_command_says_when_the_gateway_does_not_answer(stack: Stack, capsys, tenant: Tenant):
-    environ = stack.part_environ(APPS, GATEWAY_URL=f"http://127.0.0.1:{free_port()}")
-    argv = ["legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"], "--domain", "x.example.com",
+async def test_the_admin_command_refuses_a_product_the_apps_service_does_not_know(stack: Stack, capsys, tenant: Tenant):
+    argv = ["legacy-domain", "--org", tenant.org.id, "--product", str(uuid.uuid4()), "--domain", "x.example.com",
             "--fallback-origin", "https://www.example.com"]  # fmt: skip
-    assert await admin.run(argv, environ) == 1
-    assert "the gateway does not answer" in capsys.readouterr().err
+    assert await admin.run(argv, stack.part_environ(APPS)) == 1
+    assert "No such product in this organization." in capsys.readouterr().err

@@ -6,11 +6,9 @@ import uuid
 
 import pytest
 
-from libs.common.db import transaction
 from services.apps import schemas
-from services.apps.queries import apps as app_queries
 from tests.apps.support import Tenant, assert_shape
-from tests.factories import IdentityFactory
+from tests.factories import AppsProducts, IdentityFactory
 
 
 def resources_of(app: dict) -> str:
@@ -37,9 +35,12 @@ async def test_resource_type_defaults_to_product(tenant: Tenant):
     assert body["data"]["resourceType"] == "product"
 
 
-async def test_the_first_product_becomes_the_configs_product(tenant: Tenant, identity: IdentityFactory):
+async def test_the_first_product_becomes_the_configs_product(
+    tenant: Tenant, identity: IdentityFactory, apps_products: AppsProducts
+):
     app = await tenant.create_app()
     second = await identity.product(tenant.org, "Second")
+    await apps_products.until_known(second)
     await tenant.post(resources_of(app), {"resourceId": tenant.product["id"]})
     await tenant.post(resources_of(app), {"resourceId": second["id"]})
     status, stored = await tenant.get(f"/api/v1/apps/{app['id']}")
@@ -104,17 +105,3 @@ async def test_list_embeds_each_products_name_and_slug(tenant: Tenant):
     assert status == 200
     assert_shape(schemas.AppResourceWithProduct, body["data"], many=True)
     assert [resource["product"] for resource in body["data"]] == [tenant.product]
-
-
-async def test_list_names_the_products_of_an_app_with_more_than_one_lookup_of_them(
-    tenant: Tenant, identity: IdentityFactory, apps_pool
-):
-    """The gateway's product lookup takes 500 ids at a time."""
-    app = await tenant.create_app()
-    products = [await identity.product(tenant.org, f"Product {index}") for index in range(501)]
-    async with transaction(apps_pool) as cur:
-        for product in products:
-            await app_queries.create_resource(cur, tenant.org.id, app["id"], "product", product["id"])
-    status, body = await tenant.get(resources_of(app))
-    assert status == 200
-    assert sorted(resource["product"]["id"] for resource in body["data"]) == sorted(p["id"] for p in products)

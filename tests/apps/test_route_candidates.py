@@ -6,7 +6,7 @@ import pytest
 
 from services.apps import schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
-from tests.factories import IdentityFactory
+from tests.factories import AppsProducts, IdentityFactory
 
 
 def candidates_of(app: dict) -> str:
@@ -121,9 +121,10 @@ async def test_invalid_queries_are_refused(tenant: Tenant, params: dict):
 
 
 async def test_without_a_product_the_candidates_of_every_product_of_the_app_are_listed(
-    tenant: Tenant, identity: IdentityFactory, content: FakeContent
+    tenant: Tenant, identity: IdentityFactory, content: FakeContent, apps_products: AppsProducts
 ):
     second, outside = await identity.product(tenant.org, "Blog"), await identity.product(tenant.org, "Shop")
+    await apps_products.until_known(second)
     app = await tenant.create_app_of(tenant.product, second)
     first_document = content.add(tenant.org, tenant.product, filePath="a")
     second_document = content.add(tenant.org, second, filePath="b")

@@ -17,8 +17,8 @@ from deploy.parts import CONTENT
 from libs.common.db import transaction
 from libs.common.encoding import loads
 from libs.common.redis_client import create_redis
+from libs.common.relay import OutboxRelay
 from services.content.queries import outbox
-from services.content.relay import OutboxRelay
 from tests import conftest
 from tests.factories import ContentFactory, IdentityFactory, Org
 
@@ -45,7 +45,7 @@ async def relay(
     made: list[OutboxRelay] = []
 
     def make() -> OutboxRelay:
-        made.append(OutboxRelay(database.dsn(CONTENT), CONTENT.schema, redis, stream))
+        made.append(OutboxRelay(database.dsn(CONTENT), CONTENT.schema, outbox.CONTENT_OUTBOX, redis, stream))
         return made[-1]
 
     yield make

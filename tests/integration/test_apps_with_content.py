@@ -13,13 +13,14 @@ import pytest
 
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.internal_token import HEADER, Caller, Organization, Product, mint
-from tests.factories import ContentFactory, IdentityFactory, Org
+from tests.factories import AppsProducts, ContentFactory, IdentityFactory, Org
 
 
 @pytest.fixture
-async def tenant(identity: IdentityFactory) -> tuple[Org, dict[str, Any], dict[str, str]]:
+async def tenant(identity: IdentityFactory, apps_products: AppsProducts) -> tuple[Org, dict[str, Any], dict[str, str]]:
     org = await identity.organization()
     product = await identity.product(org, "Widget")
+    await apps_products.until_known(product)
     return org, product, {"x-api-key": await identity.api_key(org)}
 
 
@@ -117,10 +118,11 @@ async def test_a_deleted_document_leaves_the_candidates(gateway, tenant, content
 
 
 async def test_without_a_product_the_candidates_of_every_product_of_the_app_are_listed(
-    gateway, tenant, identity: IdentityFactory, content: ContentFactory
+    gateway, tenant, identity: IdentityFactory, content: ContentFactory, apps_products: AppsProducts
 ):
     org, product, headers = tenant
     other_product = await identity.product(org, "Blog")
+    await apps_products.until_known(other_product)
     mine = await content.document(org, product, "guides/intro", status="published")
     other = await content.document(org, other_product, "posts/launch", status="published")
     app = await new_app_of(gateway, headers, product)

@@ -7,10 +7,8 @@ not everything earlier tests published.
 
 from __future__ import annotations
 
-import asyncio
-import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,13 +77,3 @@ async def tenant(gateway: Any, identity: IdentityFactory) -> tuple[Searcher, dic
     org = await identity.organization()
     product = await identity.product(org, "Handbook")
     return Searcher(gateway, org, {"x-api-key": await identity.api_key(org)}), product
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], within: float = 10.0) -> float:
-    """Poll `check` until it holds; returns the seconds it took. Fails after `within` seconds."""
-    started = time.monotonic()
-    while not await check():
-        if time.monotonic() - started > within:
-            raise AssertionError(f"not true within {within}s")
-        await asyncio.sleep(0.05)
-    return time.monotonic() - started

@@ -12,6 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
 
+from libs.common import stream_consumer
 from libs.common.encoding import dumps
 from libs.common.redis_client import create_redis
 from services.search import indexer as indexer_module
@@ -77,8 +78,8 @@ async def test_a_failed_document_stays_pending_and_is_claimed_again(stream, monk
     await consumer.step()
     assert await stream.pending() == 1
     recording.failing.clear()
-    monkeypatch.setattr(indexer_module, "CLAIM_IDLE_MS", 0)
-    monkeypatch.setattr(indexer_module, "CLAIM_EVERY_SECONDS", 0.0)
+    monkeypatch.setattr(stream_consumer, "CLAIM_IDLE_MS", 0)
+    monkeypatch.setattr(stream_consumer, "CLAIM_EVERY_SECONDS", 0.0)
     assert await consumer.step() == 1
     assert recording.calls[-1] == ("org-1", "broken")
     assert await stream.pending() == 0

@@ -15,8 +15,8 @@ from deploy.parts import SEARCH
 from libs.common.internal_token import HEADER, Caller, Organization, mint
 from services.search.schemas import MAX_RESULTS
 from tests.conftest import build_app
-from tests.factories import ContentFactory, IdentityFactory
-from tests.search.conftest import Searcher, eventually
+from tests.factories import ContentFactory, IdentityFactory, eventually
+from tests.search.conftest import Searcher
 
 pytestmark = pytest.mark.usefixtures("indexing")
 

@@ -17,6 +17,7 @@ from libs.common.schemas import load_json, load_query
 from libs.common.validators import normalize_route_path
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
+from services.apps.products import products_by_id
 from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
 from services.apps.route_import import ImportItem, import_items, preview_import
@@ -36,11 +37,9 @@ async def _require_app(request: web.Request) -> str:
     return app_id
 
 
-async def _targets_and_products(request: web.Request, target_ids: list[str]) -> tuple[Lookup, Lookup]:
-    """The caller's organization's live documents among `target_ids`, and the products they belong to."""
-    targets = await upstream.documents_by_id(request, target_ids)
-    products = await upstream.products_by_id(request, [target["productId"] for target in targets.values()])
-    return targets, products
+async def _products_of(request: web.Request, cur: aiopg.Cursor, targets: Lookup) -> Lookup:
+    """The products the target documents belong to, by id."""
+    return await products_by_id(request, cur, [target["productId"] for target in targets.values()])
 
 
 def _with_target(route: dict[str, Any], targets: Lookup, products: Lookup) -> dict[str, Any]:
@@ -58,19 +57,14 @@ async def _preview(
     return existing, preview_import(app_id, items, existing, targets, products)
 
 
-async def _app_products(request: web.Request) -> tuple[str, list[str]]:
-    """The app of the path and the ids of the products that are its resources; 404 for another organization's."""
-    app_id = request.match_info["appId"]
-    async with cursor(request.app[DB_POOL]) as cur:
-        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
-        rows = await app_queries.list_resource_rows(cur, app_id)
-    return app_id, [str(row["resource_id"]) for row in rows if row["resource_type"] == "product"]
-
-
-async def _candidate_products(request: web.Request, resources: list[str], product_id: str | None) -> Lookup:
+async def _candidate_products(request: web.Request, app_id: str, product_id: str | None) -> Lookup:
     """The products whose documents are candidates, by id: the one asked for, or all the app's products."""
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows = await app_queries.list_resource_rows(cur, app_id)
+        resources = [str(row["resource_id"]) for row in rows if row["resource_type"] == "product"]
+        products = await products_by_id(request, cur, resources)
     if product_id is None:
-        return await upstream.products_by_id(request, resources)
+        return products
     product = caller_of(request).checked_product(product_id)
     if product.id not in resources:
         raise NotFound("this product is not a resource of the app")
@@ -79,9 +73,9 @@ async def _candidate_products(request: web.Request, resources: list[str], produc
 
 async def routes_candidates(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/route-candidates: the documents of the app's products and the paths they would get."""
-    app_id, resources = await _app_products(request)
+    app_id = await _require_app(request)  # another organization's app is 404 before the query is checked
     query = load_query(request, CANDIDATES_QUERY)
-    products = await _candidate_products(request, resources, query.get("product_id"))
+    products = await _candidate_products(request, app_id, query.get("product_id"))
     per_product = await asyncio.gather(
         *(upstream.product_documents(request, product_id, query["status"]) for product_id in products)
     )
@@ -98,8 +92,9 @@ async def routes_preview(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/import-preview: what a batch of these routes would do; writes nothing."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
-    targets, products = await _targets_and_products(request, [item.target_id for item in items])
+    targets = await upstream.documents_by_id(request, [item.target_id for item in items])
     async with cursor(request.app[DB_POOL]) as cur:
+        products = await _products_of(request, cur, targets)
         _, preview = await _preview(cur, app_id, items, targets, products)
     return json_response(preview)
 
@@ -108,8 +103,10 @@ async def routes_batch(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/batch: create the routes, all or none; identical existing ones are kept."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
-    targets, products = await _targets_and_products(request, [item.target_id for item in items])
+    targets = await upstream.documents_by_id(request, [item.target_id for item in items])
     pool = request.app[DB_POOL]
+    async with cursor(pool) as cur:
+        products = await _products_of(request, cur, targets)
     try:
         async with transaction(pool) as cur:
             existing, preview = await _preview(cur, app_id, items, targets, products)
@@ -141,7 +138,8 @@ async def routes_update(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-        targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
+        targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
+        products = await _products_of(request, cur, targets)
         if "target_id" in data and data["target_id"] not in targets:
             raise ValidationFailed(details={"targetId": "No such document in this organization."})
         route = await queries.update_route(cur, app_id, route_id, data)

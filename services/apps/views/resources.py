@@ -9,7 +9,7 @@ from libs.common.encoding import json_response
 from libs.common.errors import ValidationFailed
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
-from services.apps import upstream
+from services.apps.products import products_by_id
 from services.apps.queries import apps as queries
 from services.apps.schemas import ResourceCreate
 
@@ -22,7 +22,7 @@ async def resources_list(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         await queries.require_app(cur, caller_of(request).org.id, app_id)
         rows = await queries.list_resource_rows(cur, app_id)
-    products = await upstream.products_by_id(request, [str(row["resource_id"]) for row in rows])
+        products = await products_by_id(request, cur, [str(row["resource_id"]) for row in rows])
     return json_response(
         [{**queries.resource_from_row(row), "product": products.get(str(row["resource_id"]))} for row in rows]
     )
@@ -32,11 +32,10 @@ async def resources_create(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/resources: add one of the organization's products to the app."""
     data = await load_json(request, RESOURCE_CREATE)
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
-    async with cursor(request.app[DB_POOL]) as cur:
-        await queries.require_app(cur, organization_id, app_id)
-    if data["resource_id"] not in await upstream.products_by_id(request, [data["resource_id"]]):
-        raise ValidationFailed(details={"resourceId": "No such product in this organization."})
     async with transaction(request.app[DB_POOL]) as cur:
+        await queries.require_app(cur, organization_id, app_id)
+        if data["resource_id"] not in await products_by_id(request, cur, [data["resource_id"]]):
+            raise ValidationFailed(details={"resourceId": "No such product in this organization."})
         resource = await queries.create_resource(
             cur, organization_id, app_id, data["resource_type"], data["resource_id"]
         )

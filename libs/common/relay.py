@@ -1,4 +1,8 @@
-"""The outbox relay: publishes queued events to the Redis stream, each exactly once, in order.
+"""The outbox relay: publishes a part's queued events to its Redis stream, each exactly once, in order.
+
+A part that publishes events keeps an outbox table (rows with `seq`, `position`, `published_at`
+and the event's own columns) and a one-row table of the last position handed out; `Outbox`
+names them and turns a row into the event.
 
 Two hazards and how they are met (docs/architecture.md, "Events"):
 - Several workers and replicas each run a relay, but only the holder of a PostgreSQL advisory
@@ -18,24 +22,24 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aiopg
 import psycopg2
 import redis.asyncio as aioredis
+from psycopg2 import sql
 from redis.exceptions import ResponseError
 
-from libs.common.db import DICT_CURSOR, Row, session_options
+from libs.common.db import DICT_CURSOR, Row, fetch_all, fetch_value, session_options
 from libs.common.encoding import dumps
-from services.content.queries import outbox
 
 log = logging.getLogger(__name__)
 
-LOCK_NAME = "content.outbox-relay"
 BATCH_SIZE = 500
 INTERVAL_SECONDS = 0.2
 # The stream keeps about this many entries; older ones are trimmed (consumers that fall
-# further behind re-read from the content service).
+# further behind re-read from the publishing part).
 STREAM_MAX_ENTRIES = 1_000_000
 RETENTION_DAYS = 7
 PRUNE_EVERY_SECONDS = 3600.0
@@ -57,10 +61,88 @@ def entry_id(position: int) -> str:
     return f"{position}-0"
 
 
+@dataclass(frozen=True)
+class Outbox:
+    """One part's outbox: its tables (in the part's schema), relay lock and event shape."""
+
+    table: str
+    relay_table: str
+    # Advisory locks are per database, and parts share one: each outbox needs a name of its own.
+    lock_name: str
+    event_from_row: Callable[[Row], dict[str, Any]]
+
+    def query(self, text: str) -> sql.Composed:
+        """`text` with `{outbox}` and `{relay}` standing for the two tables."""
+        return sql.SQL(text).format(outbox=sql.Identifier(self.table), relay=sql.Identifier(self.relay_table))
+
+    async def place_pending(self, cur: Any, limit: int) -> int:
+        """Give the oldest events without a stream position the next positions, in insertion order.
+
+        Run in a transaction of its own, committed before anything is published: a position, once
+        handed out, belongs to its event for good, so publishing it again can be recognised.
+        """
+        last = await fetch_value(cur, self.query("SELECT last_position FROM {relay} FOR UPDATE"))
+        rows = await fetch_all(
+            cur, self.query("SELECT seq FROM {outbox} WHERE position IS NULL ORDER BY seq LIMIT %s"), (limit,)
+        )
+        if not rows:
+            return 0
+        seqs = [row["seq"] for row in rows]
+        positions = list(range(last + 1, last + 1 + len(seqs)))
+        await cur.execute(
+            self.query(
+                "UPDATE {outbox} SET position = placed.position"
+                " FROM unnest(%s::bigint[], %s::bigint[]) AS placed (seq, position) WHERE {outbox}.seq = placed.seq"
+            ),
+            (seqs, positions),
+        )
+        await cur.execute(self.query("UPDATE {relay} SET last_position = %s"), (positions[-1],))
+        return len(seqs)
+
+    async def follow_stream(self, cur: Any, stream_position: int) -> bool:
+        """When the stream holds positions beyond the last one handed out, continue after them and
+        place the unpublished events again. Returns whether anything moved."""
+        last = await fetch_value(cur, self.query("SELECT last_position FROM {relay} FOR UPDATE"))
+        if stream_position <= last:
+            return False
+        await cur.execute(
+            self.query("UPDATE {outbox} SET position = NULL WHERE position IS NOT NULL AND published_at IS NULL")
+        )
+        await cur.execute(self.query("UPDATE {relay} SET last_position = %s"), (stream_position,))
+        return True
+
+    async def placed_unpublished(self, cur: Any, limit: int) -> list[Row]:
+        """Events with a position and not yet marked published, in position order."""
+        return await fetch_all(
+            cur,
+            self.query(
+                "SELECT * FROM {outbox} WHERE position IS NOT NULL AND published_at IS NULL ORDER BY position LIMIT %s"
+            ),
+            (limit,),
+        )
+
+    async def mark_published(self, cur: Any, up_to_position: int) -> None:
+        await cur.execute(
+            self.query(
+                "UPDATE {outbox} SET published_at = clock_timestamp()"
+                " WHERE position IS NOT NULL AND position <= %s AND published_at IS NULL"
+            ),
+            (up_to_position,),
+        )
+
+    async def prune_published(self, cur: Any, retention_days: int) -> None:
+        """Forget events published longer ago than the retention; the stream holds them now."""
+        await cur.execute(
+            self.query("DELETE FROM {outbox} WHERE published_at < clock_timestamp() - make_interval(days => %s)"),
+            (retention_days,),
+        )
+
+
 class OutboxRelay:
-    def __init__(self, dsn: str, schema: str, redis: aioredis.Redis, stream: str) -> None:
+    def __init__(self, dsn: str, schema: str, outbox: Outbox, redis: aioredis.Redis, stream: str) -> None:
         self._dsn = dsn
         self._schema = schema
+        self._outbox = outbox
         self._stream = stream
         self._redis = redis
         self._script = redis.register_script(PUBLISH_SCRIPT)
@@ -77,7 +159,7 @@ class OutboxRelay:
             )
         if not self._holding:
             async with self._conn.cursor() as cur:
-                await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (LOCK_NAME,))
+                await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (self._outbox.lock_name,))
                 self._holding = bool((await cur.fetchone())[0])
             if self._holding:
                 await self._follow_stream()
@@ -99,7 +181,7 @@ class OutboxRelay:
             return  # no stream yet
         last = info["last-generated-id"]
         stream_position = int((last.decode() if isinstance(last, bytes) else last).partition("-")[0])
-        moved = await self._in_transaction(lambda cur: outbox.follow_stream(cur, stream_position))
+        moved = await self._in_transaction(lambda cur: self._outbox.follow_stream(cur, stream_position))
         if moved:
             log.warning("the event stream %s is ahead of the outbox; positions now continue after %s",
                         self._stream, stream_position)  # fmt: skip
@@ -114,7 +196,7 @@ class OutboxRelay:
         if holding and not conn.closed:
             with contextlib.suppress(psycopg2.Error):
                 async with conn.cursor() as cur:
-                    await cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (LOCK_NAME,))
+                    await cur.execute("SELECT pg_advisory_unlock(hashtext(%s))", (self._outbox.lock_name,))
         await conn.close()
 
     async def _in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
@@ -124,11 +206,11 @@ class OutboxRelay:
 
     async def place(self) -> int:
         """Give pending events their stream positions (committed). Returns how many."""
-        placed: int = await self._in_transaction(lambda cur: outbox.place_pending(cur, BATCH_SIZE))
+        placed: int = await self._in_transaction(lambda cur: self._outbox.place_pending(cur, BATCH_SIZE))
         return placed
 
     async def placed(self) -> list[Row]:
-        rows: list[Row] = await self._in_transaction(lambda cur: outbox.placed_unpublished(cur, BATCH_SIZE))
+        rows: list[Row] = await self._in_transaction(lambda cur: self._outbox.placed_unpublished(cur, BATCH_SIZE))
         return rows
 
     async def publish(self, rows: list[Row]) -> tuple[int, str]:
@@ -136,13 +218,13 @@ class OutboxRelay:
         there) and, when it stopped early, the error Redis gave for the next one."""
         args: list[Any] = [STREAM_MAX_ENTRIES]
         for row in rows:
-            args += [entry_id(row["position"]), dumps(outbox.event_from_row(row))]
+            args += [entry_id(row["position"]), dumps(self._outbox.event_from_row(row))]
         done, error = await self._script(keys=[self._stream], args=args)
         return int(done), error.decode()
 
     async def mark(self, rows: list[Row]) -> None:
         if rows:
-            await self._in_transaction(lambda cur: outbox.mark_published(cur, rows[-1]["position"]))
+            await self._in_transaction(lambda cur: self._outbox.mark_published(cur, rows[-1]["position"]))
 
     async def relay_once(self) -> int:
         """One batch: place, publish, mark. Returns how many events went out."""
@@ -164,7 +246,7 @@ class OutboxRelay:
             while await self.relay_once() == BATCH_SIZE:
                 pass
             if time.monotonic() - self._pruned_at > PRUNE_EVERY_SECONDS:
-                await self._in_transaction(lambda cur: outbox.prune_published(cur, RETENTION_DAYS))
+                await self._in_transaction(lambda cur: self._outbox.prune_published(cur, RETENTION_DAYS))
                 self._pruned_at = time.monotonic()
         except Exception:
             await self.close()  # start again from a fresh connection; a standby may take over meanwhile
