@@ -11,11 +11,16 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
 from gateway.route_table import Route
 from libs.common.encoding import dumps
+from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"
-DESCRIPTION = "Every response is the envelope `{ok: true, data}` or `{ok: false, code, message, details?}`."
+DESCRIPTION = (
+    "Every response is the envelope `{ok: true, data}` or `{ok: false, code, message, details?}`. "
+    f"A JSON body may nest at most {MAX_JSON_DEPTH} levels deep (the body itself is level 0), and no "
+    "string or object key in a body or query may hold the NUL character (U+0000); either is a 422."
+)
 
 ERROR_DESCRIPTIONS = {
     400: "Bad request: the body is not JSON, or the content type is wrong.",
@@ -25,7 +30,10 @@ ERROR_DESCRIPTIONS = {
     409: "Conflict with an existing resource.",
     410: "The operation has been retired.",
     413: "The body is over the size limit.",
-    422: "Validation failed; `details` maps field paths to messages.",
+    422: (
+        "Validation failed; `details` maps field paths to messages (also for a string holding NUL, "
+        f"or JSON nested deeper than {MAX_JSON_DEPTH} levels)."
+    ),
     429: "Rate limited; see `Retry-After`.",
     500: "Internal error.",
     502: "The upstream service is unreachable.",
