@@ -79,7 +79,10 @@ def upstream_error(raw: RawResponse) -> errors.ApiError:
     except ValueError:
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
-        return errors.UpstreamError(raw.status, payload["code"], payload["message"], payload.get("details"))
+        error = errors.UpstreamError(raw.status, payload["code"], payload["message"], payload.get("details"))
+        if raw.status == 503:
+            error.headers["Retry-After"] = raw.headers.get("Retry-After", str(errors.RETRY_AFTER_SECONDS))
+        return error
     if raw.status == 503:
         return errors.ServiceUnavailable("upstream not ready")
     if raw.status == 504:
