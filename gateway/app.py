@@ -13,7 +13,7 @@ from aiohttp_session.redis_storage import RedisStorage
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
 from gateway.auth.tokens import TokenSigner
-from gateway.directory import Directory
+from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
 from gateway.openapi import render_document
@@ -53,6 +53,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     )
     async with (
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
+        periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
     ):
