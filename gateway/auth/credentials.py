@@ -1,7 +1,8 @@
 """Credential resolution: `x-api-key`, then `Authorization: Bearer`, then the session cookie.
 
 The first credential present decides; an invalid one is a 401 even when a later one is valid,
-so a client never silently runs as a different principal than the one it meant.
+and one sent twice is a 401 whatever the values, so a client never silently runs as a
+different principal than the one it meant.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class Authenticator:
         self._directory = directory
 
     async def identify(self, request: web.Request) -> Identity:
+        _refuse_repeated_credentials(request)
         key = request.headers.get(API_KEY_HEADER)
         if key is not None:
             return await self._by_api_key(key)
@@ -74,3 +76,16 @@ class Authenticator:
             raise refuse()
         scopes = ROLE_SCOPES[role] if granted is None else ROLE_SCOPES[role] & granted
         return Identity("user", user_id, organization, scopes, rate_key=f"user:{user_id}:{organization_id}")
+
+
+def _refuse_repeated_credentials(request: web.Request) -> None:
+    """A credential sent twice is ambiguous: 401, rather than picking one (a proxy adding a
+    header, or a cookie set for two paths, would otherwise decide who the caller is)."""
+    for header in (API_KEY_HEADER, "Authorization"):
+        if len(request.headers.getall(header, ())) > 1:
+            raise Unauthorized(f"more than one {header} header")
+    cookies = [
+        pair.partition("=")[0].strip() for header in request.headers.getall("Cookie", ()) for pair in header.split(";")
+    ]
+    if cookies.count(SESSION_COOKIE) > 1:
+        raise Unauthorized(f"more than one {SESSION_COOKIE} cookie")
