@@ -12,6 +12,7 @@ from aiohttp_session.redis_storage import RedisStorage
 
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
+from gateway.auth.failures import FailedCredentials
 from gateway.auth.tokens import TokenSigner
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
@@ -47,15 +48,21 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     pool = app[DB_POOL]
     app[KEY_STORE] = keys = ApiKeyStore(pool)
     app[DIRECTORY] = directory = Directory(pool)
-    app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory)
     app[LIMITER] = limiter = RateLimiter(
         settings.rate_limit_per_minute, settings.rate_limit_burst, app[REDIS], settings.redis_prefix
     )
+    failures = FailedCredentials(
+        RateLimiter(
+            settings.failed_credentials_per_minute, settings.failed_credentials_burst, app[REDIS], settings.redis_prefix
+        )
+    )
+    app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory, failures)
     async with (
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
+        periodic(SYNC_INTERVAL_SECONDS, failures.limiter.sync, "failed-credentials-sync"),
     ):
         yield
     await keys.flush_last_used()

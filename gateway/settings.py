@@ -23,6 +23,9 @@ class GatewaySettings(ServiceSettings):
     max_body_bytes: int
     rate_limit_per_minute: int
     rate_limit_burst: int
+    # Refused credentials allowed per client address (gateway/auth/failures.py).
+    failed_credentials_per_minute: int
+    failed_credentials_burst: int
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
@@ -40,4 +43,6 @@ class GatewaySettings(ServiceSettings):
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
+            failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
+            failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
         )

@@ -13,6 +13,7 @@ import aiohttp_session
 from aiohttp import web
 
 from gateway.auth.api_keys import ApiKeyStore, invalid_key
+from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.tokens import TokenSigner, invalid_token
 from gateway.directory import Directory
@@ -25,12 +26,29 @@ SESSION_COOKIE = "app-auth.session_token"
 
 
 class Authenticator:
-    def __init__(self, keys: ApiKeyStore, signer: TokenSigner, directory: Directory) -> None:
+    def __init__(
+        self, keys: ApiKeyStore, signer: TokenSigner, directory: Directory, failures: FailedCredentials
+    ) -> None:
         self._keys = keys
         self._signer = signer
         self._directory = directory
+        self._failures = failures
 
     async def identify(self, request: web.Request) -> Identity:
+        """The caller; 401 for a bad credential, 429 for an address that sent too many."""
+        if not (
+            API_KEY_HEADER in request.headers or "Authorization" in request.headers or SESSION_COOKIE in request.cookies
+        ):
+            raise Unauthorized("authentication required")
+        address = request.remote or "unknown"
+        self._failures.check(address)
+        try:
+            return await self._resolve(request)
+        except Unauthorized:
+            self._failures.record(address)
+            raise
+
+    async def _resolve(self, request: web.Request) -> Identity:
         _refuse_repeated_credentials(request)
         key = request.headers.get(API_KEY_HEADER)
         if key is not None:
@@ -38,9 +56,7 @@ class Authenticator:
         authorization = request.headers.get("Authorization")
         if authorization is not None:
             return await self._by_bearer(authorization)
-        if SESSION_COOKIE in request.cookies:
-            return await self._by_session(request)
-        raise Unauthorized("authentication required")
+        return await self._by_session(request)
 
     async def _by_api_key(self, key: str) -> Identity:
         record = await self._keys.authenticate(key)
