@@ -21,6 +21,7 @@ from gateway.openapi import render_document
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
 from gateway.route_table import ROUTES, Route
 from gateway.routes import setup_routes
+from gateway.server import GatewayRunner
 from gateway.settings import GatewaySettings
 from libs.common.db import db_pool_ctx
 from libs.common.health import add_health_routes
@@ -36,6 +37,10 @@ from libs.common.middlewares import (
 from libs.common.redis_client import attach_redis, create_redis
 from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
+
+# A body left unread (a 401 before it was read, a 408) is drained for at most a second before the
+# connection closes (aiohttp lingers ten): a client dribbling bytes holds a connection no longer.
+GATEWAY_HANDLER_ARGS = {**HANDLER_ARGS, "lingering_time": 1.0}
 
 # aiohttp-session 2.12 stores its storage under a plain string request key, which aiohttp 3.14
 # warns about on every request; the key is private to that library and harmless.
@@ -90,7 +95,9 @@ def create_app(
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
         internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
     )
-    app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
+    app = web.Application(
+        middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=GATEWAY_HANDLER_ARGS
+    )
     app[SETTINGS] = settings
     app[SIGNER] = signer
     app[CLOCK] = clock
@@ -107,8 +114,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:
     return GatewaySettings.load(environ)
 
 
-async def app_factory() -> web.Application:
-    """The gunicorn entry point: settings from the environment."""
+async def app_factory() -> web.AppRunner:
+    """The gunicorn entry point: settings from the environment; served by `GatewayRunner`."""
     settings = load_settings()
     configure_logging(settings.name, settings.log_level)
-    return create_app(settings)
+    return GatewayRunner(create_app(settings))

@@ -27,6 +27,7 @@ ERROR_DESCRIPTIONS = {
     401: "Authentication required, or the credential is invalid.",
     403: "The credential lacks the required scope.",
     404: "No such resource in the caller's organization.",
+    408: "The request body did not arrive in time.",
     409: "Conflict with an existing resource.",
     410: "The operation has been retired.",
     413: "The body is over the size limit.",
@@ -62,7 +63,7 @@ def _error_statuses(route: Route) -> list[int]:
         return sorted(route.errors)
     statuses = set(ALWAYS)
     if route.body is not None or route.method in ("POST", "PUT", "PATCH", "DELETE"):
-        statuses.add(413)
+        statuses.update((408, 413))
     if route.method != "GET":
         statuses.add(409)
     if route.sunset is not None:

@@ -7,6 +7,7 @@ envelope as bytes; upstream errors and failures become error envelopes.
 
 from __future__ import annotations
 
+import asyncio
 import calendar
 from email.utils import format_datetime
 
@@ -72,6 +73,18 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     return owned.product
 
 
+async def read_body(request: web.Request, timeout: float) -> bytes:
+    """The whole body, or a 408 when it takes longer than `timeout` (a client dribbling bytes
+    would otherwise hold a connection and a handler for as long as it likes)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.read()
+    except TimeoutError:
+        raise errors.RequestTimeout(
+            f"the request body did not arrive within {timeout:g} seconds", headers={"Connection": "close"}
+        ) from None
+
+
 def upstream_error(raw: RawResponse) -> errors.ApiError:
     """The error a service answered, or a 502/503/504 when its answer is not one of ours."""
     try:
@@ -123,7 +136,7 @@ def compile_route(route: Route, upstream_url: str) -> Handler:
                 raise errors.Forbidden(
                     f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                 )
-            body = await request.read()
+            body = await read_body(request, app[SETTINGS].body_timeout_seconds)
             product = await check_tenancy(request, route, identity, body)
             request_id = request[REQUEST_ID]
             headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}

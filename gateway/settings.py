@@ -21,6 +21,8 @@ class GatewaySettings(ServiceSettings):
     session_max_age: int
     upstreams: Mapping[str, str]
     max_body_bytes: int
+    # How long a request body may take to arrive, from the end of its headers (408 after).
+    body_timeout_seconds: int
     rate_limit_per_minute: int
     rate_limit_burst: int
     # Refused credentials allowed per client address (gateway/auth/failures.py).
@@ -41,6 +43,7 @@ class GatewaySettings(ServiceSettings):
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={name: env.part_url(name) for name in UPSTREAMS},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
+            body_timeout_seconds=env.integer("BODY_TIMEOUT_SECONDS", 10, minimum=1),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),

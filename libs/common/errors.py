@@ -62,6 +62,10 @@ class MethodNotAllowed(ApiError):
     status, code, default_message = 405, "METHOD_NOT_ALLOWED", "method not allowed"
 
 
+class RequestTimeout(ApiError):
+    status, code, default_message = 408, "REQUEST_TIMEOUT", "the request body did not arrive in time"
+
+
 class Conflict(ApiError):
     status, code, default_message = 409, "CONFLICT", "conflict"
 
@@ -111,6 +115,7 @@ ERRORS_BY_STATUS: dict[int, type[ApiError]] = {
         Forbidden,
         NotFound,
         MethodNotAllowed,
+        RequestTimeout,
         Conflict,
         Gone,
         PayloadTooLarge,
