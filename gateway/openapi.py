@@ -60,7 +60,8 @@ _PATH_PARAM = re.compile(r"{(\w+)}")
 
 def _error_statuses(route: Route) -> list[int]:
     if route.errors is not None:
-        return sorted(route.errors)
+        # The operation's own list, and what the gateway itself answers on it.
+        return sorted({*route.errors, 429, *((408,) if route.body is not None else ())})
     statuses = set(ALWAYS)
     if route.body is not None or route.method in ("POST", "PUT", "PATCH", "DELETE"):
         statuses.update((408, 413))

@@ -184,6 +184,18 @@ class StrictNumber(fields.Float):
         return result
 
 
+class JsonInteger(fields.Integer):
+    """An integer as JSON Schema has it: a number without a fraction (48 and 48.0); strings,
+    booleans and 48.5 are refused."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
+        return int(value)
+
+
 class StrictBoolean(fields.Boolean):
     """A JSON `true` or `false`; 1, "yes" and "true" are refused."""
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import QueryBoolean, StrictBoolean, StrictNumber, StrictString, UuidString, length
+from libs.common.validators import (
+    JsonInteger,
+    QueryBoolean,
+    StrictBoolean,
+    StrictNumber,
+    StrictString,
+    UuidString,
+    length,
+)
 
 MAX_LIMIT = 200
 # Far past any real list, and well inside PostgreSQL's bigint, which a larger OFFSET overflows.
@@ -96,7 +104,7 @@ class RunCreate(ApiSchema):
     sandbox_snapshot = StrictString(allow_none=True, validate=length(1, 512))
     overall_score = StrictNumber(allow_none=True)
     passed = StrictBoolean(allow_none=True)
-    tokens_used = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=0))
+    tokens_used = JsonInteger(allow_none=True, validate=validate.Range(min=0))
     cost_usd = StrictNumber(allow_none=True, validate=validate.Range(min=0))
     started_at = fields.AwareDateTime(allow_none=True)
     completed_at = fields.AwareDateTime(allow_none=True)
