@@ -110,17 +110,27 @@ def private_postgres(directory: Path | None = None, port: int | None = None) -> 
         log(f"initialising a private PostgreSQL in {directory}")
         subprocess.run([*prefix, "initdb", "-D", str(directory), "-U", "postgres", "--auth=trust"], check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
-    options = f"-p {port} -c listen_addresses=127.0.0.1 -k {directory}"
-    subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log"),
-                    "-w", "start"], check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    start_postgres(directory, port)
     url = f"postgresql://postgres@127.0.0.1:{port}/aivis"
     log(f"private PostgreSQL on port {port}")
     try:
         yield url
     finally:
-        subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        stop_postgres(directory)
         log("private PostgreSQL stopped")
+
+
+def start_postgres(directory: Path, port: int) -> None:
+    """Start the private PostgreSQL in `directory` on `port` and wait until it accepts connections."""
+    options = f"-p {port} -c listen_addresses=127.0.0.1 -k {directory}"
+    command = [*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log")]
+    subprocess.run([*command, "-w", "start"], check=True, stdout=subprocess.DEVNULL)
+
+
+def stop_postgres(directory: Path) -> None:
+    """Stop the private PostgreSQL in `directory` (fast: open connections are ended)."""
+    subprocess.run([*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
 
 
 @contextmanager
