@@ -10,7 +10,6 @@ they expire, the held row answering meanwhile. Malformed ids are answered as unk
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,7 +20,7 @@ from gateway import queries
 from gateway.cache import TtlCache
 from libs.common.db import cursor
 from libs.common.internal_token import Organization, Product
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 # Changes reach the caches through the poll; the time-to-live only bounds a missed one.
 DIRECTORY_TTL_SECONDS = 60.0
@@ -34,7 +33,6 @@ CHANGES_POLL_SECONDS = 1.0
 CHANGES_OVERLAP = timedelta(seconds=5)
 PRUNE_EVERY_POLLS = 600
 MAX_ENTRIES = 100_000
-_UUID = re.compile(UUID_PATTERN)
 
 
 def _cache() -> TtlCache[Any]:
@@ -72,7 +70,7 @@ class Directory:
 
     async def organization(self, organization_id: str) -> Organization | None:
         async def load() -> Organization | None:
-            if not _UUID.fullmatch(organization_id):
+            if not is_uuid(organization_id):
                 return None
             async with cursor(self._pool) as cur:
                 row = await queries.find_organization(cur, organization_id)
@@ -84,7 +82,7 @@ class Directory:
         """A live product and its organization; None for an unknown or deleted id."""
 
         async def load() -> OwnedProduct | None:
-            if not _UUID.fullmatch(product_id):
+            if not is_uuid(product_id):
                 return None
             async with cursor(self._pool) as cur:
                 row = await queries.find_product(cur, product_id)
@@ -99,7 +97,7 @@ class Directory:
         """The user's role in the organization, or None when not a member."""
 
         async def load() -> str | None:
-            if not (_UUID.fullmatch(user_id) and _UUID.fullmatch(organization_id)):
+            if not (is_uuid(user_id) and is_uuid(organization_id)):
                 return None
             async with cursor(self._pool) as cur:
                 return await queries.find_membership_role(cur, user_id, organization_id)
