@@ -3,6 +3,7 @@ database bootstrap, the local runner, the tests and the Kubernetes manifests' ge
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,3 +49,14 @@ SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085)
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
+
+
+def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
+    """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
+    `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
+    simulations +5), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
+    with another `PORT_BASE`."""
+    base = int(environ.get("PORT_BASE") or GATEWAY.port)
+    return {
+        part.name: int(environ.get(f"{part.name.upper()}_PORT") or base + part.port - GATEWAY.port) for part in PARTS
+    }

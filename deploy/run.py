@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from deploy import db, seed
-from deploy.parts import GATEWAY, PARTS, ROOT, Part
+from deploy.parts import GATEWAY, PARTS, ROOT, Part, part_ports
 from deploy.stack import DATA, local_stack
 
 GRACE_SECONDS = 15.0
@@ -131,9 +131,10 @@ def main() -> int:
             for name, versions in db.setup(environ["DATABASE_URL"]).items():
                 log(f"migrations of {name}: {', '.join(versions) if versions else 'up to date'}")
             key = seed.run(environ["DATABASE_URL"])
-            running = start(PARTS, environ, {part.name: part.port for part in PARTS})
+            ports = part_ports(environ)
+            running = start(PARTS, environ, ports)
             wait_ready(running)
-            print(banner(key), flush=True)
+            print(banner(key, ports[GATEWAY.name]), flush=True)
             while all(item.process.poll() is None for item in running):
                 time.sleep(0.5)
             exited = ", ".join(item.part.name for item in running if item.process.poll() is not None)
@@ -149,8 +150,8 @@ def main() -> int:
     return status
 
 
-def banner(key: str) -> str:
-    url = f"http://{HOST}:{GATEWAY.port}"
+def banner(key: str, port: int) -> str:
+    url = f"http://{HOST}:{port}"
     return (
         f"\nThe API is up at {url}\n\nDemo API key (every scope):\n  {key}\n\nTry:\n"
         f"  curl -s -H 'x-api-key: {key}' {url}/api/v1/agent-simulation/runs\n"

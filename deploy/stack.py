@@ -2,7 +2,8 @@
 
 PostgreSQL and Redis are taken from DATABASE_URL / REDIS_URL (defaults: the local servers).
 When one does not answer but its server program is installed, a private one is started under
-`.data/` on a side port and stopped again when the run ends. Local secrets are generated once
+`.data/` on a side port (`PRIVATE_POSTGRES_PORT`, `PRIVATE_REDIS_PORT`; defaults 55432 and 56379)
+and stopped again when the run ends. Local secrets are generated once
 into `.data/secrets.env`; nothing secret is ever written in the repository.
 
 `python -m deploy.stack exec -- CMD...` runs CMD with the stores up and the environment set.
@@ -20,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg2
@@ -33,8 +35,8 @@ from deploy.parts import ROOT
 
 DATA = ROOT / ".data"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-PRIVATE_POSTGRES_PORT = 55432
-PRIVATE_REDIS_PORT = 56379
+DEFAULT_PRIVATE_POSTGRES_PORT = 55432
+DEFAULT_PRIVATE_REDIS_PORT = 56379
 SECRETS_FILE = DATA / "secrets.env"
 
 
@@ -89,51 +91,67 @@ def _as_postgres_user() -> list[str]:
     return ["runuser", "-u", "postgres", "--"]
 
 
+def private_port(name: str, default: int) -> int:
+    return int(os.environ.get(name) or default)
+
+
 @contextmanager
-def private_postgres() -> Iterator[str]:
-    """A PostgreSQL of our own under .data/postgres, stopped when the context exits."""
+def private_postgres(directory: Path | None = None, port: int | None = None) -> Iterator[str]:
+    """A PostgreSQL of our own (default: under .data/postgres), stopped when the context exits."""
     if not (shutil.which("initdb") and shutil.which("pg_ctl")):
         raise SystemExit("PostgreSQL does not answer at DATABASE_URL and initdb/pg_ctl are not installed")
-    directory = DATA / "postgres"
+    directory = directory or DATA / "postgres"
+    port = port or private_port("PRIVATE_POSTGRES_PORT", DEFAULT_PRIVATE_POSTGRES_PORT)
     prefix = _as_postgres_user()
-    DATA.mkdir(exist_ok=True)
     if not (directory / "PG_VERSION").exists():
-        directory.mkdir(exist_ok=True)
+        directory.mkdir(parents=True, exist_ok=True)
         if prefix:
             shutil.chown(directory, "postgres")
         log(f"initialising a private PostgreSQL in {directory}")
         subprocess.run([*prefix, "initdb", "-D", str(directory), "-U", "postgres", "--auth=trust"], check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
-    options = f"-p {PRIVATE_POSTGRES_PORT} -c listen_addresses=127.0.0.1 -k {directory}"
-    subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log"),
-                    "-w", "start"], check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    url = f"postgresql://postgres@127.0.0.1:{PRIVATE_POSTGRES_PORT}/aivis"
-    log(f"private PostgreSQL on port {PRIVATE_POSTGRES_PORT}")
+    start_postgres(directory, port)
+    url = f"postgresql://postgres@127.0.0.1:{port}/aivis"
+    log(f"private PostgreSQL on port {port}")
     try:
         yield url
     finally:
-        subprocess.run([*prefix, "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
+        stop_postgres(directory)
         log("private PostgreSQL stopped")
 
 
+def start_postgres(directory: Path, port: int) -> None:
+    """Start the private PostgreSQL in `directory` on `port` and wait until it accepts connections."""
+    options = f"-p {port} -c listen_addresses=127.0.0.1 -k {directory}"
+    command = [*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log")]
+    subprocess.run([*command, "-w", "start"], check=True, stdout=subprocess.DEVNULL)
+
+
+def stop_postgres(directory: Path) -> None:
+    """Stop the private PostgreSQL in `directory` (fast: open connections are ended)."""
+    subprocess.run([*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+
+
 @contextmanager
-def private_redis() -> Iterator[str]:
-    """A Redis of our own, in memory only, stopped when the context exits."""
+def private_redis(directory: Path | None = None, port: int | None = None) -> Iterator[str]:
+    """A Redis of our own, in memory only (its working directory default: .data/redis), stopped
+    when the context exits."""
     if not shutil.which("redis-server"):
         raise SystemExit("Redis does not answer at REDIS_URL and redis-server is not installed")
-    directory = DATA / "redis"
+    directory = directory or DATA / "redis"
+    port = port or private_port("PRIVATE_REDIS_PORT", DEFAULT_PRIVATE_REDIS_PORT)
     directory.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
-        ["redis-server", "--port", str(PRIVATE_REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(directory)],
         stdout=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
-    url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
+    url = f"redis://127.0.0.1:{port}/0"
     try:
         _wait_until(lambda: redis_answers(url), "the private Redis")
-        log(f"private Redis on port {PRIVATE_REDIS_PORT}")
+        log(f"private Redis on port {port}")
         yield url
     finally:
         process.terminate()

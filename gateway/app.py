@@ -13,8 +13,9 @@ from aiohttp_session.redis_storage import RedisStorage
 from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
+from gateway.auth.failures import FailedCredentials
 from gateway.auth.tokens import TokenSigner
-from gateway.directory import Directory
+from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
 from gateway.openapi import render_document
@@ -22,6 +23,7 @@ from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
 from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
+from gateway.server import GatewayRunner
 from gateway.settings import GatewaySettings
 from libs.common.contract import Route
 from libs.common.db import db_pool_ctx
@@ -40,6 +42,10 @@ from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
 
+# A body left unread (a 401 before it was read, a 408) is drained for at most a second before the
+# connection closes (aiohttp lingers ten): a client dribbling bytes holds a connection no longer.
+GATEWAY_HANDLER_ARGS = {**HANDLER_ARGS, "lingering_time": 1.0}
+
 # aiohttp-session 2.12 stores its storage under a plain string request key, which aiohttp 3.14
 # warns about on every request; the key is private to that library and harmless.
 warnings.filterwarnings("ignore", category=web.NotAppKeyWarning, module="aiohttp_session")
@@ -51,14 +57,21 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     pool = app[DB_POOL]
     app[KEY_STORE] = keys = ApiKeyStore(pool)
     app[DIRECTORY] = directory = Directory(pool)
-    app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory)
     app[LIMITER] = limiter = RateLimiter(
         settings.rate_limit_per_minute, settings.rate_limit_burst, app[REDIS], settings.redis_prefix
     )
+    failures = FailedCredentials(
+        RateLimiter(
+            settings.failed_credentials_per_minute, settings.failed_credentials_burst, app[REDIS], settings.redis_prefix
+        )
+    )
+    app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory, failures)
     async with (
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
+        periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
+        periodic(SYNC_INTERVAL_SECONDS, failures.limiter.sync, "failed-credentials-sync"),
     ):
         yield
     await keys.flush_last_used()
@@ -102,7 +115,9 @@ def create_app(
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
     )
-    app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
+    app = web.Application(
+        middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=GATEWAY_HANDLER_ARGS
+    )
     app[SETTINGS] = settings
     app[SIGNER] = signer
     app[CLOCK] = clock
@@ -119,8 +134,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:
     return GatewaySettings.load(GATEWAY, environ)
 
 
-async def app_factory() -> web.Application:
-    """The gunicorn entry point: settings from the environment."""
+async def app_factory() -> web.AppRunner:
+    """The gunicorn entry point: settings from the environment; served by `GatewayRunner`."""
     settings = load_settings()
     configure_logging(settings.name, settings.log_level)
-    return create_app(settings)
+    return GatewayRunner(create_app(settings))

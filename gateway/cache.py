@@ -6,25 +6,45 @@ per request costs a third of the throughput), so everything it looks up per requ
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
 
+log = logging.getLogger(__name__)
+
 
 class TtlCache(Generic[V]):
-    """Entries expire `ttl` seconds after they are stored; the oldest go first when full."""
+    """Entries expire `ttl` seconds after they are stored; the oldest go first when full.
 
-    def __init__(self, ttl: float, max_entries: int, clock: Callable[[], float] = time.monotonic) -> None:
+    With `refresh_after`, `get_or_load` refreshes an entry older than that in the background,
+    one load per key at a time, and answers the value it holds meanwhile, also past its expiry
+    (up to `max_stale` seconds beyond), so an expiring entry never puts the database on the
+    request path, and a database short of connections at that moment costs no request.
+    """
+
+    def __init__(
+        self,
+        ttl: float,
+        max_entries: int,
+        clock: Callable[[], float] = time.monotonic,
+        refresh_after: float | None = None,
+        max_stale: float = 0.0,
+    ) -> None:
         self._ttl = ttl
         self._max_entries = max_entries
         self._clock = clock
-        self._entries: dict[str, tuple[float, V]] = {}
+        self._refresh_after = ttl if refresh_after is None else refresh_after
+        self._max_stale = max_stale
+        self._entries: dict[str, tuple[float, V]] = {}  # key: (stored at, value)
+        self._loads: dict[str, asyncio.Task[V]] = {}
 
-    def _live(self, key: str) -> tuple[float, V] | None:
+    def _live(self, key: str, grace: float = 0.0) -> tuple[float, V] | None:
         entry = self._entries.get(key)
-        if entry is not None and entry[0] <= self._clock():
+        if entry is not None and entry[0] + self._ttl + grace <= self._clock():
             del self._entries[key]
             return None
         return entry
@@ -39,21 +59,48 @@ class TtlCache(Generic[V]):
 
     async def get_or_load(self, key: str, load: Callable[[], Awaitable[V]]) -> V:
         """The stored value, or what `load` returns (stored, even when it is None)."""
-        entry = self._live(key)
-        if entry is not None:
-            return entry[1]
-        value = await load()
-        self.set(key, value)
+        entry = self._live(key, self._max_stale)
+        if entry is None:
+            return await asyncio.shield(self._load(key, load))
+        stored_at, value = entry
+        if self._clock() - stored_at >= self._refresh_after:
+            self._load(key, load).add_done_callback(_log_failure)
         return value
+
+    def _load(self, key: str, load: Callable[[], Awaitable[V]]) -> asyncio.Task[V]:
+        """The one load of `key` in flight, started if none is; it stores what it loads."""
+        task = self._loads.get(key)
+        if task is None:
+
+            async def run() -> V:
+                current = asyncio.current_task()
+                try:
+                    value = await load()
+                    if self._loads.get(key) is current:  # not discarded meanwhile
+                        self.set(key, value)
+                    return value
+                finally:
+                    if self._loads.get(key) is current:
+                        del self._loads[key]
+
+            task = self._loads[key] = asyncio.ensure_future(run())
+        return task
 
     def set(self, key: str, value: V) -> None:
         self._entries.pop(key, None)
         if len(self._entries) >= self._max_entries:
             del self._entries[next(iter(self._entries))]
-        self._entries[key] = (self._clock() + self._ttl, value)
+        self._entries[key] = (self._clock(), value)
 
     def discard(self, key: str) -> None:
+        """Forget `key`; a load in flight, begun before, does not store its value."""
         self._entries.pop(key, None)
+        self._loads.pop(key, None)
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def _log_failure(task: asyncio.Task[object]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("background refresh failed: %r", task.exception())

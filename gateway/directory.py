@@ -1,13 +1,18 @@
 """Cached reads of the identity schema that credential and tenancy checks need per request.
 
 Organizations, products and memberships change rarely; reading them from memory keeps the
-request path free of database round trips. A stale entry lives at most DIRECTORY_TTL_SECONDS.
-Malformed ids are answered as unknown without a query.
+request path free of database round trips. Every change of one is recorded by a trigger
+(migration 004); every replica reads the recent changes each CHANGES_POLL_SECONDS and drops
+what they name, so a removed membership, a downgraded role, a deleted organization or product
+stops working everywhere within about a second. Entries are refreshed in the background before
+they expire, the held row answering meanwhile. Malformed ids are answered as unknown without a query.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 import aiopg
 
@@ -17,8 +22,23 @@ from libs.common.db import cursor
 from libs.common.internal_token import Organization, Product
 from libs.common.validators import is_uuid
 
-DIRECTORY_TTL_SECONDS = 30.0
+# Changes reach the caches through the poll; the time-to-live only bounds a missed one.
+DIRECTORY_TTL_SECONDS = 60.0
+REFRESH_AFTER_SECONDS = 45.0
+# While the database cannot answer a refresh, the held row keeps answering this much longer.
+MAX_STALE_SECONDS = 300.0
+CHANGES_POLL_SECONDS = 1.0
+# A change commits a moment after its timestamp is taken; re-reading a short overlap means a
+# change committing during a poll, or a load racing one, is still seen by the next poll.
+CHANGES_OVERLAP = timedelta(seconds=5)
+PRUNE_EVERY_POLLS = 600
 MAX_ENTRIES = 100_000
+
+
+def _cache() -> TtlCache[Any]:
+    return TtlCache(
+        DIRECTORY_TTL_SECONDS, MAX_ENTRIES, refresh_after=REFRESH_AFTER_SECONDS, max_stale=MAX_STALE_SECONDS
+    )
 
 
 @dataclass(frozen=True)
@@ -30,9 +50,23 @@ class OwnedProduct:
 class Directory:
     def __init__(self, pool: aiopg.Pool) -> None:
         self._pool = pool
-        self._organizations: TtlCache[Organization | None] = TtlCache(DIRECTORY_TTL_SECONDS, MAX_ENTRIES)
-        self._products: TtlCache[OwnedProduct | None] = TtlCache(DIRECTORY_TTL_SECONDS, MAX_ENTRIES)
-        self._roles: TtlCache[str | None] = TtlCache(DIRECTORY_TTL_SECONDS, MAX_ENTRIES)
+        self._organizations: TtlCache[Organization | None] = _cache()
+        self._products: TtlCache[OwnedProduct | None] = _cache()
+        self._roles: TtlCache[str | None] = _cache()
+        self._changed_since: datetime | None = None
+        self._polls = 0
+
+    async def drop_changed(self) -> None:
+        """Forget the organizations, products and memberships changed since the last poll."""
+        async with cursor(self._pool) as cur:
+            changes, now = await queries.identity_changes_since(cur, self._changed_since)
+            if self._polls % PRUNE_EVERY_POLLS == 0:
+                await queries.prune_identity_changes(cur)
+        self._polls += 1
+        caches = {"organization": self._organizations, "product": self._products, "membership": self._roles}
+        for change in changes:
+            caches[change["kind"]].discard(change["key"])
+        self._changed_since = now - CHANGES_OVERLAP
 
     async def organization(self, organization_id: str) -> Organization | None:
         async def load() -> Organization | None:

@@ -15,7 +15,10 @@ _OK_CLOSE = b"}"
 
 def error_response(error: ApiError) -> web.Response:
     body = dumps({"ok": False, **error.to_dict()})
-    return web.Response(body=body, status=error.status, content_type=JSON_CONTENT_TYPE, headers=error.headers)
+    response = web.Response(body=body, status=error.status, content_type=JSON_CONTENT_TYPE, headers=error.headers)
+    if error.headers.get("Connection") == "close":
+        response.force_close()  # what is left of the request is not read
+    return response
 
 
 def ok_response_from_json(data_json: bytes, status: int = 200) -> web.Response:

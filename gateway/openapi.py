@@ -11,11 +11,16 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
 from libs.common.contract import Route
 from libs.common.encoding import dumps
+from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"
-DESCRIPTION = "Every response is the envelope `{ok: true, data}` or `{ok: false, code, message, details?}`."
+DESCRIPTION = (
+    "Every response is the envelope `{ok: true, data}` or `{ok: false, code, message, details?}`. "
+    f"A JSON body may nest at most {MAX_JSON_DEPTH} levels deep (the body itself is level 0), and no "
+    "string or object key in a body or query may hold the NUL character (U+0000); either is a 422."
+)
 LICENSE = {"name": "Proprietary: all rights reserved"}
 # The API is served under /api/v1 of the host that serves this document.
 SERVERS = [{"url": "/", "description": "The host serving this document."}]
@@ -37,10 +42,14 @@ ERROR_DESCRIPTIONS = {
     401: "Authentication required, or the credential is invalid.",
     403: "The credential lacks the required scope.",
     404: "No such resource in the caller's organization.",
+    408: "The request body did not arrive in time.",
     409: "Conflict with an existing resource.",
     410: "The operation has been retired.",
     413: "The body is over the size limit.",
-    422: "Validation failed; `details` maps field paths to messages.",
+    422: (
+        "Validation failed; `details` maps field paths to messages (also for a string holding NUL, "
+        f"or JSON nested deeper than {MAX_JSON_DEPTH} levels)."
+    ),
     429: "Rate limited; see `Retry-After`.",
     500: "Internal error.",
     502: "The upstream service is unreachable.",
@@ -66,10 +75,11 @@ _PATH_PARAM = re.compile(r"{(\w+)}")
 
 def _error_statuses(route: Route) -> list[int]:
     if route.errors is not None:
-        return sorted(route.errors)
+        # The operation's own list, and what the gateway itself answers on it.
+        return sorted({*route.errors, 429, *((408,) if route.body is not None else ())})
     statuses = set(ALWAYS)
     if route.body is not None or route.method in ("POST", "PUT", "PATCH", "DELETE"):
-        statuses.add(413)
+        statuses.update((408, 413))
     if route.method != "GET":
         statuses.add(409)
     if route.sunset is not None:

@@ -8,6 +8,7 @@ error envelopes.
 
 from __future__ import annotations
 
+import asyncio
 import calendar
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
-from libs.common.keys import HTTP, REQUEST_ID
+from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
 from libs.common.middlewares import REQUEST_ID_HEADER
 
 # Only these client headers reach a service; identity travels in the internal token alone.
@@ -73,6 +74,18 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     if owned is None or owned.organization_id != organization_id:
         raise errors.NotFound("product not found")
     return owned.product
+
+
+async def read_body(request: web.Request, timeout: float) -> bytes:
+    """The whole body, or a 408 when it takes longer than `timeout` (a client dribbling bytes
+    would otherwise hold a connection and a handler for as long as it likes)."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.read()
+    except TimeoutError:
+        raise errors.RequestTimeout(
+            f"the request body did not arrive within {timeout:g} seconds", headers={"Connection": "close"}
+        ) from None
 
 
 def shape(raw: RawResponse) -> web.Response:
@@ -142,7 +155,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 raise errors.Forbidden(
                     f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                 )
-            body = await request.read()
+            body = await read_body(request, app[SETTINGS].body_timeout_seconds)
             product = await check_tenancy(request, route, identity, body)
             response = await respond(request, Checked(identity, product, body))
         except errors.ApiError as error:

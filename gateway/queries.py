@@ -187,3 +187,21 @@ async def revoked_key_hashes_since(cur: Any, since: datetime | None) -> tuple[li
 
 async def touch_api_keys(cur: Any, key_ids: list[str]) -> None:
     await cur.execute("UPDATE api_keys SET last_used_at = now() WHERE id = ANY(%s::uuid[])", (key_ids,))
+
+
+async def identity_changes_since(cur: Any, since: datetime | None) -> tuple[list[Row], datetime]:
+    """Changes of organizations, products and memberships at or after `since` (all of the last
+    minute when None), and the database time now."""
+    now = await fetch_value(cur, "SELECT clock_timestamp()")
+    rows = await fetch_all(
+        cur,
+        "SELECT kind, key FROM identity_changes"
+        " WHERE changed_at >= COALESCE(%s, clock_timestamp() - interval '1 minute')",
+        (since,),
+    )
+    return rows, now
+
+
+async def prune_identity_changes(cur: Any) -> None:
+    """Forget changes every replica has long read."""
+    await cur.execute("DELETE FROM identity_changes WHERE changed_at < clock_timestamp() - interval '1 hour'")

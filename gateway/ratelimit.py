@@ -115,6 +115,14 @@ class RateLimiter:
             bucket.unsynced += 1
         else:
             REJECTED.inc()
+        return self._decision(bucket, allowed)
+
+    def peek(self, key: str) -> Decision:
+        """Whether `key`'s bucket has a token, spending none. No I/O."""
+        bucket = self._refilled(key)
+        return self._decision(bucket, bucket.tokens >= 1)
+
+    def _decision(self, bucket: _Bucket, allowed: bool) -> Decision:
         return Decision(
             allowed=allowed,
             limit=self.burst,

@@ -20,8 +20,13 @@ class GatewaySettings(ServiceSettings):
     session_max_age: int
     upstreams: Mapping[str, str]
     max_body_bytes: int
+    # How long a request body may take to arrive, from the end of its headers (408 after).
+    body_timeout_seconds: int
     rate_limit_per_minute: int
     rate_limit_burst: int
+    # Refused credentials allowed per client address (gateway/auth/failures.py).
+    failed_credentials_per_minute: int
+    failed_credentials_burst: int
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> GatewaySettings:
@@ -35,6 +40,9 @@ class GatewaySettings(ServiceSettings):
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={service.name: env.part_url(service.name) for service in SERVICES},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
+            body_timeout_seconds=env.integer("BODY_TIMEOUT_SECONDS", 10, minimum=1),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
+            failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
+            failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
         )

@@ -80,6 +80,8 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # High enough that only the rate-limit tests, which lower it, ever meet it.
         "RATE_LIMIT_PER_MINUTE": "600000",
         "RATE_LIMIT_BURST": "10000",
+        "FAILED_CREDENTIALS_PER_MINUTE": "600000",
+        "FAILED_CREDENTIALS_BURST": "10000",
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own.
         "SEARCH_INDEXING": "off",
     }

@@ -9,6 +9,7 @@ within about a second, and `last_used_at` is written in batches, off the request
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import string
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiopg
+from prometheus_client import Counter
 
 from gateway import queries
 from gateway.cache import TtlCache
@@ -25,7 +27,8 @@ from libs.common.errors import Conflict, Unauthorized
 KEY_MARK = "avk_"
 PREFIX_CHARACTERS = string.ascii_letters + string.digits
 PREFIX_LENGTH = 8
-MAX_KEY_LENGTH = 128
+# What `generate_key` makes: the prefix, then 32 random bytes in URL-safe base64 (43 characters).
+KEY_SHAPE = re.compile(rf"{KEY_MARK}[A-Za-z0-9]{{{PREFIX_LENGTH}}}_[A-Za-z0-9_-]{{43}}")
 
 REVOCATION_POLL_SECONDS = 1.0
 LAST_USED_FLUSH_SECONDS = 5.0
@@ -35,6 +38,11 @@ REVOCATION_OVERLAP = timedelta(seconds=5)
 VALID_KEY_TTL_SECONDS = 300.0
 UNKNOWN_KEY_TTL_SECONDS = 30.0
 MAX_CACHED_KEYS = 100_000
+
+UNKNOWN_KEY_CACHE_HITS = Counter(
+    "gateway_api_key_unknown_cache_hits_total",
+    "Unknown or revoked API keys refused from memory, without a database lookup.",
+)
 
 
 def invalid_key() -> Unauthorized:
@@ -87,7 +95,7 @@ class ApiKeyStore:
         self._revoked_since: datetime | None = None
 
     async def authenticate(self, key: str) -> KeyRecord:
-        if not key.startswith(KEY_MARK) or len(key) > MAX_KEY_LENGTH:
+        if not KEY_SHAPE.fullmatch(key):  # not one we could have issued: no lookup
             raise invalid_key()
         digest = hash_key(key)
         record = self._valid.get(digest)
@@ -100,6 +108,7 @@ class ApiKeyStore:
 
     async def _load(self, digest: str) -> KeyRecord:
         if digest in self._unknown:
+            UNKNOWN_KEY_CACHE_HITS.inc()
             raise invalid_key()
         async with cursor(self._pool) as cur:
             row = await queries.find_active_key_by_hash(cur, digest)

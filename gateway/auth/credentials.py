@@ -1,7 +1,8 @@
 """Credential resolution: `x-api-key`, then `Authorization: Bearer`, then the session cookie.
 
 The first credential present decides; an invalid one is a 401 even when a later one is valid,
-so a client never silently runs as a different principal than the one it meant.
+and one sent twice is a 401 whatever the values, so a client never silently runs as a
+different principal than the one it meant.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import aiohttp_session
 from aiohttp import web
 
 from gateway.auth.api_keys import ApiKeyStore, invalid_key
+from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.tokens import TokenSigner, invalid_token
 from gateway.directory import Directory
@@ -24,21 +26,37 @@ SESSION_COOKIE = "app-auth.session_token"
 
 
 class Authenticator:
-    def __init__(self, keys: ApiKeyStore, signer: TokenSigner, directory: Directory) -> None:
+    def __init__(
+        self, keys: ApiKeyStore, signer: TokenSigner, directory: Directory, failures: FailedCredentials
+    ) -> None:
         self._keys = keys
         self._signer = signer
         self._directory = directory
+        self._failures = failures
 
     async def identify(self, request: web.Request) -> Identity:
+        """The caller; 401 for a bad credential, 429 for an address that sent too many."""
+        if not (
+            API_KEY_HEADER in request.headers or "Authorization" in request.headers or SESSION_COOKIE in request.cookies
+        ):
+            raise Unauthorized("authentication required")
+        address = request.remote or "unknown"
+        self._failures.check(address)
+        try:
+            return await self._resolve(request)
+        except Unauthorized:
+            self._failures.record(address)
+            raise
+
+    async def _resolve(self, request: web.Request) -> Identity:
+        _refuse_repeated_credentials(request)
         key = request.headers.get(API_KEY_HEADER)
         if key is not None:
             return await self._by_api_key(key)
         authorization = request.headers.get("Authorization")
         if authorization is not None:
             return await self._by_bearer(authorization)
-        if SESSION_COOKIE in request.cookies:
-            return await self._by_session(request)
-        raise Unauthorized("authentication required")
+        return await self._by_session(request)
 
     async def _by_api_key(self, key: str) -> Identity:
         record = await self._keys.authenticate(key)
@@ -74,3 +92,16 @@ class Authenticator:
             raise refuse()
         scopes = ROLE_SCOPES[role] if granted is None else ROLE_SCOPES[role] & granted
         return Identity("user", user_id, organization, scopes, rate_key=f"user:{user_id}:{organization_id}")
+
+
+def _refuse_repeated_credentials(request: web.Request) -> None:
+    """A credential sent twice is ambiguous: 401, rather than picking one (a proxy adding a
+    header, or a cookie set for two paths, would otherwise decide who the caller is)."""
+    for header in (API_KEY_HEADER, "Authorization"):
+        if len(request.headers.getall(header, ())) > 1:
+            raise Unauthorized(f"more than one {header} header")
+    cookies = [
+        pair.partition("=")[0].strip() for header in request.headers.getall("Cookie", ()) for pair in header.split(";")
+    ]
+    if cookies.count(SESSION_COOKIE) > 1:
+        raise Unauthorized(f"more than one {SESSION_COOKIE} cookie")

@@ -17,7 +17,7 @@ import psycopg2.sql
 from aiohttp import web
 
 from libs.common.encoding import dumps
-from libs.common.errors import Conflict
+from libs.common.errors import Conflict, ServiceUnavailable
 from libs.common.keys import DB_POOL, SETTINGS
 
 Row = dict[str, Any]
@@ -50,17 +50,64 @@ def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
     )
 
 
+def is_database_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` means the database cannot be reached or the connection broke.
+
+    Beside psycopg2's own errors, uvloop answers an operation on the socket of a connection the
+    server dropped with `RuntimeError: unable to perform operation on <UVPoll closed=True>`.
+    A group (concurrent queries) counts when every member does.
+    """
+    if isinstance(exc, BaseExceptionGroup):
+        return all(is_database_unavailable(member) for member in exc.exceptions)
+    if isinstance(exc, psycopg2.OperationalError | psycopg2.InterfaceError):
+        return True
+    return isinstance(exc, RuntimeError) and "closed=True" in str(exc)
+
+
+def _connection_broken(exc: BaseException) -> bool:
+    """Whether the connection that raised `exc` is no use any more: no server answer at all
+    (no SQLSTATE), a connection failure (class 08) or the server ending it (57P0x)."""
+    if isinstance(exc, psycopg2.Error) and exc.pgcode is not None:
+        return bool(exc.pgcode.startswith(("08", "57P")))
+    return is_database_unavailable(exc)
+
+
+def database_unavailable() -> ServiceUnavailable:
+    return ServiceUnavailable("database unavailable")
+
+
+@asynccontextmanager
+async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
+    """A pooled connection; one that broke while in use is closed, so the pool never hands it out
+    again, and waiting longer than the pool's timeout for a free one is a 503."""
+    try:
+        conn = await pool.acquire()
+    except TimeoutError:
+        raise database_unavailable() from None
+    try:
+        yield conn
+    except BaseException as exc:
+        if _connection_broken(exc) and not conn.closed:
+            try:
+                conn.close()
+            except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
+                pass
+        raise
+    finally:
+        pool.release(conn)
+
+
 @asynccontextmanager
 async def cursor(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor in autocommit mode: each statement is its own transaction."""
-    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur:
+    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur:
         yield cur
 
 
 @asynccontextmanager
 async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor inside BEGIN ... COMMIT; an exception rolls everything back."""
-    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
+    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
         yield cur
 
 

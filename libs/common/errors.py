@@ -16,13 +16,14 @@ class ApiError(Exception):
     status: int = 500
     code: str = "INTERNAL_ERROR"
     default_message: str = "internal error"
+    default_headers: Mapping[str, str] = {}
 
     def __init__(
         self, message: str | None = None, details: Any = None, headers: Mapping[str, str] | None = None
     ) -> None:
         self.message = message or self.default_message
         self.details = details
-        self.headers: dict[str, str] = dict(headers or {})
+        self.headers: dict[str, str] = {**self.default_headers, **(headers or {})}
         super().__init__(self.message)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +62,10 @@ class MethodNotAllowed(ApiError):
     status, code, default_message = 405, "METHOD_NOT_ALLOWED", "method not allowed"
 
 
+class RequestTimeout(ApiError):
+    status, code, default_message = 408, "REQUEST_TIMEOUT", "the request body did not arrive in time"
+
+
 class Conflict(ApiError):
     status, code, default_message = 409, "CONFLICT", "conflict"
 
@@ -89,8 +94,13 @@ class BadGateway(ApiError):
     status, code, default_message = 502, "BAD_GATEWAY", "upstream unreachable"
 
 
+# Seconds a client should wait before retrying a 503: stores come back, or fail over, in seconds.
+RETRY_AFTER_SECONDS = 1
+
+
 class ServiceUnavailable(ApiError):
     status, code, default_message = 503, "SERVICE_UNAVAILABLE", "service unavailable"
+    default_headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 class UpstreamTimeout(ApiError):
@@ -105,6 +115,7 @@ ERRORS_BY_STATUS: dict[int, type[ApiError]] = {
         Forbidden,
         NotFound,
         MethodNotAllowed,
+        RequestTimeout,
         Conflict,
         Gone,
         PayloadTooLarge,

@@ -43,10 +43,15 @@ def upstream_error(response: RawResponse) -> errors.ApiError:
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
         known = errors.error_for_status(response.status)
+        error: errors.ApiError
         if known.status == response.status and known.code == payload["code"]:
             # As its own class, so a caller can tell a NotFound from a Conflict.
-            return known(payload["message"], payload.get("details"))
-        return errors.UpstreamError(response.status, payload["code"], payload["message"], payload.get("details"))
+            error = known(payload["message"], payload.get("details"))
+        else:
+            error = errors.UpstreamError(response.status, payload["code"], payload["message"], payload.get("details"))
+        if response.status == 503:  # the part's own advice on when to retry, passed on
+            error.headers["Retry-After"] = response.headers.get("Retry-After", str(errors.RETRY_AFTER_SECONDS))
+        return error
     if response.status == 503:
         return errors.ServiceUnavailable("upstream not ready")
     if response.status == 504:

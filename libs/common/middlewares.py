@@ -9,12 +9,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 
-import psycopg2
 import redis.exceptions
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from libs.common import errors
+from libs.common.db import database_unavailable, is_database_unavailable
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Verifier
 from libs.common.keys import CALLER, REQUEST_ID
@@ -60,13 +60,13 @@ def error_middleware(render: Render) -> Middleware:
             if isinstance(exc, web.HTTPMethodNotAllowed):
                 response.headers["Allow"] = ",".join(sorted(exc.allowed_methods))
             return response
-        except (psycopg2.OperationalError, psycopg2.InterfaceError):
-            log.exception("database unavailable")
-            return render(errors.ServiceUnavailable("database unavailable"))
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             log.exception("redis unavailable")
             return render(errors.ServiceUnavailable("session store unavailable"))
-        except Exception:
+        except Exception as exc:
+            if is_database_unavailable(exc):
+                log.warning("database unavailable on %s %s: %r", request.method, request.path, exc)
+                return render(database_unavailable())
             log.exception("unhandled error on %s %s", request.method, request.path)
             return render(errors.InternalError())
 

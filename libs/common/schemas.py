@@ -7,6 +7,7 @@ is a 422 `VALIDATION_FAILED` whose `details` map each field path ("pages.0.slug"
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from aiohttp import web
@@ -16,6 +17,10 @@ from libs.common.encoding import loads
 from libs.common.errors import BadRequest, ValidationFailed
 
 _CAMEL_BOUNDARY = re.compile(r"_([a-z0-9])")
+# How deep a JSON body may nest (the body itself is level 0, so `{"config": {}}` is 1 deep).
+# Far more than any document, config or editor tree needs, and far below what the encoders
+# take (orjson writes at most 254 levels) or recursive code survives.
+MAX_JSON_DEPTH = 64
 
 
 def camel_case(name: str) -> str:
@@ -50,31 +55,57 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, str]:
     return {prefix or "body": str(messages)}
 
 
-def nul_paths(value: Any, prefix: str = "") -> list[str]:
+def _walk(value: Any) -> Iterator[tuple[str, Any, int]]:
+    """Every value in `value` as (field path, value, nesting depth), in document order.
+
+    Iterative, so no nesting depth can exhaust Python's recursion limit. A key holding a NUL
+    character is reported as a string at its path and its value is not visited.
+    """
+    pending: list[tuple[str, Any, int]] = [("", value, 0)]
+    while pending:
+        path, item, depth = pending.pop()
+        yield path, item, depth
+        if isinstance(item, dict):
+            children = [
+                (path + "." + str(key) if path else str(key), "\x00" if "\x00" in str(key) else child, depth + 1)
+                for key, child in item.items()
+            ]
+        elif isinstance(item, list):
+            children = [
+                (f"{path}.{index}" if path else str(index), child, depth + 1) for index, child in enumerate(item)
+            ]
+        else:
+            continue
+        pending.extend(reversed(children))
+
+
+def nul_paths(value: Any) -> list[str]:
     """Field paths of the strings (and keys) in `value` that contain a NUL character."""
-    if isinstance(value, str):
-        return [prefix or "body"] if "\x00" in value else []
-    if isinstance(value, dict):
-        found = []
-        for key, item in value.items():
-            path = str(key) if not prefix else f"{prefix}.{key}"
-            found += [path] if "\x00" in str(key) else nul_paths(item, path)
-        return found
-    if isinstance(value, list):
-        return [
-            path
-            for index, item in enumerate(value)
-            for path in nul_paths(item, f"{prefix}.{index}" if prefix else str(index))
-        ]
-    return []
+    return [path or "body" for path, item, _ in _walk(value) if isinstance(item, str) and "\x00" in item]
+
+
+def check_depth(value: Any) -> None:
+    """Refuse JSON nested deeper than MAX_JSON_DEPTH, naming the top-level field that is."""
+    for path, item, depth in _walk(value):
+        if depth >= MAX_JSON_DEPTH and isinstance(item, dict | list) and item:
+            raise _too_deep(path.partition(".")[0] or "body")
+
+
+def _too_deep(field: str) -> ValidationFailed:
+    return ValidationFailed(
+        f"JSON may be nested at most {MAX_JSON_DEPTH} levels deep",
+        details={field: f"Must not be nested deeper than {MAX_JSON_DEPTH} levels."},
+    )
 
 
 def load_data(schema: Schema, data: Any) -> Any:
     """Load already-decoded data through a schema, mapping its errors to 422.
 
     PostgreSQL stores no NUL character in text or jsonb, so a string holding one is refused
-    here, naming where it is, rather than failing at the database.
+    here, naming where it is, rather than failing at the database. Nesting is bounded too:
+    every JSON column is encoded again on the way to the database and back to the client.
     """
+    check_depth(data)
     nul = nul_paths(data)
     if nul:
         raise ValidationFailed(details=dict.fromkeys(nul, "Must not contain NUL characters."))
@@ -99,7 +130,9 @@ async def load_json(request: web.Request, schema: Schema) -> Any:
         raise BadRequest("the body must be sent as application/json")
     try:
         data = loads(raw)
-    except ValueError:
+    except ValueError as exc:
+        if "depth limit" in str(exc):  # orjson's own limit (1024), far above ours
+            raise _too_deep("body") from None
         raise BadRequest("the body is not valid JSON") from None
     return load_data(schema, data)
 

@@ -8,6 +8,8 @@ we should report, not hide.
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -137,20 +139,50 @@ def normalize_hostname(value: str) -> str:
 
 
 def normalize_route_path(path: str) -> str:
-    """The one canonical form of a route path: a leading slash, no empty, trailing or dot segments.
+    """The one canonical form of a route path, so two paths that reach the same page can never
+    be two routes.
 
-    "docs//intro/" and "/docs/./intro" become "/docs/intro", "/docs/../intro" becomes "/intro",
-    "" and "/" become "/". Dot segments are resolved as browsers resolve them before sending a
-    request (RFC 3986, 5.2.4), so two paths that reach the same page can never be two routes.
+    - Percent-encoding (RFC 3986, 6.2.2): `%XX` sequences spelling an unreserved ASCII character
+      (letters, digits, `-._~`) or a non-ASCII character in UTF-8 are decoded ("/caf%C3%A9" is
+      "/café"); any other stays encoded with upper-case digits ("%2f" is "%2F": an encoded slash
+      is not a segment boundary; "%20" stays, a route path holds no space).
+    - Unicode: NFC ("/cafe\u0301" is "/café").
+    - Segments: a leading slash, no empty, trailing or dot segments; dot segments ("." and "..",
+      also encoded as "%2e") are resolved as browsers resolve them before sending a request
+      (RFC 3986, 5.2.4): "docs//intro/" and "/docs/./intro" become "/docs/intro",
+      "/docs/../intro" becomes "/intro", "" and "/" become "/".
     """
+    decoded = unicodedata.normalize("NFC", _PERCENT_RUN.sub(_decode_percent_run, path))
     segments: list[str] = []
-    for segment in path.split("/"):
+    for segment in decoded.split("/"):
         if segment == "..":
             if segments:
                 segments.pop()
         elif segment not in ("", "."):
             segments.append(segment)
     return "/" + "/".join(segments)
+
+
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+_NOT_IN_ROUTE_PATH = re.compile(f"[{NOT_IN_ROUTE_PATH}]")
+
+
+def _decode_percent_run(match: re.Match[str]) -> str:
+    text = bytes.fromhex(match.group().replace("%", "")).decode("utf-8", errors="surrogateescape")
+    return "".join(
+        character
+        if _decodes(character)
+        else "".join(f"%{byte:02X}" for byte in character.encode("utf-8", "surrogateescape"))
+        for character in text
+    )
+
+
+def _decodes(character: str) -> bool:
+    """Whether a percent-encoded character is written plainly in the canonical form."""
+    if character.isascii():
+        return character in _UNRESERVED
+    return not ("\udc80" <= character <= "\udcff") and not _NOT_IN_ROUTE_PATH.match(character)
 
 
 class StrictString(fields.String):
@@ -181,6 +213,18 @@ class StrictNumber(fields.Float):
             raise self.make_error("invalid")
         result: float = super()._deserialize(value, attr, data, **kwargs)
         return result
+
+
+class JsonInteger(fields.Integer):
+    """An integer as JSON Schema has it: a number without a fraction (48 and 48.0); strings,
+    booleans and 48.5 are refused."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
+        return int(value)
 
 
 class StrictBoolean(fields.Boolean):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import StrictString, UuidString, length
+from libs.common.validators import JsonInteger, StrictString, UuidString, length
 
 QUERY_MAX = 2000
 DEFAULT_RESULTS, MAX_RESULTS = 10, 100
@@ -32,9 +32,8 @@ class SearchWhere(ApiSchema):
 
 class SearchRequest(ApiSchema):
     query = StrictString(required=True, validate=length(1, QUERY_MAX))
-    n_results = fields.Integer(
+    n_results = JsonInteger(
         load_default=DEFAULT_RESULTS,
-        strict=True,
         validate=validate.Range(min=1, max=MAX_RESULTS),
         metadata={"description": "How many documents to return at most."},
     )

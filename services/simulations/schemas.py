@@ -9,7 +9,14 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import QueryBoolean, StrictBoolean, StrictNumber, StrictString, UuidString, length
+from libs.common.validators import (
+    QueryBoolean,
+    StrictBoolean,
+    StrictNumber,
+    StrictString,
+    UuidString,
+    length,
+)
 
 MAX_LIMIT = 200
 # Far past any real list, and well inside PostgreSQL's bigint, which a larger OFFSET overflows.

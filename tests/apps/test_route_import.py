@@ -218,3 +218,25 @@ async def test_another_organizations_app_is_not_found(tenant: Tenant, other_tena
     for call in (preview, batch):
         status, body = await call(tenant, theirs, items)
         assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_equivalent_spellings_of_a_path_are_one_route(tenant: Tenant, content: FakeContent):
+    app = await tenant.create_app()
+    document = content.add(tenant.org, tenant.product)
+    url = f"{routes_of(app)}/batch"
+    status, body = await tenant.post(url, {"routes": [route("/café", document)]})
+    assert (status, body["data"]["createdCount"]) == (200, 1)
+    assert body["data"]["routes"][0]["path"] == "/café"
+    for spelling in ("/cafe\u0301", "/caf%C3%A9", "/caf%c3%a9/", "/x/%2e%2e/café"):
+        status, body = await tenant.post(url, {"routes": [route(spelling, document)]})
+        assert (status, body["data"]["createdCount"]) == (200, 0), spelling
+        assert body["data"]["routes"][0]["path"] == "/café"
+    other = content.add(tenant.org, tenant.product)
+    status, body = await tenant.post(url, {"routes": [route("/caf%C3%A9", other)]})
+    assert status == 409
+    assert body["details"]["routes"][0]["issues"] == ["path_conflict"]
+    status, body = await tenant.post(
+        f"{routes_of(app)}/import-preview", {"routes": [route("/menu", other), route("/m%65nu", other)]}
+    )
+    assert status == 200
+    assert body["data"]["routes"][1]["issues"] == ["duplicate_in_request"]

@@ -44,3 +44,22 @@ async def test_two_concurrent_batches_for_one_path_create_exactly_one_route(
     async with cursor(apps_pool) as cur:
         stored = await fetch_value(cur, "SELECT count(*) FROM routes WHERE app_id = %s", (app["id"],))
     assert stored == 1
+
+
+async def test_identical_concurrent_batches_all_succeed_as_if_sent_one_after_another(
+    tenant: Tenant, content: FakeContent, apps_pool
+):
+    app = await tenant.create_app()
+    document = content.add(tenant.org, tenant.product)
+    url = f"{routes_of(app)}/batch"
+    async with transaction(apps_pool) as cur:
+        await cur.execute("LOCK TABLE routes IN SHARE MODE")  # every batch passes its check, then waits
+        batches = [asyncio.create_task(tenant.post(url, {"routes": [route("/same", document)]})) for _ in range(5)]
+        await wait_for_waiting_inserts(apps_pool, 5)
+    results = await asyncio.gather(*batches)
+    assert [status for status, _ in results] == [200] * 5
+    assert sorted(body["data"]["createdCount"] for _, body in results) == [0, 0, 0, 0, 1]
+    assert len({body["data"]["routes"][0]["id"] for _, body in results}) == 1
+    async with cursor(apps_pool) as cur:
+        stored = await fetch_value(cur, "SELECT count(*) FROM routes WHERE app_id = %s", (app["id"],))
+    assert stored == 1

@@ -24,7 +24,20 @@ from libs.common.validators import normalize_route_path, route_path_validators
         ("/a/.../b", "/a/.../b"),
         ("/a/..b/c.", "/a/..b/c."),
         ("/Docs/Intro", "/Docs/Intro"),
-        ("/%2e%2e/x", "/%2e%2e/x"),
+        ("/%2e%2e/x", "/x"),
+        ("/a/%2E/b", "/a/b"),
+        ("/café", "/café"),
+        ("/cafe\u0301", "/café"),
+        ("/caf%C3%A9", "/café"),
+        ("/caf%c3%a9", "/café"),
+        ("/cafe%CC%81", "/café"),
+        ("/%7Euser/%41", "/~user/A"),
+        ("/a%2fb", "/a%2Fb"),
+        ("/a%20b", "/a%20b"),
+        ("/a%e3%80%80b", "/a%E3%80%80b"),
+        ("/a%C3", "/a%C3"),
+        ("/100%25", "/100%25"),
+        ("/50%", "/50%"),
     ],
 )
 def test_normalize_route_path(given: str, canonical: str):
@@ -32,7 +45,7 @@ def test_normalize_route_path(given: str, canonical: str):
 
 
 def test_normalizing_twice_changes_nothing():
-    for path in ("a//b/", "/x/./y/../z", "", "/"):
+    for path in ("a//b/", "/x/./y/../z", "", "/", "/caf%c3%a9", "/cafe\u0301/%2f%252e", "/a%C3%"):
         once = normalize_route_path(path)
         assert normalize_route_path(once) == once
 

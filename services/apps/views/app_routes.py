@@ -26,6 +26,8 @@ from services.apps.schemas import RouteCandidatesQuery, RouteImport, RouteUpdate
 CANDIDATES_QUERY = RouteCandidatesQuery()
 ROUTE_IMPORT = RouteImport()
 ROUTE_UPDATE = RouteUpdate()
+# A batch losing a race for a path is checked and tried again; losing this many in a row is a 409.
+BATCH_ATTEMPTS = 3
 
 Lookup = dict[str, dict[str, Any]]
 
@@ -107,22 +109,29 @@ async def routes_batch(request: web.Request) -> web.Response:
     pool = request.app[DB_POOL]
     async with cursor(pool) as cur:
         products = await _products_of(request, cur, targets)
-    try:
-        async with transaction(pool) as cur:
-            existing, preview = await _preview(cur, app_id, items, targets, products)
-            if not preview["valid"]:
-                raise Conflict("the import has conflicts; no route was created", details=preview)
-            creates = [
-                (item.path, item.target_type, item.target_id)
-                for item, entry in zip(items, preview["routes"], strict=True)
-                if entry["action"] == "create"
-            ]
-            created = await queries.insert_routes(cur, caller_of(request).org.id, app_id, creates)
-    except queries.PathTaken as race:
-        # A concurrent batch won a path; answer with the preview as it stands now.
+    race: queries.PathTaken | None = None
+    for _ in range(BATCH_ATTEMPTS):
+        try:
+            async with transaction(pool) as cur:
+                existing, preview = await _preview(cur, app_id, items, targets, products)
+                if not preview["valid"]:
+                    message = race.message if race else "the import has conflicts; no route was created"
+                    raise Conflict(message, details=preview)
+                creates = [
+                    (item.path, item.target_type, item.target_id)
+                    for item, entry in zip(items, preview["routes"], strict=True)
+                    if entry["action"] == "create"
+                ]
+                created = await queries.insert_routes(cur, caller_of(request).org.id, app_id, creates)
+            break
+        except queries.PathTaken as taken:
+            # A concurrent batch won a path between the check and the insert: check again, so an
+            # identical route created meanwhile is kept (200) exactly as if this call came second.
+            race = taken
+    else:
         async with cursor(pool) as cur:
             _, preview = await _preview(cur, app_id, items, targets, products)
-        raise Conflict(race.message, details=preview) from None
+        raise Conflict(race.message if race else None, details=preview)
     by_path = {route["path"]: route for route in [*existing, *created]}
     routes = [_with_target(by_path[item.path], targets, products) for item in items]
     return json_response({"createdCount": len(created), "routes": routes})
