@@ -10,6 +10,7 @@ from libs.common.settings import DEFAULT_PORTS
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLE_PREFIX = "aivis_"
+METRICS_PORT_OFFSET = 1000
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,9 @@ class Part:
     # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
+    # The parts it calls over HTTP (docs/architecture.md, "Internal contracts between parts"); the
+    # network policies let it reach these and nothing else of the platform.
+    calls: tuple[str, ...] = ()
 
     @property
     def app(self) -> str:
@@ -36,18 +40,29 @@ class Part:
         return DEFAULT_PORTS[self.name]
 
     @property
+    def metrics_port(self) -> int:
+        """Where its gunicorn master serves `/metrics`: a listener of its own, never the public port."""
+        return self.port + METRICS_PORT_OFFSET
+
+    @property
     def role(self) -> str:
         """The database role of this part: it owns its schema and has no right on any other."""
         return ROLE_PREFIX + self.name
 
 
-GATEWAY = Part("gateway", "identity", "gateway", workers=2)
-CONTENT = Part("content", "content", "services.content", extensions=("pg_trgm",))
-APPS = Part("apps", "apps", "services.apps")
+GATEWAY = Part(
+    "gateway", "identity", "gateway", workers=2, calls=("content", "apps", "personas", "search", "simulations")
+)
+CONTENT = Part("content", "content", "services.content", extensions=("pg_trgm",), calls=("apps",))
+APPS = Part("apps", "apps", "services.apps", calls=("content", "gateway"))
 PERSONAS = Part("personas", "personas", "services.personas")
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
-SEARCH = Part("search", "search", "services.search", extensions=("btree_gin",))
+SEARCH = Part("search", "search", "services.search", extensions=("btree_gin",), calls=("content",))
 SIMULATIONS = Part("simulations", "simulations", "services.simulations")
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
+
+
+def callers_of(callee: Part) -> tuple[Part, ...]:
+    return tuple(part for part in PARTS if callee.name in part.calls)
