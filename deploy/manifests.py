@@ -85,11 +85,11 @@ spec:
             - name: INTERNAL_TOKEN_OVERLAP_SECRET
               valueFrom: {{secretKeyRef: {{name: {secret}, key: internal-token-overlap-secret, optional: true}}}}
 {extra_env}          envFrom: [{{configMapRef: {{name: aivis-config}}}}]
-{startup_probe}          readinessProbe: {{httpGet: {{path: /readyz, port: http}}, periodSeconds: 5, failureThreshold: 2}}
+          readinessProbe: {{httpGet: {{path: /readyz, port: http}}, periodSeconds: 5, failureThreshold: 2}}
           livenessProbe: {{httpGet: {{path: /healthz, port: http}}, periodSeconds: 10, failureThreshold: 3}}
           lifecycle:
             preStop: {{exec: {{command: ["sleep", "{pre_stop}"]}}}}
-          resources:
+{startup_probe}          resources:
             requests: {{cpu: 250m, memory: {memory_request}}}
             limits: {{memory: {memory_limit}}}
           securityContext: {container_security}
