@@ -65,7 +65,9 @@ def create_app(
     routes: tuple[Route, ...] = ROUTES,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> web.Application:
-    signer = TokenSigner(settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience)
+    signer = TokenSigner(
+        settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
+    )
     redis = create_redis(settings.redis_url)
     sessions = RedisStorage(
         redis,
@@ -80,7 +82,9 @@ def create_app(
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
-        internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
+        internal_auth_middleware(  # services calling in
+            settings.internal_token_secret, ("/internal/",), *settings.internal_secrets_also_accepted
+        ),
     )
     app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings

@@ -2,6 +2,8 @@
 
 An HS256 JWT signed with the shared INTERNAL_TOKEN_SECRET, valid for a minute. Services refuse
 any request under /api/ or /internal/ without a valid one, so the network is not the only wall.
+While the secret is rotated, a second one (INTERNAL_TOKEN_OVERLAP_SECRET) is accepted as well
+(docs/operations.md#rotating-the-internal-token-secret).
 """
 
 from __future__ import annotations
@@ -87,19 +89,31 @@ def mint(secret: str, caller: Caller, now: float | None = None) -> str:
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
-def verify(secret: str, token: str) -> Caller:
-    """Decode and check a token; any defect is a 401."""
-    try:
-        claims = jwt.decode(
-            token,
-            secret,
-            algorithms=[ALGORITHM],
-            audience=AUDIENCE,
-            issuer=ISSUER,
-            options={"require": ["exp", "iat", "sub", "iss", "aud"]},
-        )
-    except jwt.PyJWTError:
-        raise Unauthorized("invalid internal token") from None
+def _decode(secret: str, token: str) -> dict[str, Any]:
+    claims: dict[str, Any] = jwt.decode(
+        token,
+        secret,
+        algorithms=[ALGORITHM],
+        audience=AUDIENCE,
+        issuer=ISSUER,
+        options={"require": ["exp", "iat", "sub", "iss", "aud"]},
+    )
+    return claims
+
+
+def verify(secret: str, token: str, *also_accepted: str) -> Caller:
+    """Decode and check a token signed with `secret` or one of `also_accepted`; any defect is a 401."""
+    claims: dict[str, Any] | None = None
+    for candidate in (secret, *also_accepted):
+        try:
+            claims = _decode(candidate, token)
+            break
+        except jwt.InvalidSignatureError:
+            continue  # perhaps signed with the other secret of a rotation
+        except jwt.PyJWTError:
+            raise Unauthorized("invalid internal token") from None
+    if claims is None:
+        raise Unauthorized("invalid internal token")
     kind = claims.get("kind")
     if kind not in PRINCIPAL_KINDS:
         raise Unauthorized("invalid internal token")

@@ -117,8 +117,9 @@ def observe_middleware(service: str) -> Middleware:
     return middleware
 
 
-def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middleware:
-    """Requests under `prefixes` need a valid internal token; the verified caller goes on the request."""
+def internal_auth_middleware(secret: str, prefixes: tuple[str, ...], *also_accepted: str) -> Middleware:
+    """Requests under `prefixes` need an internal token signed with `secret` (or, during a rotation,
+    one of `also_accepted`); the verified caller goes on the request."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -126,7 +127,7 @@ def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middlewa
             token = request.headers.get(INTERNAL_TOKEN_HEADER)
             if not token:
                 raise errors.Unauthorized("internal token required")
-            request[CALLER] = verify(secret, token)
+            request[CALLER] = verify(secret, token, *also_accepted)
         return await handler(request)
 
     return middleware
