@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiopg
+from prometheus_client import Counter
 
 from gateway import queries
 from gateway.cache import TtlCache
@@ -35,6 +36,13 @@ REVOCATION_OVERLAP = timedelta(seconds=5)
 VALID_KEY_TTL_SECONDS = 300.0
 UNKNOWN_KEY_TTL_SECONDS = 30.0
 MAX_CACHED_KEYS = 100_000
+
+KEY_CACHE_LOOKUPS = Counter(
+    "gateway_key_cache_lookups_total",
+    "API keys looked up: hit (a valid key in memory), negative_hit (a key known to be unknown), "
+    "miss (a database lookup).",
+    ["result"],
+)
 
 
 def invalid_key() -> Unauthorized:
@@ -93,6 +101,8 @@ class ApiKeyStore:
         record = self._valid.get(digest)
         if record is None:
             record = await self._load(digest)
+        else:
+            KEY_CACHE_LOOKUPS.labels("hit").inc()
         if record.expires_at is not None and record.expires_at <= datetime.now(UTC):
             raise invalid_key()
         self._used.add(record.id)
@@ -100,7 +110,9 @@ class ApiKeyStore:
 
     async def _load(self, digest: str) -> KeyRecord:
         if digest in self._unknown:
+            KEY_CACHE_LOOKUPS.labels("negative_hit").inc()
             raise invalid_key()
+        KEY_CACHE_LOOKUPS.labels("miss").inc()
         async with cursor(self._pool) as cur:
             row = await queries.find_active_key_by_hash(cur, digest)
         if row is None:

@@ -18,6 +18,7 @@ from aiohttp import web
 from libs.common.encoding import dumps
 from libs.common.errors import Conflict
 from libs.common.keys import DB_POOL, SETTINGS
+from libs.common.metrics import DB_POOL_IN_USE, DB_POOL_WAITING
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
@@ -48,16 +49,36 @@ def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
 
 
 @asynccontextmanager
+async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
+    """A connection of the pool, counted while awaited (db_pool_waiting) and while lent out."""
+    waiting, in_use = DB_POOL_WAITING, DB_POOL_IN_USE
+    waiting.inc()
+    lent = False
+    try:
+        async with pool.acquire() as conn:
+            waiting.dec()
+            lent = True
+            in_use.inc()
+            try:
+                yield conn
+            finally:
+                in_use.dec()
+    finally:
+        if not lent:
+            waiting.dec()
+
+
+@asynccontextmanager
 async def cursor(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor in autocommit mode: each statement is its own transaction."""
-    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur:
+    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur:
         yield cur
 
 
 @asynccontextmanager
 async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor inside BEGIN ... COMMIT; an exception rolls everything back."""
-    async with pool.acquire() as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
+    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
         yield cur
 
 

@@ -9,6 +9,8 @@ import sys
 from pythonjsonlogger.json import JsonFormatter
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+# The route being served (its plain name), for the metrics of the calls made while serving it.
+route_var: contextvars.ContextVar[str] = contextvars.ContextVar("route", default="background")
 
 access_logger = logging.getLogger("aivis.access")
 

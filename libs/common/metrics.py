@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
@@ -29,6 +29,22 @@ HTTP_LATENCY = Histogram(
     ["service", "method", "route"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
+
+UPSTREAM_FAILURES = Counter(
+    "upstream_failures_total",
+    "Calls to another part that failed: refused (nothing listens), unreachable (dropped), timeout, "
+    "or not_ready (it answered 503), by the route being served and the upstream's address.",
+    ["route", "upstream", "kind"],
+)
+# Which part a sample is of comes from the scrape target (the pod's app.kubernetes.io/name).
+DB_POOL_IN_USE = Gauge("db_pool_connections_in_use", "Database connections lent out.", multiprocess_mode="livesum")
+DB_POOL_WAITING = Gauge(
+    "db_pool_waiting", "Requests waiting for a free database connection.", multiprocess_mode="livesum"
+)
+REDIS_ERRORS = Counter("redis_errors_total", "Redis operations that failed, by what was attempted.", ["operation"])
+REDIS_OPERATIONS = ("request", "ratelimit_sync", "events_publish", "events_read", "indexing_lag")
+for _operation in REDIS_OPERATIONS:  # every series exists from the start, so rate() sees the first error
+    REDIS_ERRORS.labels(_operation)
 
 
 def observe_request(service: str, method: str, route: str, status: int, seconds: float) -> None:

@@ -17,8 +17,8 @@ from libs.common import errors
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import verify
 from libs.common.keys import CALLER, REQUEST_ID
-from libs.common.logs import access_logger, request_id_var
-from libs.common.metrics import observe_request
+from libs.common.logs import access_logger, request_id_var, route_var
+from libs.common.metrics import REDIS_ERRORS, observe_request
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ def error_middleware(render: Render) -> Middleware:
             log.exception("database unavailable")
             return render(errors.ServiceUnavailable("database unavailable"))
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            REDIS_ERRORS.labels("request").inc()
             log.exception("redis unavailable")
             return render(errors.ServiceUnavailable("session store unavailable"))
         except Exception:
@@ -94,14 +95,16 @@ def observe_middleware(service: str) -> Middleware:
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         started = time.perf_counter()
         status = 500
+        resource = request.match_info.route.resource
+        route = resource.canonical if resource is not None else "unmatched"
+        route_token = route_var.set(route)
         try:
             response = await handler(request)
             status = response.status
             return response
         finally:
+            route_var.reset(route_token)
             elapsed = time.perf_counter() - started
-            resource = request.match_info.route.resource
-            route = resource.canonical if resource is not None else "unmatched"
             observe_request(service, request.method, route, status, elapsed)
             access_logger.info(
                 "request",

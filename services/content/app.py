@@ -6,11 +6,11 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
-from libs.common.keys import REDIS, SETTINGS
+from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
-from services.content.relay import INTERVAL_SECONDS, OutboxRelay
+from services.content.relay import BACKLOG_EVERY_SECONDS, INTERVAL_SECONDS, OutboxRelay, measure_backlog
 from services.content.routes import setup_routes
 from services.content.settings import ContentSettings
 
@@ -27,7 +27,10 @@ async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: ContentSettings = app[SETTINGS]
     relay = OutboxRelay(settings.database_url, settings.db_schema, app[REDIS], settings.events_stream)
     try:
-        async with periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"):
+        async with (
+            periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"),
+            periodic(BACKLOG_EVERY_SECONDS, lambda: measure_backlog(app[DB_POOL]), "outbox-backlog"),
+        ):
             yield
     finally:
         await relay.close()

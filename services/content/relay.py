@@ -23,10 +23,12 @@ from typing import Any
 import aiopg
 import psycopg2
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
+from prometheus_client import Gauge
+from redis.exceptions import RedisError, ResponseError
 
-from libs.common.db import DICT_CURSOR, Row, session_options
+from libs.common.db import DICT_CURSOR, Row, cursor, session_options
 from libs.common.encoding import dumps
+from libs.common.metrics import REDIS_ERRORS
 from services.content.queries import outbox
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,22 @@ for i = 2, #ARGV, 2 do
 end
 return {(#ARGV - 1) / 2, ''}
 """
+
+
+# Set by every content worker from the same table: the highest sample is the current one.
+OUTBOX_BACKLOG = Gauge("content_outbox_backlog", "Events not yet published to the stream.", multiprocess_mode="livemax")
+OUTBOX_OLDEST_AGE = Gauge(
+    "content_outbox_oldest_age_seconds", "Age of the oldest event not yet published.", multiprocess_mode="livemax"
+)
+BACKLOG_EVERY_SECONDS = 5.0
+
+
+async def measure_backlog(pool: aiopg.Pool) -> None:
+    """Publish the outbox's backlog figures (a periodic task of every content worker)."""
+    async with cursor(pool) as cur:
+        count, age = await outbox.backlog(cur)
+    OUTBOX_BACKLOG.set(count)
+    OUTBOX_OLDEST_AGE.set(age)
 
 
 def entry_id(position: int) -> str:
@@ -166,6 +184,10 @@ class OutboxRelay:
             if time.monotonic() - self._pruned_at > PRUNE_EVERY_SECONDS:
                 await self._in_transaction(lambda cur: outbox.prune_published(cur, RETENTION_DAYS))
                 self._pruned_at = time.monotonic()
+        except RedisError:
+            REDIS_ERRORS.labels("events_publish").inc()
+            await self.close()
+            raise
         except Exception:
             await self.close()  # start again from a fresh connection; a standby may take over meanwhile
             raise

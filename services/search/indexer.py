@@ -22,6 +22,7 @@ from typing import Any
 
 import aiopg
 import redis.asyncio as aioredis
+from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
 from libs.common.db import cursor, transaction
@@ -29,6 +30,7 @@ from libs.common.encoding import loads
 from libs.common.errors import NotFound
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
+from libs.common.metrics import REDIS_ERRORS
 from services.search import chunking, store
 from services.search.embedding import Embedder
 
@@ -42,10 +44,27 @@ CLAIM_IDLE_MS = 30_000
 CLAIM_EVERY_SECONDS = 10.0
 PAGE_SIZE = 200
 RETRY_SECONDS = 1.0
+LAG_EVERY_SECONDS = 5.0
+
+# Every indexing worker reads the same consumer group: the highest sample is the current one.
+PENDING_EVENTS = Gauge(
+    "search_indexing_pending_events",
+    "Content events not yet indexed: not yet read, or read and not acknowledged.",
+    multiprocess_mode="livemax",
+)
+OLDEST_PENDING_AGE = Gauge(
+    "search_indexing_oldest_pending_age_seconds",
+    "Age of the oldest content event not yet indexed (0 when none).",
+    multiprocess_mode="livemax",
+)
 
 
 def parse_time(value: str) -> datetime:
     return datetime.fromisoformat(value)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def content_digest(title: str, content: str) -> bytes:
@@ -179,6 +198,36 @@ class EventConsumer:
                 raise
         self._ready = True
 
+    async def measure_lag(self) -> None:
+        """Publish how far indexing is behind the stream (a periodic task of every indexing worker)."""
+        try:
+            await self.ensure_group()
+            pending, oldest = await self._lag()
+        except RedisError:
+            REDIS_ERRORS.labels("indexing_lag").inc()
+            log.warning("indexing lag unmeasurable: Redis unreachable")
+            return
+        PENDING_EVENTS.set(pending)
+        OLDEST_PENDING_AGE.set(oldest)
+
+    async def _lag(self) -> tuple[int, float]:
+        """Events not yet acknowledged or not yet read by the group, and the oldest one's age."""
+        groups = await self._redis.xinfo_groups(self._stream)
+        group = next(g for g in groups if _text(g["name"]) == self._group)
+        unacknowledged, unread = int(group["pending"]), int(group.get("lag") or 0)
+        if unacknowledged:
+            first = _text((await self._redis.xpending(self._stream, self._group))["min"])
+            entries = await self._redis.xrange(self._stream, min=first, max=first, count=1)
+        elif unread:
+            entries = await self._redis.xrange(self._stream, min="(" + _text(group["last-delivered-id"]), count=1)
+        else:
+            return 0, 0.0
+        age = 0.0
+        if entries:
+            occurred = parse_time(loads(entries[0][1][b"event"])["occurredAt"])
+            age = max((datetime.now(UTC) - occurred).total_seconds(), 0.0)
+        return unacknowledged + unread, age
+
     async def _claim_stale(self) -> list[tuple[bytes, dict[bytes, bytes]]]:
         """Entries another consumer took and never acknowledged (it died, or its handler failed)."""
         loop_time = asyncio.get_running_loop().time()
@@ -195,6 +244,7 @@ class EventConsumer:
         try:
             return await self._step()
         except RedisError:
+            REDIS_ERRORS.labels("events_read").inc()
             log.warning("content events unreadable; retrying in %gs", RETRY_SECONDS, exc_info=True)
             await asyncio.sleep(RETRY_SECONDS)
             return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.common.db import Row, fetch_all, fetch_value
+from libs.common.db import Row, fetch_all, fetch_one, fetch_value
 
 CREATED = "content.created"
 CHANGED = "content.changed"
@@ -34,6 +34,18 @@ def event_from_row(row: Row) -> dict[str, Any]:
         "documentId": row["document_id"],
         "occurredAt": row["occurred_at"],
     }
+
+
+async def backlog(cur: Any) -> tuple[int, float]:
+    """How many events are not yet published, and the age in seconds of the oldest (0 when none)."""
+    row = await fetch_one(
+        cur,
+        "SELECT count(*) AS count, coalesce(extract(epoch FROM now() - min(occurred_at)), 0) AS age FROM ("
+        " SELECT occurred_at FROM outbox WHERE position IS NULL"
+        " UNION ALL SELECT occurred_at FROM outbox WHERE position IS NOT NULL AND published_at IS NULL) AS waiting",
+    )
+    assert row is not None
+    return int(row["count"]), float(row["age"])
 
 
 async def place_pending(cur: Any, limit: int) -> int:
