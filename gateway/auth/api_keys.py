@@ -53,6 +53,11 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def key_prefix(key: str) -> str:
+    """The public, displayed part of a well-formed key (what `generate_key` returns beside it)."""
+    return key[: len(KEY_MARK) + PREFIX_LENGTH]
+
+
 def generate_key() -> tuple[str, str]:
     """A new key and its readable prefix."""
     prefix = KEY_MARK + "".join(secrets.choice(PREFIX_CHARACTERS) for _ in range(PREFIX_LENGTH))

@@ -16,7 +16,7 @@ from aiohttp.typedefs import Handler, Middleware
 from libs.common import errors
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import verify
-from libs.common.keys import CALLER, REQUEST_ID
+from libs.common.keys import ACCESS_FIELDS, CALLER, REQUEST_ID
 from libs.common.logs import access_logger, request_id_var, route_var
 from libs.common.metrics import REDIS_ERRORS, observe_request
 
@@ -114,10 +114,24 @@ def observe_middleware(service: str) -> Middleware:
                     "status": status,
                     "duration_ms": round(elapsed * 1000, 3),
                     "remote": request.remote,
+                    **_caller_fields(request),
                 },
             )
 
     return middleware
+
+
+def _caller_fields(request: web.Request) -> dict[str, str]:
+    """Who called, as far as this part knows: what the gateway recorded, or the internal token's caller."""
+    if ACCESS_FIELDS in request:
+        return request[ACCESS_FIELDS]
+    caller = request.get(CALLER)
+    if caller is None:
+        return {}
+    fields = {"credential": f"internal:{caller.principal_kind}"}
+    if caller.organization is not None:
+        fields["organization_id"] = caller.organization.id
+    return fields
 
 
 def internal_auth_middleware(secret: str, prefixes: tuple[str, ...], *also_accepted: str) -> Middleware:
