@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from deploy.parts import SIMULATIONS
 from gateway.auth.tokens import TokenSigner
+from gateway.keys import SIGNER
 from libs.common.internal_token import HEADER, Caller, Organization, mint, service_caller
 from libs.common.settings import SettingsError
 from tests.conftest import build_app
@@ -54,15 +55,16 @@ async def test_a_bearer_token_survives_the_signing_key_rotation_until_the_old_ke
     # 3. Once every old token has expired, the old key is retired.
     retired = await stack.start_gateway({"JWT_PRIVATE_KEY": new_key})
     try:
-        after = TokenSigner(new_key, "aivis", "aivis-api").mint(user, org.id, ["simulations:read"])
+        after = rotated.app[SIGNER].mint(user, org.id, ["simulations:read"])  # signed by the new key
         assert await status_with_bearer(announced, before) == 200
-        assert await status_with_bearer(announced, after) == 200  # a replica not yet rolled
+        assert await status_with_bearer(announced, after) == 200  # a replica still at step 1
         assert await status_with_bearer(rotated, before) == 200
         assert await status_with_bearer(rotated, after) == 200
         assert await status_with_bearer(retired, after) == 200
         assert await status_with_bearer(retired, before) == 401
         jwks = await (await rotated.get("/.well-known/jwks.json")).json()
-        old_kid, new_kid = identity.signer.kid, TokenSigner(new_key, "aivis", "aivis-api").kid
+        old_kid, new_kid = identity.signer.kid, rotated.app[SIGNER].kid
+        assert new_kid != old_kid
         assert [key["kid"] for key in jwks["keys"]] == [new_kid, old_kid]  # the signing key first
         assert all("d" not in key for key in jwks["keys"])
         retired_jwks = await (await retired.get("/.well-known/jwks.json")).json()
