@@ -66,11 +66,11 @@ def test_defaults_apply_only_when_unset_or_empty():
 
 def test_the_overlap_secret_is_optional_but_as_strict_as_the_secret():
     base = {"DATABASE_URL": "postgresql://x", "INTERNAL_TOKEN_SECRET": SECRET}
-    assert ServiceSettings.from_env("x", "x", base).internal_secrets_also_accepted == ()
+    assert ServiceSettings.load(PERSONAS, base).internal_secrets_also_accepted == ()
     with pytest.raises(SettingsError, match="INTERNAL_TOKEN_OVERLAP_SECRET must be at least 32"):
-        ServiceSettings.from_env("x", "x", {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": "short"})
+        ServiceSettings.load(PERSONAS, {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": "short"})
     other = "o" * 48
-    settings = ServiceSettings.from_env("x", "x", {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": other})
+    settings = ServiceSettings.load(PERSONAS, {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": other})
     assert settings.internal_secrets_also_accepted == (other,)
     assert verify(SECRET, mint(other, CALLER), *settings.internal_secrets_also_accepted) == CALLER
     with pytest.raises(Unauthorized):
