@@ -2,12 +2,18 @@
 
 `python -m deploy.db setup` with DATABASE_URL pointing at an administrative user (one that can
 create roles, or that already has them). Safe to run again and from several processes at once.
+
+`python -m deploy.db wait PART` with DATABASE_URL of that part's role: returns once the part's
+schema holds every migration of this code, so a new pod never serves against an old schema
+(the init container of each Deployment).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import time
 from collections.abc import Iterable
 
 import psycopg2
@@ -16,7 +22,7 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn, parse_dsn
 
 from deploy.parts import PARTS, Part
-from libs.common.migrations import apply_migrations
+from libs.common.migrations import apply_migrations, pending_migrations
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/aivis"
 
@@ -107,10 +113,43 @@ def setup(admin: str, parts: Iterable[Part] = PARTS) -> dict[str, list[str]]:
     return applied
 
 
+WAIT_INTERVAL_SECONDS = 2.0
+
+
+def wait_for_migrations(dsn: str, part: Part, timeout: float) -> list[str]:
+    """Poll until `part`'s schema has every migration of this code; returns what is still pending
+    when `timeout` runs out (empty: ready). A database that does not answer yet is polled again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn = psycopg2.connect(make_dsn(dsn, connect_timeout=5))
+            try:
+                pending = pending_migrations(conn, part.schema, part.migrations)
+            finally:
+                conn.close()
+        except psycopg2.OperationalError as exc:
+            pending = [f"(database unavailable: {str(exc).strip()})"]
+        if not pending or time.monotonic() >= deadline:
+            return pending
+        time.sleep(WAIT_INTERVAL_SECONDS)
+
+
 def main(argv: list[str]) -> int:
-    if argv != ["setup"]:
-        print("usage: python -m deploy.db setup   (DATABASE_URL: an administrative connection)", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(prog="python -m deploy.db", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("setup", help="roles, schemas and every migration (DATABASE_URL: an administrator)")
+    wait = commands.add_parser("wait", help="wait until a part's schema is migrated (DATABASE_URL: its role)")
+    wait.add_argument("part", choices=[part.name for part in PARTS])
+    wait.add_argument("--timeout", type=float, default=600.0, help="seconds before giving up (default 600)")
+    args = parser.parse_args(argv)
+    if args.command == "wait":
+        part = next(part for part in PARTS if part.name == args.part)
+        pending = wait_for_migrations(admin_url(), part, args.timeout)
+        if pending:
+            print(f"{part.name}: still pending after {args.timeout:g}s: {', '.join(pending)}", file=sys.stderr)
+            return 1
+        print(f"{part.name}: schema up to date")
+        return 0
     for name, versions in setup(admin_url()).items():
         print(f"{name}: {', '.join(versions) if versions else 'up to date'}")
     return 0

@@ -9,6 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLE_PREFIX = "aivis_"
+METRICS_PORT_OFFSET = 1000
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,9 @@ class Part:
     # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
+    # The parts it calls over HTTP (docs/architecture.md, "Internal contracts between parts"); the
+    # network policies let it reach these and nothing else of the platform.
+    calls: tuple[str, ...] = ()
 
     @property
     def app(self) -> str:
@@ -33,17 +37,24 @@ class Part:
         return ROOT.joinpath(*self.package.split("."), "migrations")
 
     @property
+    def metrics_port(self) -> int:
+        """Where its gunicorn master serves `/metrics`: a listener of its own, never the public port."""
+        return self.port + METRICS_PORT_OFFSET
+
+    @property
     def role(self) -> str:
         """The database role of this part: it owns its schema and has no right on any other."""
         return ROLE_PREFIX + self.name
 
 
-GATEWAY = Part("gateway", "identity", "gateway", 8080, workers=2)
-CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",))
-APPS = Part("apps", "apps", "services.apps", 8082)
+GATEWAY = Part(
+    "gateway", "identity", "gateway", 8080, workers=2, calls=("content", "apps", "personas", "search", "simulations")
+)
+CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",))
+APPS = Part("apps", "apps", "services.apps", 8082, calls=("content",))
 PERSONAS = Part("personas", "personas", "services.personas", 8083)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
-SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",))
+SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
 SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
@@ -60,3 +71,7 @@ def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     return {
         part.name: int(environ.get(f"{part.name.upper()}_PORT") or base + part.port - GATEWAY.port) for part in PARTS
     }
+
+
+def callers_of(callee: Part) -> tuple[Part, ...]:
+    return tuple(part for part in PARTS if callee.name in part.calls)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from deploy import db, seed
-from deploy.parts import GATEWAY, PARTS, ROOT, Part, part_ports
+from deploy.parts import GATEWAY, METRICS_PORT_OFFSET, PARTS, ROOT, Part, part_ports
 from deploy.stack import DATA, local_stack
 
 GRACE_SECONDS = 15.0
@@ -39,12 +39,16 @@ def gunicorn_command(part: Part, port: int) -> list[str]:
         "--graceful-timeout", "10",
         "--chdir", str(ROOT),
         "--no-control-socket",  # one per master at a shared default path: parts would collide
+        "--config", str(ROOT / "deploy/gunicorn_conf.py"),  # the metrics listener
         "--log-config-json", str(ROOT / "deploy/gunicorn-logging.json"),
     ]  # fmt: skip
 
 
-def part_environ(base: Mapping[str, str], part: Part, ports: Mapping[str, int]) -> dict[str, str]:
-    """A part's environment: its own database role, the services' addresses, a metrics directory."""
+def part_environ(
+    base: Mapping[str, str], part: Part, ports: Mapping[str, int], metrics_port: int | None = None
+) -> dict[str, str]:
+    """A part's environment: its own database role, the services' addresses, a metrics directory
+    and the metrics listener's address (default: its public port + METRICS_PORT_OFFSET)."""
     environ = dict(base)
     environ["DATABASE_URL"] = db.part_dsn(base["DATABASE_URL"], part)
     for other in PARTS:
@@ -53,6 +57,7 @@ def part_environ(base: Mapping[str, str], part: Part, ports: Mapping[str, int]) 
     shutil.rmtree(metrics, ignore_errors=True)
     metrics.mkdir(parents=True)
     environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
+    environ["METRICS_BIND"] = f"{HOST}:{metrics_port or ports[part.name] + METRICS_PORT_OFFSET}"
     return environ
 
 
@@ -64,14 +69,18 @@ class Running:
 
 
 def start(
-    parts: Iterable[Part], base: Mapping[str, str], ports: Mapping[str, int], output: IO[bytes] | None = None
+    parts: Iterable[Part],
+    base: Mapping[str, str],
+    ports: Mapping[str, int],
+    output: IO[bytes] | None = None,
+    metrics_ports: Mapping[str, int] | None = None,
 ) -> list[Running]:
     """Start each part under gunicorn; `output` receives their logs (default: this terminal)."""
     running = []
     for part in parts:
         process = subprocess.Popen(
             gunicorn_command(part, ports[part.name]),
-            env=part_environ(base, part, ports),
+            env=part_environ(base, part, ports, (metrics_ports or {}).get(part.name)),
             start_new_session=True,
             stdout=output,
             stderr=output,

@@ -99,7 +99,9 @@ def create_app(
     routes: tuple[Route, ...] = ROUTES,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> web.Application:
-    signer = TokenSigner(settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience)
+    signer = TokenSigner(
+        settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
+    )
     redis = create_redis(settings.redis_url)
     sessions = RedisStorage(
         redis,

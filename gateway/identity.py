@@ -17,6 +17,16 @@ class Identity:
     scopes: frozenset[str]
     # What rate limits count against: the key, or the user within the organization.
     rate_key: str
+    # How the caller proved it: "api_key", "bearer" or "session"; and a key's public prefix.
+    credential: str = "api_key"
+    key_prefix: str | None = None
+
+    def access_fields(self) -> dict[str, str]:
+        """What the access log records of the caller (never a secret)."""
+        fields = {"organization_id": self.organization.id, "credential": self.credential}
+        if self.key_prefix is not None:
+            fields["key_prefix"] = self.key_prefix
+        return fields
 
     def caller(self, request_id: str, product: Product | None = None) -> Caller:
         return Caller(

@@ -26,7 +26,7 @@ from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
-from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
+from libs.common.keys import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.common.middlewares import REQUEST_ID_HEADER
 
 # Only these client headers reach a service; identity travels in the internal token alone.
@@ -147,6 +147,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
         extra_headers = dict(static_headers)
         try:
             identity = await app[AUTHENTICATOR].identify(request)
+            request[ACCESS_FIELDS] = identity.access_fields()
             decision = app[LIMITER].take(identity.rate_key)
             extra_headers.update(decision.headers())
             if not decision.allowed:

@@ -21,6 +21,8 @@ import redis.asyncio as aioredis
 from prometheus_client import Counter
 from redis.exceptions import RedisError
 
+from libs.common.metrics import REDIS_ERRORS
+
 log = logging.getLogger(__name__)
 
 SYNC_INTERVAL_SECONDS = 0.25
@@ -147,6 +149,7 @@ class RateLimiter:
                     )
                 levels = await pipe.execute()
         except (RedisError, OSError) as exc:
+            REDIS_ERRORS.labels("ratelimit_sync").inc()
             LOCAL_ONLY.inc(sum(pending.values()))
             if not self._redis_down:
                 log.warning("rate limits fall back to per-replica counting: Redis unreachable (%r)", exc)

@@ -13,6 +13,9 @@ from libs.common.settings import Env, ServiceSettings, common_fields
 class GatewaySettings(ServiceSettings):
     # Ed25519 private key (PEM) that signs bearer tokens; its public half is served as a JWKS.
     jwt_private_key: str
+    # Public keys (PEM, one after another) that still verify bearer tokens while the signing key
+    # is rotated (docs/operations.md#rotating-the-jwt-signing-key); served in the JWKS too.
+    jwt_verify_keys: str
     jwt_issuer: str
     jwt_audience: str
     # Local development serves plain HTTP, so the session cookie cannot be Secure there.
@@ -34,6 +37,7 @@ class GatewaySettings(ServiceSettings):
         return cls(
             **common_fields(part, env),
             jwt_private_key=env.text("JWT_PRIVATE_KEY"),
+            jwt_verify_keys=env.text("JWT_VERIFY_KEYS", ""),
             jwt_issuer=env.text("JWT_ISSUER", "aivis"),
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
             development=env.text("ENVIRONMENT", "production") == "development",

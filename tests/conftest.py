@@ -25,6 +25,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from prometheus_client import generate_latest
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
@@ -32,6 +33,7 @@ from deploy import db
 from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from deploy.stack import forget_prefix
 from libs.common.db import create_pool
+from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
@@ -94,6 +96,11 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def metrics_text() -> str:
+    """What the metrics listener would serve for the parts running in this test process."""
+    return generate_latest(metrics_registry()).decode()
 
 
 def bound_socket() -> socket.socket:

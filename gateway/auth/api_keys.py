@@ -39,9 +39,11 @@ VALID_KEY_TTL_SECONDS = 300.0
 UNKNOWN_KEY_TTL_SECONDS = 30.0
 MAX_CACHED_KEYS = 100_000
 
-UNKNOWN_KEY_CACHE_HITS = Counter(
-    "gateway_api_key_unknown_cache_hits_total",
-    "Unknown or revoked API keys refused from memory, without a database lookup.",
+KEY_CACHE_LOOKUPS = Counter(
+    "gateway_key_cache_lookups_total",
+    "API keys looked up: hit (a valid key in memory), negative_hit (a key known to be unknown), "
+    "miss (a database lookup).",
+    ["result"],
 )
 
 
@@ -51,6 +53,11 @@ def invalid_key() -> Unauthorized:
 
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_prefix(key: str) -> str:
+    """The public, displayed part of a well-formed key (what `generate_key` returns beside it)."""
+    return key[: len(KEY_MARK) + PREFIX_LENGTH]
 
 
 def generate_key() -> tuple[str, str]:
@@ -101,6 +108,8 @@ class ApiKeyStore:
         record = self._valid.get(digest)
         if record is None:
             record = await self._load(digest)
+        else:
+            KEY_CACHE_LOOKUPS.labels("hit").inc()
         if record.expires_at is not None and record.expires_at <= datetime.now(UTC):
             raise invalid_key()
         self._used.add(record.id)
@@ -108,8 +117,9 @@ class ApiKeyStore:
 
     async def _load(self, digest: str) -> KeyRecord:
         if digest in self._unknown:
-            UNKNOWN_KEY_CACHE_HITS.inc()
+            KEY_CACHE_LOOKUPS.labels("negative_hit").inc()
             raise invalid_key()
+        KEY_CACHE_LOOKUPS.labels("miss").inc()
         async with cursor(self._pool) as cur:
             row = await queries.find_active_key_by_hash(cur, digest)
         if row is None:

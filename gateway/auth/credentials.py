@@ -8,11 +8,12 @@ different principal than the one it meant.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import aiohttp_session
 from aiohttp import web
 
-from gateway.auth.api_keys import ApiKeyStore, invalid_key
+from gateway.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.tokens import TokenSigner, invalid_token
@@ -63,7 +64,9 @@ class Authenticator:
         organization = await self._directory.organization(record.organization_id)
         if organization is None:
             raise invalid_key()
-        return Identity("api_key", record.id, organization, record.scopes, rate_key=f"key:{record.id}")
+        return Identity(
+            "api_key", record.id, organization, record.scopes, rate_key=f"key:{record.id}", key_prefix=key_prefix(key)
+        )
 
     async def _by_bearer(self, authorization: str) -> Identity:
         scheme, _, token = authorization.partition(" ")
@@ -71,14 +74,16 @@ class Authenticator:
             raise Unauthorized("unsupported authorization scheme: use Bearer")
         claims = self._signer.verify(token.strip())
         granted = frozenset(claims["scope"].split())
-        return await self._as_member(claims["sub"], claims["org"], granted, invalid_token)
+        member = await self._as_member(claims["sub"], claims["org"], granted, invalid_token)
+        return replace(member, credential="bearer")
 
     async def _by_session(self, request: web.Request) -> Identity:
         session = await aiohttp_session.get_session(request)
         user_id, organization_id = session.get("user_id"), session.get("organization_id")
         if not isinstance(user_id, str) or not isinstance(organization_id, str):
             raise Unauthorized("invalid session")
-        return await self._as_member(user_id, organization_id, None, lambda: Unauthorized("invalid session"))
+        member = await self._as_member(user_id, organization_id, None, lambda: Unauthorized("invalid session"))
+        return replace(member, credential="session")
 
     async def _as_member(
         self, user_id: str, organization_id: str, granted: frozenset[str] | None, refuse: Callable[[], Unauthorized]

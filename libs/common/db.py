@@ -19,6 +19,7 @@ from aiohttp import web
 from libs.common.encoding import dumps
 from libs.common.errors import Conflict, ServiceUnavailable
 from libs.common.keys import DB_POOL, SETTINGS
+from libs.common.metrics import DB_POOL_IN_USE, DB_POOL_WAITING
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
@@ -79,11 +80,16 @@ def database_unavailable() -> ServiceUnavailable:
 @asynccontextmanager
 async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
     """A pooled connection; one that broke while in use is closed, so the pool never hands it out
-    again, and waiting longer than the pool's timeout for a free one is a 503."""
+    again, and waiting longer than the pool's timeout for a free one is a 503. Counted while
+    awaited (db_pool_waiting) and while lent out (db_pool_in_use)."""
+    DB_POOL_WAITING.inc()
     try:
         conn = await pool.acquire()
     except TimeoutError:
         raise database_unavailable() from None
+    finally:
+        DB_POOL_WAITING.dec()
+    DB_POOL_IN_USE.inc()
     try:
         yield conn
     except BaseException as exc:
@@ -94,6 +100,7 @@ async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
                 pass
         raise
     finally:
+        DB_POOL_IN_USE.dec()
         pool.release(conn)
 
 

@@ -1,4 +1,7 @@
-"""`/healthz` (the process is alive), `/readyz` (its database and Redis answer) and `/metrics`."""
+"""`/healthz` (the process is alive) and `/readyz` (its database and Redis answer).
+
+`/metrics` is not here: it has a listener of its own (libs/common/metrics.py).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ from aiohttp import web
 from libs.common.db import check_database
 from libs.common.encoding import json_response
 from libs.common.keys import DB_POOL, REDIS
-from libs.common.metrics import metrics_handler
 
 log = logging.getLogger(__name__)
 
@@ -50,4 +52,3 @@ async def readyz(request: web.Request) -> web.Response:
 def add_health_routes(app: web.Application) -> None:
     app.router.add_get("/healthz", healthz, name="healthz")
     app.router.add_get("/readyz", readyz, name="readyz")
-    app.router.add_get("/metrics", metrics_handler, name="metrics")

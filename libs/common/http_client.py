@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp import web
@@ -20,6 +21,8 @@ from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Caller, Minter
 from libs.common.keys import HTTP, SETTINGS
+from libs.common.logs import route_var
+from libs.common.metrics import UPSTREAM_FAILURES
 
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_DELAY_SECONDS = 0.05
@@ -31,6 +34,16 @@ class RawResponse:
     status: int
     headers: CIMultiDictProxy[str]
     body: bytes
+
+
+def _count_failure(url: str, kind: str) -> None:
+    UPSTREAM_FAILURES.labels(route_var.get(), urlsplit(url).netloc, kind).inc()
+
+
+def _failure_kind(exc: aiohttp.ClientError) -> str:
+    if isinstance(exc, aiohttp.ClientConnectorError) and isinstance(exc.os_error, ConnectionRefusedError):
+        return "refused"
+    return "unreachable"
 
 
 def upstream_error(response: RawResponse) -> errors.ApiError:
@@ -93,13 +106,17 @@ class InternalClient:
                 async with self._session.request(
                     method, url, headers=headers, data=body, timeout=client_timeout, allow_redirects=False
                 ) as response:
+                    if response.status == 503:
+                        _count_failure(url, "not_ready")
                     return RawResponse(response.status, response.headers, await response.read())
             except TimeoutError:
+                _count_failure(url, "timeout")
                 raise errors.UpstreamTimeout(f"upstream did not answer within {timeout:g}s") from None
             except aiohttp.ClientError as exc:
                 if attempt < attempts and _retryable(exc):
                     await asyncio.sleep(RETRY_DELAY_SECONDS)
                     continue
+                _count_failure(url, _failure_kind(exc))
                 raise errors.BadGateway("upstream unreachable") from None
         raise AssertionError("unreachable: the loop returns or raises")
 

@@ -7,6 +7,9 @@ Signing and checking one costs about a tenth of a proxied request's CPU (docs/pe
 and one caller makes many requests a second: a `Minter` reuses a caller's token for a few
 seconds, a `Verifier` remembers a checked token until it expires. The request id therefore
 travels in the X-Request-Id header, not in the token.
+
+While the secret is rotated, a second one (INTERNAL_TOKEN_OVERLAP_SECRET) is accepted as well
+(docs/operations.md#rotating-the-internal-token-secret).
 """
 
 from __future__ import annotations
@@ -102,24 +105,32 @@ def mint(secret: str, caller: Caller, now: float | None = None) -> str:
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
-def verify(secret: str, token: str) -> Caller:
-    """Decode and check a token; any defect is a 401. The caller's request id is not in it."""
-    return _verify(secret, token)[0]
+def verify(secret: str, token: str, *also_accepted: str) -> Caller:
+    """Decode and check a token signed with `secret` or, during a rotation, one of `also_accepted`;
+    any defect is a 401. The caller's request id is not in it."""
+    return _verify((secret, *also_accepted), token)[0]
 
 
-def _verify(secret: str, token: str) -> tuple[Caller, int]:
+def _verify(secrets: tuple[str, ...], token: str) -> tuple[Caller, int]:
     """The token's caller and expiry time."""
-    try:
-        claims = jwt.decode(
-            token,
-            secret,
-            algorithms=[ALGORITHM],
-            audience=AUDIENCE,
-            issuer=ISSUER,
-            options={"require": ["exp", "iat", "sub", "iss", "aud"]},
-        )
-    except jwt.PyJWTError:
-        raise Unauthorized("invalid internal token") from None
+    claims: dict[str, Any] | None = None
+    for candidate in secrets:
+        try:
+            claims = jwt.decode(
+                token,
+                candidate,
+                algorithms=[ALGORITHM],
+                audience=AUDIENCE,
+                issuer=ISSUER,
+                options={"require": ["exp", "iat", "sub", "iss", "aud"]},
+            )
+            break
+        except jwt.InvalidSignatureError:
+            continue  # perhaps signed with the other secret of a rotation
+        except jwt.PyJWTError:
+            raise Unauthorized("invalid internal token") from None
+    if claims is None:
+        raise Unauthorized("invalid internal token")
     kind = claims.get("kind")
     if kind not in PRINCIPAL_KINDS:
         raise Unauthorized("invalid internal token")
@@ -162,15 +173,15 @@ class Minter:
 class Verifier:
     """Checks tokens, remembering each valid one until it expires; a defective one is never remembered."""
 
-    def __init__(self, secret: str) -> None:
-        self._secret = secret
+    def __init__(self, secret: str, *also_accepted: str) -> None:
+        self._secrets = (secret, *also_accepted)
         self._callers: dict[str, tuple[Caller, int]] = {}
 
     def caller(self, token: str) -> Caller:
         cached = self._callers.get(token)
         if cached is not None and time.time() < cached[1]:
             return cached[0]
-        caller, expires = _verify(self._secret, token)
+        caller, expires = _verify(self._secrets, token)
         if len(self._callers) >= CACHE_SIZE:
             self._callers.clear()
         self._callers[token] = (caller, expires)

@@ -20,6 +20,9 @@ SETTINGS: web.AppKey[Any] = web.AppKey("settings")
 
 CALLER: web.RequestKey[Caller] = web.RequestKey("caller")
 REQUEST_ID: web.RequestKey[str] = web.RequestKey("request_id", str)
+# Who made the request, for its access-log line: organization id, credential kind, key prefix.
+# Never a secret: a key's prefix is its public, displayed part.
+ACCESS_FIELDS: web.RequestKey[dict[str, str]] = web.RequestKey("access_fields", dict)
 
 
 def caller_of(request: web.Request) -> Caller:

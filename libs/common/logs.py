@@ -1,16 +1,30 @@
-"""JSON logs on stdout, one object per line, each carrying the service and request id."""
+"""JSON logs on stdout, one object per line, each carrying the service and request id.
+
+`time` is ISO 8601 in UTC with its zone (2026-01-02T03:04:05.678+00:00), gunicorn's own lines
+included (deploy/gunicorn-logging.json uses the same formatter).
+"""
 
 from __future__ import annotations
 
 import contextvars
 import logging
 import sys
+from datetime import UTC, datetime
 
 from pythonjsonlogger.json import JsonFormatter
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+# The route being served (its plain name), for the metrics of the calls made while serving it.
+route_var: contextvars.ContextVar[str] = contextvars.ContextVar("route", default="background")
 
 access_logger = logging.getLogger("aivis.access")
+
+
+class IsoJsonFormatter(JsonFormatter):
+    """JSON lines whose `time` is an ISO 8601 instant with its zone."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
+        return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
 
 
 class _ContextFilter(logging.Filter):
@@ -28,7 +42,7 @@ def configure_logging(service: str, level: str) -> None:
     """Route every logger (ours, aiohttp's, gunicorn's) to JSON lines on stdout."""
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(
-        JsonFormatter(
+        IsoJsonFormatter(
             "{asctime}{levelname}{name}{message}{service}{request_id}",
             style="{",
             rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},

@@ -17,9 +17,9 @@ from libs.common import errors
 from libs.common.db import database_unavailable, is_database_unavailable
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Verifier
-from libs.common.keys import CALLER, REQUEST_ID
-from libs.common.logs import access_logger, request_id_var
-from libs.common.metrics import observe_request
+from libs.common.keys import ACCESS_FIELDS, CALLER, REQUEST_ID
+from libs.common.logs import access_logger, request_id_var, route_var
+from libs.common.metrics import REDIS_ERRORS, observe_request
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ def error_middleware(render: Render) -> Middleware:
                 response.headers["Allow"] = ",".join(sorted(exc.allowed_methods))
             return response
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            REDIS_ERRORS.labels("request").inc()
             log.exception("redis unavailable")
             return render(errors.ServiceUnavailable("session store unavailable"))
         except Exception as exc:
@@ -95,14 +96,16 @@ def observe_middleware(service: str) -> Middleware:
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         started = time.perf_counter()
         status = 500
+        resource = request.match_info.route.resource
+        route = resource.canonical if resource is not None else "unmatched"
+        route_token = route_var.set(route)
         try:
             response = await handler(request)
             status = response.status
             return response
         finally:
+            route_var.reset(route_token)
             elapsed = time.perf_counter() - started
-            resource = request.match_info.route.resource
-            route = resource.canonical if resource is not None else "unmatched"
             observe_request(service, request.method, route, status, elapsed)
             access_logger.info(
                 "request",
@@ -112,15 +115,30 @@ def observe_middleware(service: str) -> Middleware:
                     "status": status,
                     "duration_ms": round(elapsed * 1000, 3),
                     "remote": request.remote,
+                    **_caller_fields(request),
                 },
             )
 
     return middleware
 
 
-def internal_auth_middleware(secret: str, prefixes: tuple[str, ...]) -> Middleware:
-    """Requests under `prefixes` need a valid internal token; the verified caller goes on the request."""
-    verifier = Verifier(secret)
+def _caller_fields(request: web.Request) -> dict[str, str]:
+    """Who called, as far as this part knows: what the gateway recorded, or the internal token's caller."""
+    if ACCESS_FIELDS in request:
+        return request[ACCESS_FIELDS]
+    caller = request.get(CALLER)
+    if caller is None:
+        return {}
+    fields = {"credential": f"internal:{caller.principal_kind}"}
+    if caller.organization is not None:
+        fields["organization_id"] = caller.organization.id
+    return fields
+
+
+def internal_auth_middleware(secret: str, prefixes: tuple[str, ...], *also_accepted: str) -> Middleware:
+    """Requests under `prefixes` need an internal token signed with `secret` (or, during a rotation,
+    one of `also_accepted`); the verified caller goes on the request."""
+    verifier = Verifier(secret, *also_accepted)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -44,6 +44,27 @@ def discover(directory: Path) -> list[Migration]:
     return found
 
 
+def pending_migrations(conn: Connection, schema: str, directory: Path) -> list[str]:
+    """The versions of `directory` not yet applied to `schema` (read-only; the part's own role can ask).
+
+    An applied migration whose file has changed since is a MigrationError, as when applying.
+    """
+    migrations = discover(directory)
+    with conn, conn.cursor() as cur:
+        cur.execute("SELECT to_regclass(%s)", (f"{schema}.{LEDGER}",))
+        row = cur.fetchone()
+        applied: dict[str, str] = {}
+        if row is not None and row[0] is not None:
+            cur.execute(
+                sql.SQL("SELECT version, checksum FROM {}.{}").format(sql.Identifier(schema), sql.Identifier(LEDGER))
+            )
+            applied = dict(cur.fetchall())
+    for migration in migrations:
+        if migration.version in applied and applied[migration.version] != migration.checksum:
+            raise MigrationError(f"{schema}/{migration.version} was edited after it was applied")
+    return [migration.version for migration in migrations if migration.version not in applied]
+
+
 def apply_migrations(conn: Connection, schema: str, role: str, directory: Path) -> list[str]:
     """Apply the pending migrations of one schema as `role`, all in one transaction.
 

@@ -29,10 +29,11 @@ import aiopg
 import psycopg2
 import redis.asyncio as aioredis
 from psycopg2 import sql
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
-from libs.common.db import DICT_CURSOR, Row, fetch_all, fetch_value, session_options
+from libs.common.db import DICT_CURSOR, Row, fetch_all, fetch_one, fetch_value, session_options
 from libs.common.encoding import dumps
+from libs.common.metrics import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,18 @@ class Outbox:
         )
         await cur.execute(self.query("UPDATE {relay} SET last_position = %s"), (stream_position,))
         return True
+
+    async def backlog(self, cur: Any) -> tuple[int, float]:
+        """How many events are not yet published, and the age in seconds of the oldest (0 when none)."""
+        row = await fetch_one(
+            cur,
+            self.query(
+                "SELECT count(*) AS count, coalesce(extract(epoch FROM now() - min(occurred_at)), 0) AS age"
+                " FROM {outbox} WHERE published_at IS NULL"
+            ),
+        )
+        assert row is not None
+        return int(row["count"]), float(row["age"])
 
     async def placed_unpublished(self, cur: Any, limit: int) -> list[Row]:
         """Events with a position and not yet marked published, in position order."""
@@ -248,6 +261,10 @@ class OutboxRelay:
             if time.monotonic() - self._pruned_at > PRUNE_EVERY_SECONDS:
                 await self._in_transaction(lambda cur: self._outbox.prune_published(cur, RETENTION_DAYS))
                 self._pruned_at = time.monotonic()
+        except RedisError:
+            REDIS_ERRORS.labels("events_publish").inc()
+            await self.close()
+            raise
         except Exception:
             await self.close()  # start again from a fresh connection; a standby may take over meanwhile
             raise

@@ -46,7 +46,10 @@ def create_service_app(
         request_id_middleware,  # first, so every log line and error response carries the id
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(render_plain_error),  # turns every exception below into an error body
-        internal_auth_middleware(settings.internal_token_secret, ("/api/", "/internal/")),  # both need a token
+        # Both need a token; during a rotation of the secret, either secret is accepted.
+        internal_auth_middleware(
+            settings.internal_token_secret, ("/api/", "/internal/"), *settings.internal_secrets_also_accepted
+        ),
     )
     app = web.Application(middlewares=middlewares, client_max_size=MAX_BODY_BYTES, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings

@@ -57,6 +57,10 @@ class Env:
             raise SettingsError(f"environment variable {name} must be at least {MIN_SECRET_LENGTH} characters")
         return value
 
+    def optional_secret(self, name: str) -> str | None:
+        """A secret that may be unset (or empty); when set, as strict as `secret`."""
+        return self.secret(name) if self._environ.get(name) else None
+
 
 @dataclass(frozen=True)
 class ServiceSettings:
@@ -70,7 +74,14 @@ class ServiceSettings:
     redis_url: str
     redis_prefix: str
     internal_token_secret: str
+    # A second secret accepted (never used to sign) while the internal secret is rotated.
+    internal_token_overlap_secret: str | None
     log_level: str
+
+    @property
+    def internal_secrets_also_accepted(self) -> tuple[str, ...]:
+        """What an incoming internal token may be signed with besides `internal_token_secret`."""
+        return (self.internal_token_overlap_secret,) if self.internal_token_overlap_secret else ()
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> ServiceSettings:
@@ -90,5 +101,6 @@ def common_fields(part: Part, env: Env) -> dict[str, Any]:
         "redis_url": env.text("REDIS_URL", "redis://127.0.0.1:6379/0"),
         "redis_prefix": env.text("REDIS_PREFIX", "aivis:"),
         "internal_token_secret": env.secret("INTERNAL_TOKEN_SECRET"),
+        "internal_token_overlap_secret": env.optional_secret("INTERNAL_TOKEN_OVERLAP_SECRET"),
         "log_level": env.text("LOG_LEVEL", "INFO").upper(),
     }

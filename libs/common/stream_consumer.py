@@ -12,11 +12,16 @@ import asyncio
 import logging
 import os
 import socket
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
+
+from libs.common.encoding import loads
+from libs.common.metrics import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +35,7 @@ CLAIM_EVERY_SECONDS = 10.0
 RETRY_SECONDS = 1.0
 
 
-class StreamConsumer:
+class StreamConsumer(ABC):
     """A member of `group` on `stream`; subclasses say how a batch of entries is handled."""
 
     def __init__(self, redis: aioredis.Redis, stream: str, group: str, start: str = "0") -> None:
@@ -43,9 +48,9 @@ class StreamConsumer:
         self._ready = False
         self._claimed_at = 0.0
 
+    @abstractmethod
     async def handle(self, entries: Iterable[Entry]) -> None:
         """Apply the entries and acknowledge those applied (`ack`); the rest stay pending."""
-        raise NotImplementedError
 
     async def ack(self, *entry_ids: bytes) -> None:
         await self._redis.xack(self._stream, self._group, *entry_ids)
@@ -76,6 +81,7 @@ class StreamConsumer:
         try:
             return await self._step()
         except RedisError:
+            REDIS_ERRORS.labels("events_read").inc()
             log.warning("events of %s unreadable; retrying in %gs", self._stream, RETRY_SECONDS, exc_info=True)
             await asyncio.sleep(RETRY_SECONDS)
             return 0
@@ -91,3 +97,28 @@ class StreamConsumer:
             entries = [entry for _, stream_entries in answer for entry in stream_entries] if answer else []
         await self.handle(entries)
         return len(entries)
+
+    async def lag(self) -> tuple[int, float]:
+        """Entries the group has not acknowledged or not yet read, and the age in seconds of the
+        oldest one (from its event's `occurredAt`; 0 when none)."""
+        await self.ensure_group()
+        groups = await self._redis.xinfo_groups(self._stream)
+        group = next(g for g in groups if _text(g["name"]) == self._group)
+        unacknowledged, unread = int(group["pending"]), int(group.get("lag") or 0)
+        if unacknowledged:
+            first = _text((await self._redis.xpending(self._stream, self._group))["min"])
+            entries = await self._redis.xrange(self._stream, min=first, max=first, count=1)
+        elif unread:
+            entries = await self._redis.xrange(self._stream, min="(" + _text(group["last-delivered-id"]), count=1)
+        else:
+            return 0, 0.0
+        age = 0.0
+        if entries:
+            fields: Any = entries[0][1]
+            occurred = datetime.fromisoformat(loads(fields[b"event"])["occurredAt"])
+            age = max((datetime.now(UTC) - occurred).total_seconds(), 0.0)
+        return unacknowledged + unread, age
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

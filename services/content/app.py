@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 
+import aiopg
 from aiohttp import web
+from prometheus_client import Gauge
 
 from deploy.parts import CONTENT
-from libs.common.db import transaction
+from libs.common.db import cursor, transaction
 from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
@@ -22,6 +24,22 @@ PART = CONTENT
 FOLD_COUNTS_SECONDS = 60.0
 
 
+# Set by every content worker from the same table: the highest sample is the current one.
+OUTBOX_BACKLOG = Gauge("content_outbox_backlog", "Events not yet published to the stream.", multiprocess_mode="livemax")
+OUTBOX_OLDEST_AGE = Gauge(
+    "content_outbox_oldest_age_seconds", "Age of the oldest event not yet published.", multiprocess_mode="livemax"
+)
+BACKLOG_EVERY_SECONDS = 5.0
+
+
+async def measure_backlog(pool: aiopg.Pool) -> None:
+    """Publish the outbox's backlog figures (a periodic task of every content worker)."""
+    async with cursor(pool) as cur:
+        count, age = await CONTENT_OUTBOX.backlog(cur)
+    OUTBOX_BACKLOG.set(count)
+    OUTBOX_OLDEST_AGE.set(age)
+
+
 def load_settings(environ: Mapping[str, str] | None = None) -> ContentSettings:
     return ContentSettings.load(PART, environ)
 
@@ -31,7 +49,10 @@ async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: ContentSettings = app[SETTINGS]
     relay = OutboxRelay(settings.database_url, settings.db_schema, CONTENT_OUTBOX, app[REDIS], settings.events_stream)
     try:
-        async with periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"):
+        async with (
+            periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"),
+            periodic(BACKLOG_EVERY_SECONDS, lambda: measure_backlog(app[DB_POOL]), "outbox-backlog"),
+        ):
             yield
     finally:
         await relay.close()

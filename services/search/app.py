@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Mapping
 from functools import cache
 
 from aiohttp import web
+from prometheus_client import Gauge
 
 from deploy.parts import SEARCH
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
@@ -14,7 +15,7 @@ from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
 from services.search.embedding import Embedder
-from services.search.indexer import EventConsumer, Indexer
+from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
 from services.search.keys import SEARCHER
 from services.search.routes import setup_routes
 from services.search.searching import Searcher
@@ -22,6 +23,10 @@ from services.search.settings import SearchSettings
 from services.search.vectors import VectorCache
 
 PART = SEARCH
+CACHE_CHUNKS = Gauge(
+    "search_vector_cache_chunks", "Chunk vectors held in memory, over all organizations.", multiprocess_mode="livesum"
+)
+MEASURE_EVERY_SECONDS = 5.0
 
 
 @cache
@@ -45,9 +50,15 @@ def create_app(settings: SearchSettings) -> web.Application:
 
 
 async def searcher_ctx(app: web.Application) -> AsyncIterator[None]:
-    searcher = Searcher(app[DB_POOL], await load_embedder(), VectorCache(app[SETTINGS].cache_max_chunks))
+    cache = VectorCache(app[SETTINGS].cache_max_chunks)
+    searcher = Searcher(app[DB_POOL], await load_embedder(), cache)
     app[SEARCHER] = searcher
-    yield
+
+    async def measure() -> None:
+        CACHE_CHUNKS.set(cache.chunks)
+
+    async with periodic(MEASURE_EVERY_SECONDS, measure, "search-cache-size"):
+        yield
     searcher.close()
 
 
@@ -56,7 +67,10 @@ async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: SearchSettings = app[SETTINGS]
     indexer = Indexer(app[DB_POOL], app[HTTP], settings.content_url, await load_embedder(), settings.indexing_threads)
     consumer = EventConsumer(app[REDIS], settings.events_stream, indexer)
-    async with periodic(0.0, consumer.step, "search-indexer"):
+    async with (
+        periodic(0.0, consumer.step, "search-indexer"),
+        periodic(LAG_EVERY_SECONDS, consumer.measure_lag, "search-indexing-lag"),
+    ):
         yield
     indexer.close()
 

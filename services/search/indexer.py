@@ -19,12 +19,15 @@ from typing import Any
 
 import aiopg
 import redis.asyncio as aioredis
+from prometheus_client import Gauge
+from redis.exceptions import RedisError
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import loads
 from libs.common.errors import NotFound
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
+from libs.common.metrics import REDIS_ERRORS
 from libs.common.stream_consumer import Entry, StreamConsumer
 from services.search import chunking, store
 from services.search.embedding import Embedder
@@ -37,10 +40,27 @@ GROUP = "search-indexer"
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
 PAGE_SIZE = 200
+LAG_EVERY_SECONDS = 5.0
+
+# Every indexing worker reads the same consumer group: the highest sample is the current one.
+PENDING_EVENTS = Gauge(
+    "search_indexing_pending_events",
+    "Content events not yet indexed: not yet read, or read and not acknowledged.",
+    multiprocess_mode="livemax",
+)
+OLDEST_PENDING_AGE = Gauge(
+    "search_indexing_oldest_pending_age_seconds",
+    "Age of the oldest content event not yet indexed (0 when none).",
+    multiprocess_mode="livemax",
+)
 
 
 def parse_time(value: str) -> datetime:
     return datetime.fromisoformat(value)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def content_digest(title: str, content: str) -> bytes:
@@ -156,6 +176,17 @@ class EventConsumer(StreamConsumer):
     ) -> None:
         super().__init__(redis, stream, group, start)
         self._indexer = indexer
+
+    async def measure_lag(self) -> None:
+        """Publish how far indexing is behind the stream (a periodic task of every indexing worker)."""
+        try:
+            pending, oldest = await self.lag()
+        except RedisError:
+            REDIS_ERRORS.labels("indexing_lag").inc()
+            log.warning("indexing lag unmeasurable: Redis unreachable")
+            return
+        PENDING_EVENTS.set(pending)
+        OLDEST_PENDING_AGE.set(oldest)
 
     async def handle(self, entries: Iterable[Entry]) -> None:
         """Index each named document once (the latest read covers every event about it), then

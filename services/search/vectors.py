@@ -281,6 +281,11 @@ class VectorCache:
         self._organizations.move_to_end(organization_id)
         return vectors
 
+    @property
+    def chunks(self) -> int:
+        """Chunk vectors held, over all organizations."""
+        return sum(vectors.live_rows for vectors in self._organizations.values())
+
     def trim(self) -> list[str]:
         """Drop least recently searched organizations while over the budget (never the latest);
         returns their ids."""

@@ -110,3 +110,16 @@ def test_short_secrets_and_bad_numbers_are_refused():
 def test_defaults_apply_only_when_unset_or_empty():
     env = Env({"A": "", "B": "7"})
     assert (env.integer("A", 3), env.integer("B", 3), env.text("C", "c")) == (3, 7, "c")
+
+
+def test_the_overlap_secret_is_optional_but_as_strict_as_the_secret():
+    base = {"DATABASE_URL": "postgresql://x", "INTERNAL_TOKEN_SECRET": SECRET}
+    assert ServiceSettings.load(PERSONAS, base).internal_secrets_also_accepted == ()
+    with pytest.raises(SettingsError, match="INTERNAL_TOKEN_OVERLAP_SECRET must be at least 32"):
+        ServiceSettings.load(PERSONAS, {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": "short"})
+    other = "o" * 48
+    settings = ServiceSettings.load(PERSONAS, {**base, "INTERNAL_TOKEN_OVERLAP_SECRET": other})
+    assert settings.internal_secrets_also_accepted == (other,)
+    assert verify(SECRET, mint(other, CALLER), *settings.internal_secrets_also_accepted) == CALLER
+    with pytest.raises(Unauthorized):
+        verify(SECRET, mint("z" * 48, CALLER), other)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+
 import psycopg2
 import pytest
+from psycopg2 import sql
+from psycopg2.extensions import make_dsn
 
 from deploy import db, seed
-from deploy.parts import GATEWAY, PARTS, SIMULATIONS
+from deploy.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
+from libs.common.migrations import pending_migrations
 
 
 def test_a_part_cannot_read_another_parts_tables(database):
@@ -75,3 +84,42 @@ def table_counts(database) -> dict[str, int]:
             counts[table] = cur.fetchone()[0]
     conn.close()
     return counts
+
+
+def test_a_part_waits_for_its_migrations_before_serving(database):
+    """`deploy.db wait` (each Deployment's init container) passes only once the schema is current."""
+    fresh = f"aivis_test_wait_{uuid.uuid4().hex[:8]}"
+    admin = make_dsn(database.admin_dsn, dbname=fresh)
+    db.ensure_database(admin)
+    try:
+        command = [sys.executable, "-m", "deploy.db", "wait", "content", "--timeout", "0"]
+        before = subprocess.run(command, env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
+                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert before.returncode == 1
+        assert "001_" in before.stderr
+        db.setup(admin)
+        after = subprocess.run(command, env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
+                               capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert (after.returncode, after.stdout.strip()) == (0, "content: schema up to date")
+    finally:
+        drop_database(database.admin_dsn, fresh)
+
+
+def test_a_migration_added_to_the_code_is_pending_until_applied(database, tmp_path):
+    for source in CONTENT.migrations.glob("*.sql"):
+        shutil.copy(source, tmp_path / source.name)
+    (tmp_path / "999_next.sql").write_text("CREATE TABLE next_thing (id int);")
+    conn = psycopg2.connect(database.dsn(CONTENT))
+    try:
+        assert pending_migrations(conn, CONTENT.schema, CONTENT.migrations) == []
+        assert pending_migrations(conn, CONTENT.schema, tmp_path) == ["999_next"]
+    finally:
+        conn.close()
+
+
+def drop_database(admin_dsn: str, name: str) -> None:
+    conn = psycopg2.connect(make_dsn(admin_dsn, dbname="postgres"))
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    conn.close()

@@ -24,6 +24,8 @@ from tests.conftest import TestDatabase, free_port
 @dataclass(frozen=True)
 class LiveStack:
     urls: dict[str, str]
+    # Each part's metrics listener, apart from its public port.
+    metrics: dict[str, str]
     environ: dict[str, str]
     api_key: str
     organization_id: str
@@ -67,18 +69,20 @@ async def record_runs(stack: LiveStack, count: int) -> None:
 def live_stack(database: TestDatabase, base_environ: dict[str, str]) -> Iterator[LiveStack]:
     ports = {part.name: free_port() for part in PARTS}
     urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
+    metrics_ports = {part.name: free_port() for part in PARTS}
+    metrics = {name: f"http://127.0.0.1:{port}/metrics" for name, port in metrics_ports.items()}
     environ = {**os.environ, **base_environ, "DATABASE_URL": database.admin_dsn}
     environ.update({f"{name.upper()}_URL": url for name, url in urls.items()})
     DATA.mkdir(exist_ok=True)
     with open(DATA / f"e2e-{uuid.uuid4().hex[:8]}.log", "wb") as output:
-        running = start(PARTS, environ, ports, output)
+        running = start(PARTS, environ, ports, output, metrics_ports)
         try:
             wait_ready(running)
             gateway_environ = {**environ, "DATABASE_URL": database.dsn(GATEWAY)}
             slug = f"e2e-{uuid.uuid4().hex[:8]}"
             organization = admin(gateway_environ, "create-org", "--slug", slug, "--name", "End to end")
             key = admin(gateway_environ, "create-key", "--org", slug, "--name", "e2e", "--scopes", "all")
-            stack = LiveStack(urls, environ, key["key"], organization["id"])
+            stack = LiveStack(urls, metrics, environ, key["key"], organization["id"])
             asyncio.run(record_runs(stack, 12))
             yield stack
         finally:

@@ -6,6 +6,7 @@ import json
 import urllib.error
 import urllib.request
 
+from deploy.parts import GATEWAY
 from tests.e2e.conftest import LiveStack
 
 
@@ -46,12 +47,36 @@ def test_errors_are_envelopes_end_to_end(live_stack: LiveStack):
     assert headers["Content-Type"].startswith("application/json")
 
 
+def scrape(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return str(response.read().decode())
+
+
 def test_metrics_aggregate_every_worker(live_stack: LiveStack):
     for _ in range(4):
         get(f"{live_stack.gateway}/api/v1/agent-simulation/runs", {"x-api-key": live_stack.api_key})
-    request = urllib.request.Request(f"{live_stack.gateway}/metrics")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        text = response.read().decode()
+    text = scrape(live_stack.metrics["gateway"])
     lines = [line for line in text.splitlines() if line.startswith("http_requests_total{") and 'status="200"' in line
              and "agent-simulation" in line]  # fmt: skip
     assert lines and sum(float(line.split()[-1]) for line in lines) >= 4
+
+
+def test_metrics_are_served_on_their_own_port_only(live_stack: LiveStack):
+    for name, url in live_stack.urls.items():
+        status, _, body = get(f"{url}/metrics")
+        assert (name, status) == (name, 404)
+        text = scrape(live_stack.metrics[name])
+        assert "# TYPE http_requests_total counter" in text, name
+    assert get(f"{live_stack.gateway}/metrics")[2] == {"ok": False, "code": "NOT_FOUND", "message": "no such route"}
+
+
+def test_process_figures_cover_the_master_and_every_worker(live_stack: LiveStack):
+    samples = dict(
+        line.rsplit(" ", 1)
+        for line in scrape(live_stack.metrics["gateway"]).splitlines()
+        if line.startswith("process_")
+    )
+    assert float(samples["process_workers"]) == GATEWAY.workers
+    assert float(samples["process_resident_memory_bytes"]) > 10_000_000
+    assert float(samples["process_open_fds"]) > 3
+    assert float(samples["process_cpu_seconds_total"]) > 0

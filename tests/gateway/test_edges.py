@@ -10,6 +10,7 @@ import aiohttp
 
 from gateway.route_table import LEGACY_ROUTING_SUNSET
 from libs.common.internal_token import HEADER, Organization, mint, service_caller
+from tests.conftest import metrics_text
 from tests.factories import IdentityFactory
 
 
@@ -103,7 +104,8 @@ async def test_not_ready_when_redis_is_down(stack):
 
 async def test_metrics_count_requests_by_route(gateway):
     await gateway.get("/api/v1/agent-simulation/runs")
-    text = await (await gateway.get("/metrics")).text()
+    assert (await gateway.get("/metrics")).status == 404  # served on a port of its own
+    text = metrics_text()
     assert (
         'http_requests_total{method="GET",route="/api/v1/agent-simulation/runs",service="gateway",status="401"}' in text
     )

@@ -9,7 +9,7 @@ import pytest
 from gateway.keys import LIMITER
 from gateway.ratelimit import RateLimiter
 from libs.common.redis_client import create_redis
-from tests.conftest import REDIS_URL, free_port
+from tests.conftest import REDIS_URL, free_port, metrics_text
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"
@@ -87,7 +87,7 @@ async def test_with_redis_down_requests_pass_and_are_counted(stack, identity: Id
         for _ in range(3):
             assert (await client.get(RUNS, headers=headers)).status == 200
         await client.app[LIMITER].sync()
-        metrics = await (await client.get("/metrics")).text()
+        metrics = metrics_text()
         counted = [
             line for line in metrics.splitlines() if line.startswith("gateway_ratelimit_local_only_requests_total ")
         ]

@@ -12,8 +12,8 @@ from tests.factories import IdentityFactory
 RUNS = "/api/v1/agent-simulation/runs"
 
 
-def metric(name: str) -> float:
-    return REGISTRY.get_sample_value(name) or 0.0
+def metric(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
 def random_key() -> str:
@@ -45,9 +45,9 @@ async def test_an_address_sending_bad_credentials_is_limited(stack, identity: Id
 
 async def test_an_unknown_key_is_refused_from_memory_the_second_time(gateway):
     key = random_key()
-    hits_before = metric("gateway_api_key_unknown_cache_hits_total")
+    hits_before = metric("gateway_key_cache_lookups_total", result="negative_hit")
     for _ in range(3):
         response = await gateway.get(RUNS, headers={"x-api-key": key})
         assert response.status == 401
         assert (await response.json())["message"] == "invalid api key"
-    assert metric("gateway_api_key_unknown_cache_hits_total") - hits_before == 2
+    assert metric("gateway_key_cache_lookups_total", result="negative_hit") - hits_before == 2

@@ -1,0 +1,114 @@
+"""The alert rules and the Grafana dashboard name only metrics the running parts expose, and each
+alert links a runbook section that exists."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+import yaml
+
+from deploy.parts import GATEWAY, ROOT
+from deploy.run import start, stop, wait_ready
+from deploy.stack import DATA
+from tests.conftest import free_port
+from tests.e2e.conftest import LiveStack
+
+MONITORING = ROOT / "deploy" / "monitoring"
+RUNBOOK = ROOT / "docs" / "operations.md"
+PROMQL_WORDS = {
+    "sum", "max", "min", "avg", "count", "rate", "irate", "increase", "histogram_quantile", "by", "without",
+    "on", "ignoring", "and", "or", "unless", "bool", "offset", "le",
+}  # fmt: skip
+
+
+def alert_rules() -> list[dict]:
+    document = yaml.safe_load((MONITORING / "alerts.yaml").read_text())
+    return [rule for group in document["groups"] for rule in group["rules"]]
+
+
+def dashboard_expressions() -> list[str]:
+    dashboard = json.loads((MONITORING / "dashboard.json").read_text())
+    return [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+
+
+def metric_names(expression: str) -> set[str]:
+    """The series a PromQL expression reads: identifiers outside label matchers, groupings,
+    strings and range selectors, less the language's own words."""
+    stripped = re.sub(r'"[^"]*"|\{[^}]*\}|\[[^\]]*\]|\b(by|without|on|ignoring)\s*\([^)]*\)', " ", expression)
+    names = set(re.findall(r"\b[a-zA-Z_:][a-zA-Z0-9_:]*\b", stripped)) - PROMQL_WORDS
+    return {name for name in names if "_" in name}
+
+
+def exposed_names(text: str) -> set[str]:
+    return {line.split("{")[0].split(" ")[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+
+def scrape(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return str(response.read().decode())
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    headings = re.findall(r"^#+ (.+)$", markdown, flags=re.MULTILINE)
+    return {re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+@pytest.fixture(scope="module")
+def exposed(live_stack: LiveStack) -> set[str]:
+    """Every sample name the running parts expose, after a request whose upstream is down."""
+    names = set().union(*(exposed_names(scrape(url)) for url in live_stack.metrics.values()))
+    port, metrics_port = free_port(), free_port()
+    environ = {**live_stack.environ, "SIMULATIONS_URL": f"http://127.0.0.1:{free_port()}"}
+    with open(DATA / f"e2e-monitoring-{uuid.uuid4().hex[:8]}.log", "wb") as output:
+        ports = {name: int(url.rpartition(":")[2]) for name, url in live_stack.urls.items()}
+        running = start([GATEWAY], environ, {**ports, GATEWAY.name: port}, output, {GATEWAY.name: metrics_port})
+        try:
+            wait_ready(running)
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/v1/agent-simulation/runs", headers={"x-api-key": live_stack.api_key}
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+            refused.value.close()
+            assert refused.value.code == 502
+            names |= exposed_names(scrape(f"http://127.0.0.1:{metrics_port}/metrics"))
+        finally:
+            stop(running)
+    return names
+
+
+def test_every_metric_an_alert_names_is_exposed(exposed: set[str]):
+    for rule in alert_rules():
+        missing = metric_names(rule["expr"]) - exposed
+        assert metric_names(rule["expr"]) and not missing, (rule["alert"], missing)
+
+
+def test_every_metric_the_dashboard_plots_is_exposed(exposed: set[str]):
+    expressions = dashboard_expressions()
+    assert len(expressions) >= 10
+    for expression in expressions:
+        missing = metric_names(expression) - exposed
+        assert metric_names(expression) and not missing, (expression, missing)
+
+
+def test_every_alert_links_a_runbook_section():
+    anchors = heading_anchors(RUNBOOK.read_text())
+    required = {
+        "HighErrorRate",
+        "HighLatency",
+        "SearchIndexingLagging",
+        "ContentOutboxBacklog",
+        "RateLimitingWithoutRedis",
+    }
+    rules = alert_rules()
+    assert required <= {rule["alert"] for rule in rules}
+    for rule in rules:
+        link = rule["annotations"]["runbook_url"]
+        assert link == f"docs/operations.md#{rule['alert'].lower()}"
+        assert link.partition("#")[2] in anchors, link
+        assert rule["for"] and rule["labels"]["severity"] in {"page", "warn"}
