@@ -55,6 +55,30 @@ async def get_user(cur: Any, id_or_email: str) -> Row:
     return row
 
 
+async def find_user_by_id(cur: Any, user_id: str) -> Row | None:
+    if not re.fullmatch(UUID_PATTERN, user_id):
+        return None
+    return await fetch_one(cur, "SELECT id, email, name FROM users WHERE id = %s", (user_id,))
+
+
+async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
+    return await fetch_one(cur, "SELECT id, email, name, password_hash FROM users WHERE email = lower(%s)", (email,))
+
+
+async def set_password_hash(cur: Any, user_id: str, password_hash: str) -> None:
+    await cur.execute("UPDATE users SET password_hash = %s, updated_at = now() WHERE id = %s", (password_hash, user_id))
+
+
+async def list_memberships(cur: Any, user_id: str) -> list[Row]:
+    """The organizations the user belongs to, with the role in each, by name."""
+    return await fetch_all(
+        cur,
+        "SELECT o.id, o.slug, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.organization_id"
+        " WHERE m.user_id = %s ORDER BY o.name, o.slug",
+        (user_id,),
+    )
+
+
 async def upsert_membership(cur: Any, user_id: str, organization_id: str, role: str) -> Row:
     row = await fetch_returned(
         cur,
