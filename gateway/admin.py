@@ -18,7 +18,7 @@ from typing import Any
 import psycopg2
 
 from gateway import queries
-from gateway.auth.api_keys import create_api_key
+from gateway.auth import key_changes
 from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.passwords import check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
@@ -73,7 +73,9 @@ async def add_member(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
 async def create_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
     expires_at = datetime.now(UTC) + timedelta(days=args.expires_in_days) if args.expires_in_days else None
-    key, row = await create_api_key(cur, organization["id"], args.name, parse_scopes(args.scopes), expires_at)
+    key, row = await key_changes.create_key(
+        cur, organization["id"], key_changes.OPERATOR, args.name, parse_scopes(args.scopes), expires_at
+    )
     return {**row, "key": key}
 
 
@@ -83,7 +85,9 @@ async def list_keys(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, A
 
 
 async def revoke_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
-    return await queries.revoke_api_key(cur, args.key)
+    row = await queries.revoke_api_key(cur, args.key)
+    await key_changes.record(cur, row, key_changes.OPERATOR, "revoked")
+    return row
 
 
 async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:

@@ -46,7 +46,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     """Key store, directory, authenticator and limiter, with their background loops."""
     settings: GatewaySettings = app[SETTINGS]
     pool = app[DB_POOL]
-    app[KEY_STORE] = keys = ApiKeyStore(pool)
+    app[KEY_STORE] = keys = ApiKeyStore(pool, app[CLOCK])
     app[DIRECTORY] = directory = Directory(pool)
     app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory)
     app[LIMITER] = limiter = RateLimiter(

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import aiohttp_jinja2
-import jinja2
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from gateway.dashboard import api_keys, reference, signin
 from gateway.dashboard.csrf import verify_csrf
-from gateway.dashboard.render import render
+from gateway.dashboard.render import render, setup_templates
 from libs.common.errors import ApiError
 
 STATIC = Path(__file__).parent / "static"
@@ -27,7 +25,9 @@ ERROR_TITLES = {
     403: "Not allowed",
     404: "Page not found",
     405: "Not allowed",
+    409: "Not possible now",
     413: "Too large",
+    422: "Not accepted",
     429: "Too many attempts",
 }
 CONTENT_SECURITY_POLICY = (
@@ -72,12 +72,7 @@ async def dashboard_middleware(request: web.Request, handler: Handler) -> web.St
 
 
 def setup_dashboard(app: web.Application) -> None:
-    aiohttp_jinja2.setup(
-        app,
-        loader=jinja2.PackageLoader("gateway.dashboard", "templates"),
-        autoescape=jinja2.select_autoescape(default=True),
-        undefined=jinja2.StrictUndefined,
-    )
+    setup_templates(app)
     router = app.router
     router.add_static("/static/", STATIC, name=ROUTE_PREFIX + "static")
     signin.add_routes(router)

@@ -16,8 +16,8 @@ CREATE TABLE api_key_events (
     -- email (or "operator") as it was, so the history still reads after the user is gone.
     actor_user_id   uuid REFERENCES users (id) ON DELETE SET NULL,
     actor           text NOT NULL CHECK (length(actor) BETWEEN 1 AND 320),
-    action          text NOT NULL CHECK (action IN ('created', 'revoked', 'revocation_scheduled', 'rotated')),
-    -- What else: the scopes a key was created with, the key a rotation replaced it with, when it stops.
+    action          text NOT NULL CHECK (action IN ('created', 'revoked', 'rotated')),
+    -- What else: the scopes a key was created with, the key that replaced it and when it stops working.
     details         jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(details) = 'object'),
     at              timestamptz NOT NULL DEFAULT now()
 );
