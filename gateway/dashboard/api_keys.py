@@ -137,7 +137,7 @@ async def rotate(request: web.Request) -> web.Response:
     now = request.app[CLOCK]()
     async with transaction(request.app[DB_POOL]) as cur:
         rotation = await key_changes.rotate_key(
-            cur, membership.organization_id, old["id"], _actor(signed_in), form.name, form.scopes,
+            cur, membership.organization_id, str(old["id"]), _actor(signed_in), form.name, form.scopes,
             form.expires_at(now), form.grace_period, now,
         )  # fmt: skip
     return await _created_page(request, membership, rotation.secret, rotation.new, replaced=rotation.old)
