@@ -7,6 +7,7 @@ token. Signing in starts a new session under a new id; signing out deletes it fr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
@@ -60,9 +61,14 @@ class SignedIn:
 SIGNED_IN: web.RequestKey[SignedIn] = web.RequestKey("dashboard_signed_in", SignedIn)
 
 
+# A path on this site: not `//host`, no backslash, no whitespace (browsers drop tabs and line
+# breaks from URLs, so `/<tab>/host` would become `//host`).
+_LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\]*")
+
+
 def local_path(target: object, default: str = "/") -> str:
-    """`target` when it is a path on this site (never `//host` or a full URL), else `default`."""
-    if isinstance(target, str) and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    """`target` when it is a path on this site, else `default`: a sign-in never sends elsewhere."""
+    if isinstance(target, str) and _LOCAL_PATH.fullmatch(target):
         return target
     return default
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.sessions import session_record_key
+from gateway.settings import GatewaySettings
+from libs.common.settings import SettingsError
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
 from tests.gateway.dashboard_client import sign_in, submit, token_of
@@ -131,3 +135,21 @@ async def test_the_session_cookie_is_secure_outside_development(stack: Stack):
         assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
     finally:
         await client.close()
+
+
+async def test_sign_in_returns_to_the_page_asked_for_and_only_on_this_site(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    email, password = await identity.account((org, "viewer"))
+    for asked, location in (("/orgs", "/orgs"), ("//elsewhere.example/x", f"/{org.slug}/settings/api-keys"),
+                            ("/\t/elsewhere.example", f"/{org.slug}/settings/api-keys")):  # fmt: skip
+        stack.gateway.session.cookie_jar.clear()
+        response = await submit(stack.gateway, "/login", {"email": email, "password": password, "next": asked})
+        assert (response.status, response.headers["Location"]) == (303, location)
+
+
+def test_a_clock_offset_is_refused_outside_development():
+    environ = {"DATABASE_URL": "postgresql://x@localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 48, "JWT_PRIVATE_KEY": "k",
+               "CLOCK_OFFSET_SECONDS": "60"}  # fmt: skip
+    with pytest.raises(SettingsError, match="CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only"):
+        GatewaySettings.load(environ)
+    assert GatewaySettings.load({**environ, "ENVIRONMENT": "development"}).clock_offset_seconds == 60
