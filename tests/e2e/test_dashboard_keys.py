@@ -159,6 +159,11 @@ def test_a_member_sees_the_keys_but_cannot_create_one(page: Page, context: Brows
     assert response.status == 403
     assert "Only owners and admins" in response.text()
     assert len(accounts.admin("list-keys", "--org", organization["slug"])["keys"]) == 1
+    page.get_by_role("link", name="shared").click()
+    forbidden = page.goto(page.url + "/revoke")
+    assert forbidden is not None and forbidden.status == 403
+    expect(page.get_by_role("heading", name="Not allowed")).to_be_visible()
+    shoot(page, "forbidden")
 
 
 def test_another_organizations_settings_are_not_found(page: Page, accounts: Accounts):
