@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 
+from deploy.parts import GATEWAY
 from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.sessions import session_record_key
 from gateway.settings import GatewaySettings
@@ -151,5 +152,5 @@ def test_a_clock_offset_is_refused_outside_development():
     environ = {"DATABASE_URL": "postgresql://x@localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 48, "JWT_PRIVATE_KEY": "k",
                "CLOCK_OFFSET_SECONDS": "60"}  # fmt: skip
     with pytest.raises(SettingsError, match="CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only"):
-        GatewaySettings.load(environ)
-    assert GatewaySettings.load({**environ, "ENVIRONMENT": "development"}).clock_offset_seconds == 60
+        GatewaySettings.load(GATEWAY, environ)
+    assert GatewaySettings.load(GATEWAY, {**environ, "ENVIRONMENT": "development"}).clock_offset_seconds == 60
