@@ -26,7 +26,7 @@ from gateway import queries
 from gateway.auth import key_changes
 from gateway.auth.api_keys import KEY_MARK, PREFIX_LENGTH
 from gateway.auth.credentials import SESSION_COOKIE
-from gateway.auth.passwords import check_new_password, hash_password
+from gateway.auth.passwords import PasswordRefused, check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
@@ -269,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     except ApiError as exc:
         # What the operator asked for does not fit the data: an unknown organization, a taken slug.
         parser.error(exc.message)
+    except PasswordRefused as exc:
+        parser.error(str(exc))
     except (psycopg2.DataError, psycopg2.IntegrityError) as exc:
         parser.error(f"the database refused the input: {one_line(exc)}")
     except SettingsError as exc:
