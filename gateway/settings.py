@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from deploy.parts import SERVICES, Part
-from libs.common.settings import Env, ServiceSettings, common_fields
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 
 
 @dataclass(frozen=True)
@@ -30,17 +30,28 @@ class GatewaySettings(ServiceSettings):
     # Refused credentials allowed per client address (gateway/auth/failures.py).
     failed_credentials_per_minute: int
     failed_credentials_burst: int
+    # Failed dashboard sign-ins allowed per account and per address within the window.
+    sign_in_failures_per_account: int
+    sign_in_failures_per_address: int
+    sign_in_failure_window: int
+    # Development and tests only: how far ahead of the real time this gateway's clock runs, so
+    # a test can see a grace period end without waiting for it.
+    clock_offset_seconds: int
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> GatewaySettings:
         env = Env(environ)
+        development = env.text("ENVIRONMENT", "production") == "development"
+        clock_offset = env.integer("CLOCK_OFFSET_SECONDS", 0, minimum=0)
+        if clock_offset and not development:
+            raise SettingsError("CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only")
         return cls(
             **common_fields(part, env),
             jwt_private_key=env.text("JWT_PRIVATE_KEY"),
             jwt_verify_keys=env.text("JWT_VERIFY_KEYS", ""),
             jwt_issuer=env.text("JWT_ISSUER", "aivis"),
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
-            development=env.text("ENVIRONMENT", "production") == "development",
+            development=development,
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={service.name: env.part_url(service.name) for service in SERVICES},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
@@ -49,4 +60,8 @@ class GatewaySettings(ServiceSettings):
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
             failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
+            sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 5, minimum=1),
+            sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
+            sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
+            clock_offset_seconds=clock_offset,
         )

@@ -16,6 +16,7 @@ from psycopg2.extensions import make_dsn
 from deploy import db, seed
 from deploy.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
 from libs.common.migrations import pending_migrations
+from tests.gateway.dashboard_client import sign_in
 
 
 def test_a_part_cannot_read_another_parts_tables(database):
@@ -70,6 +71,15 @@ def test_seeding_twice_changes_nothing_and_keeps_the_key(database, tmp_path):
         assert cur.fetchone()[0] == len(seed.PAGES)
     conn.close()
     assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    password_file = key_file.with_name("demo-password")
+    assert password_file.read_text().strip() == first.password
+    assert oct(password_file.stat().st_mode & 0o777) == "0o600"
+
+
+async def test_the_demo_account_signs_in_to_the_dashboard(database, tmp_path, gateway):
+    demo = await seed.seed(database.admin_dsn, tmp_path / "demo-api-key")
+    response = await sign_in(gateway, demo.email, demo.password)
+    assert (response.status, response.headers["Location"]) == (303, f"/{seed.ORGANIZATION['slug']}/settings/api-keys")
 
 
 def table_counts(database) -> dict[str, int]:
