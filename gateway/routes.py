@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from aiohttp import web
 
 from gateway import views
+from gateway.oauth.views import setup_oauth_routes
 from gateway.proxy import compile_route
 from gateway.route_table import Route
 
@@ -43,6 +44,7 @@ def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Map
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     router.add_post("/internal/products/lookup", views.internal_products_lookup, name="internal_products_lookup")
+    setup_oauth_routes(router)
     paths = {route.path for route in routes}
     for route in routes:
         handler = compile_route(route, upstreams[route.upstream])

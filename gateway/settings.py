@@ -23,6 +23,9 @@ class GatewaySettings(ServiceSettings):
     max_body_bytes: int
     rate_limit_per_minute: int
     rate_limit_burst: int
+    # Where people reach the gateway (for links such as the device page), when a proxy in front
+    # changes it; empty means each request's own origin.
+    public_url: str
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
@@ -40,4 +43,5 @@ class GatewaySettings(ServiceSettings):
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
+            public_url=env.text("PUBLIC_URL", "").rstrip("/"),
         )
