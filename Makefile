@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install run test lint bench lock admin manifests
+.PHONY: install run test lint bench lock admin manifests chromium
 
 $(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m deploy.run
 
-## make test: lint, types, then the whole suite against real PostgreSQL and Redis.
-test: $(STAMP) lint
+## make test: lint, types, then the whole suite against real PostgreSQL and Redis (and a real browser).
+test: $(STAMP) lint chromium
 	$(PY) -m deploy.stack exec -- $(PY) -m pytest $(PYTEST_ARGS)
+
+## The dashboard's browser tests drive the machine's Chromium: installed from Debian's packages
+## (as root) when it is missing, the way the stores are brought up when they do not answer.
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -130,10 +130,10 @@ def main() -> int:
         try:
             for name, versions in db.setup(environ["DATABASE_URL"]).items():
                 log(f"migrations of {name}: {', '.join(versions) if versions else 'up to date'}")
-            key = seed.run(environ["DATABASE_URL"])
+            demo = seed.run(environ["DATABASE_URL"])
             running = start(PARTS, environ, {part.name: part.port for part in PARTS})
             wait_ready(running)
-            print(banner(key), flush=True)
+            print(banner(demo), flush=True)
             while all(item.process.poll() is None for item in running):
                 time.sleep(0.5)
             exited = ", ".join(item.part.name for item in running if item.process.poll() is not None)
@@ -149,10 +149,12 @@ def main() -> int:
     return status
 
 
-def banner(key: str) -> str:
+def banner(demo: seed.Demo) -> str:
     url = f"http://{HOST}:{GATEWAY.port}"
+    key = demo.key
     return (
-        f"\nThe API is up at {url}\n\nDemo API key (every scope):\n  {key}\n\nTry:\n"
+        f"\nThe API is up at {url}\n\nDashboard: {url}/login\n  email:    {demo.email}\n  password: {demo.password}\n"
+        f"API reference: {url}/docs\n\nDemo API key (every scope):\n  {key}\n\nTry:\n"
         f"  curl -s -H 'x-api-key: {key}' {url}/api/v1/agent-simulation/runs\n"
         f"  curl -s -H 'x-api-key: {key}' -H 'Content-Type: application/json' -d '{{\"query\": \"getting started\"}}'"
         f" {url}/api/v1/content/search/{seed.ORGANIZATION['id']}\n\nCtrl-C stops everything.\n"

@@ -1,17 +1,20 @@
 """The demo organization: a product with site pages, personas, topics and prompt suggestions,
-a user, simulation runs, an app with a legacy routing domain, and an API key with every scope.
+a user who can sign in to the dashboard, simulation runs, an app with a legacy routing domain, and an
+API key with every scope.
 
 Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
-product), so running the seed again changes nothing. The key is stored as a hash only; its
-secret is kept in .data/demo-api-key (mode 0600) so later runs can print it again, and a new
-key is made only when that one no longer works.
+product), so running the seed again changes nothing. The key and the password are stored as
+hashes only; they are kept in .data/demo-api-key and .data/demo-password (mode 0600) so later
+runs can print them again, and new ones are made only when those no longer work.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import uuid
 from contextlib import suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from deploy.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
+from gateway.auth.passwords import hash_password, verify_password
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
@@ -42,6 +46,7 @@ from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
 KEY_FILE = DATA / "demo-api-key"
+PASSWORD_FILE_NAME = "demo-password"
 
 
 def demo_id(name: str) -> str:
@@ -127,8 +132,28 @@ def _pool(admin: str, part: Part) -> Any:
     return create_pool(part_dsn(admin, part), part.schema, 1, 2)
 
 
-async def _seed_identity(admin: str, key_file: Path) -> str:
-    """The organization, product, user and membership; returns a working demo API key."""
+@dataclass(frozen=True)
+class Demo:
+    """What `make run` prints: the demo API key and the demo account's sign-in."""
+
+    key: str
+    email: str
+    password: str
+
+
+def _read_secret(path: Path) -> str:
+    return path.read_text().strip() if path.exists() else ""
+
+
+def _keep_secret(path: Path, value: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.write_text(value + "\n")
+
+
+async def _seed_identity(admin: str, key_file: Path) -> Demo:
+    """The organization, product, user and membership; a working demo API key and password."""
+    password_file = key_file.with_name(PASSWORD_FILE_NAME)
     async with _pool(admin, GATEWAY) as pool, transaction(pool) as cur:
         if await identity.find_organization(cur, ORGANIZATION["slug"]) is None:
             await identity.create_organization(cur, ORGANIZATION["slug"], ORGANIZATION["name"], ORGANIZATION["id"])
@@ -137,13 +162,17 @@ async def _seed_identity(admin: str, key_file: Path) -> str:
         if await fetch_value(cur, "SELECT 1 FROM users WHERE id = %s", (USER["id"],)) is None:
             await identity.create_user(cur, USER["email"], USER["name"], USER["id"])
         await identity.upsert_membership(cur, USER["id"], ORGANIZATION["id"], "owner")
-        key = key_file.read_text().strip() if key_file.exists() else ""
+        key = _read_secret(key_file)
         if not key or await identity.find_active_key_by_hash(cur, hash_key(key)) is None:
             key, _ = await create_api_key(cur, ORGANIZATION["id"], "demo (make run)", ALL_SCOPES)
-            key_file.parent.mkdir(parents=True, exist_ok=True)
-            key_file.touch(mode=0o600)
-            key_file.write_text(key + "\n")
-    return key
+            _keep_secret(key_file, key)
+        password = _read_secret(password_file)
+        user = await identity.find_user_for_sign_in(cur, USER["email"])
+        if not password or user is None or not await verify_password(user["password_hash"], password):
+            password = secrets.token_urlsafe(12)
+            await identity.set_password_hash(cur, USER["id"], hash_password(password))
+            _keep_secret(password_file, password)
+    return Demo(key, USER["email"], password)
 
 
 async def _seed_content(admin: str) -> None:
@@ -198,15 +227,16 @@ async def _seed_apps(admin: str) -> None:
             await legacy.create_legacy_domain(cur, edge, organization_id, data)
 
 
-async def seed(admin: str, key_file: Path) -> str:
-    key = await _seed_identity(admin, key_file)
+async def seed(admin: str, key_file: Path) -> Demo:
+    demo = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
     await _seed_simulations(admin)
     await _seed_apps(admin)
-    return key
+    return demo
 
 
-def run(admin: str, key_file: Path = KEY_FILE) -> str:
-    """Seed the demo data (idempotent) and return the demo API key, kept in `key_file`."""
+def run(admin: str, key_file: Path = KEY_FILE) -> Demo:
+    """Seed the demo data (idempotent); the demo API key is kept in `key_file`, the demo
+    account's password beside it."""
     return asyncio.run(seed(admin, key_file))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -17,8 +18,9 @@ from typing import Any
 import psycopg2
 
 from gateway import queries
-from gateway.auth.api_keys import create_api_key
+from gateway.auth import key_changes
 from gateway.auth.credentials import SESSION_COOKIE
+from gateway.auth.passwords import check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
@@ -40,8 +42,26 @@ async def create_product(cur: Any, args: argparse.Namespace, env: Env) -> dict[s
     return await queries.create_product(cur, organization["id"], args.name, args.slug)
 
 
+def read_password() -> str:
+    """A password from standard input (its first line): never from the command line, where
+    `ps` and shell history would show it."""
+    password = getpass.getpass("Password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\r\n")
+    check_new_password(password)
+    return password
+
+
 async def create_user(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
-    return await queries.create_user(cur, args.email, args.name)
+    password_hash = hash_password(read_password()) if args.password_stdin else None
+    user = await queries.create_user(cur, args.email, args.name)
+    if password_hash is not None:
+        await queries.set_password_hash(cur, user["id"], password_hash)
+    return {**user, "canSignIn": password_hash is not None}
+
+
+async def set_password(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    user = await queries.get_user(cur, args.user)
+    await queries.set_password_hash(cur, user["id"], hash_password(read_password()))
+    return {**user, "canSignIn": True}
 
 
 async def add_member(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -53,7 +73,9 @@ async def add_member(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
 async def create_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
     expires_at = datetime.now(UTC) + timedelta(days=args.expires_in_days) if args.expires_in_days else None
-    key, row = await create_api_key(cur, organization["id"], args.name, parse_scopes(args.scopes), expires_at)
+    key, row = await key_changes.create_key(
+        cur, organization["id"], key_changes.OPERATOR, args.name, parse_scopes(args.scopes), expires_at
+    )
     return {**row, "key": key}
 
 
@@ -63,7 +85,9 @@ async def list_keys(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, A
 
 
 async def revoke_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
-    return await queries.revoke_api_key(cur, args.key)
+    row = await queries.revoke_api_key(cur, args.key)
+    await key_changes.record(cur, row, key_changes.OPERATOR, "revoked")
+    return row
 
 
 async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -117,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("create-user", create_user, "create a user")
     sub.add_argument("--email", required=True)
     sub.add_argument("--name", default="")
+    sub.add_argument("--password-stdin", action="store_true", help="read a dashboard password from standard input")
+    sub = command("set-password", set_password, "set a user's dashboard password (read from standard input)")
+    sub.add_argument("--user", required=True, help="user id or email")
     sub = command("add-member", add_member, "make a user a member of an organization (or change the role)")
     sub.add_argument("--org", required=True, help="organization id or slug")
     sub.add_argument("--user", required=True, help="user id or email")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import AsyncIterator, Callable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from aiohttp import web
 from aiohttp_session import session_middleware
@@ -13,6 +13,7 @@ from aiohttp_session.redis_storage import RedisStorage
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
 from gateway.auth.tokens import TokenSigner
+from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
@@ -45,7 +46,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     """Key store, directory, authenticator and limiter, with their background loops."""
     settings: GatewaySettings = app[SETTINGS]
     pool = app[DB_POOL]
-    app[KEY_STORE] = keys = ApiKeyStore(pool)
+    app[KEY_STORE] = keys = ApiKeyStore(pool, app[CLOCK])
     app[DIRECTORY] = directory = Directory(pool)
     app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory)
     app[LIMITER] = limiter = RateLimiter(
@@ -63,7 +64,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
 def create_app(
     settings: GatewaySettings,
     routes: tuple[Route, ...] = ROUTES,
-    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    clock: Callable[[], datetime] | None = None,
 ) -> web.Application:
     signer = TokenSigner(settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience)
     redis = create_redis(settings.redis_url)
@@ -80,19 +81,27 @@ def create_app(
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
+        dashboard_middleware,  # the dashboard's pages: CSRF checks, HTML error pages (inside the session)
         internal_auth_middleware(settings.internal_token_secret, ("/internal/",)),  # services calling in
     )
     app = web.Application(middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=HANDLER_ARGS)
     app[SETTINGS] = settings
     app[SIGNER] = signer
-    app[CLOCK] = clock
+    app[CLOCK] = clock or offset_clock(settings.clock_offset_seconds)
     app[OPENAPI_DOCUMENT] = render_document(routes)
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
     app.cleanup_ctx.extend((http_client_ctx, identity_ctx))
     add_health_routes(app)
     setup_routes(app, routes, settings.upstreams)
+    setup_dashboard(app)
     return app
+
+
+def offset_clock(seconds: int) -> Callable[[], datetime]:
+    """The real time, moved `seconds` ahead (settings allow an offset only in development)."""
+    offset = timedelta(seconds=seconds)
+    return lambda: datetime.now(UTC) + offset
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
+from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.errors import NotFound
 from libs.common.validators import UUID_PATTERN
 
@@ -53,6 +53,30 @@ async def get_user(cur: Any, id_or_email: str) -> Row:
     if row is None:
         raise NotFound(f"no user {id_or_email!r}")
     return row
+
+
+async def find_user_by_id(cur: Any, user_id: str) -> Row | None:
+    if not re.fullmatch(UUID_PATTERN, user_id):
+        return None
+    return await fetch_one(cur, "SELECT id, email, name FROM users WHERE id = %s", (user_id,))
+
+
+async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
+    return await fetch_one(cur, "SELECT id, email, name, password_hash FROM users WHERE email = lower(%s)", (email,))
+
+
+async def set_password_hash(cur: Any, user_id: str, password_hash: str) -> None:
+    await cur.execute("UPDATE users SET password_hash = %s, updated_at = now() WHERE id = %s", (password_hash, user_id))
+
+
+async def list_memberships(cur: Any, user_id: str) -> list[Row]:
+    """The organizations the user belongs to, with the role in each, by name."""
+    return await fetch_all(
+        cur,
+        "SELECT o.id, o.slug, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.organization_id"
+        " WHERE m.user_id = %s ORDER BY o.name, o.slug",
+        (user_id,),
+    )
 
 
 async def upsert_membership(cur: Any, user_id: str, organization_id: str, role: str) -> Row:
@@ -121,10 +145,12 @@ async def insert_api_key(
 
 
 async def find_active_key_by_hash(cur: Any, key_hash: str) -> Row | None:
-    """The key with this hash, unless it is revoked. Expiry is checked by the caller, per request."""
+    """The key with this hash, unless it is revoked. Expiry, and a revocation scheduled for later
+    (`revoked_at` in the future), are checked by the caller, per request."""
     return await fetch_one(
         cur,
-        "SELECT id, organization_id, scopes, expires_at FROM api_keys WHERE key_hash = %s AND revoked_at IS NULL",
+        "SELECT id, organization_id, scopes, expires_at, revoked_at FROM api_keys"
+        " WHERE key_hash = %s AND (revoked_at IS NULL OR revoked_at > clock_timestamp())",
         (key_hash,),
     )
 
@@ -134,13 +160,54 @@ async def revoke_api_key(cur: Any, id_or_prefix: str) -> Row:
     column = "prefix" if id_or_prefix.startswith("avk_") else "id"
     row = await fetch_one(
         cur,
-        f"UPDATE api_keys SET revoked_at = COALESCE(revoked_at, clock_timestamp()) WHERE {column} = %s"
+        f"UPDATE api_keys SET revoked_at = LEAST(revoked_at, clock_timestamp()) WHERE {column} = %s"
         f" RETURNING {KEY_COLUMNS}",
         (id_or_prefix,),
     )
     if row is None:
         raise NotFound(f"no api key {id_or_prefix!r}")
     return row
+
+
+async def find_organization_key(cur: Any, organization_id: str, key_id: str, lock: bool = False) -> Row | None:
+    if not re.fullmatch(UUID_PATTERN, key_id):
+        return None
+    return await fetch_one(
+        cur,
+        f"SELECT {KEY_COLUMNS} FROM api_keys WHERE id = %s AND organization_id = %s{' FOR UPDATE' if lock else ''}",
+        (key_id, organization_id),
+    )
+
+
+async def revoke_organization_key(cur: Any, organization_id: str, key_id: str, after: timedelta) -> Row:
+    """Revoke a key `after` from now (zero: at once); an earlier revocation already set stands."""
+    row = await fetch_one(
+        cur,
+        "UPDATE api_keys SET revoked_at = LEAST(revoked_at, clock_timestamp() + %s)"
+        f" WHERE id = %s AND organization_id = %s RETURNING {KEY_COLUMNS}",
+        (after, key_id, organization_id),
+    )
+    if row is None:
+        raise NotFound("no such api key")
+    return row
+
+
+async def insert_key_event(
+    cur: Any, key: Row, actor_user_id: str | None, actor: str, action: str, details: dict[str, Any]
+) -> None:
+    await cur.execute(
+        "INSERT INTO api_key_events (api_key_id, organization_id, actor_user_id, actor, action, details)"
+        " VALUES (%s, %s, %s, %s, %s, %s)",
+        (key["id"], key["organization_id"], actor_user_id, actor, action, json_or_null(details)),
+    )
+
+
+async def list_key_events(cur: Any, key_id: str) -> list[Row]:
+    return await fetch_all(
+        cur,
+        "SELECT actor, action, details, at FROM api_key_events WHERE api_key_id = %s ORDER BY at, id",
+        (key_id,),
+    )
 
 
 async def list_api_keys(cur: Any, organization_id: str) -> list[Row]:
@@ -150,12 +217,15 @@ async def list_api_keys(cur: Any, organization_id: str) -> list[Row]:
 
 
 async def revoked_key_hashes_since(cur: Any, since: datetime | None) -> tuple[list[str], datetime]:
-    """Hashes of keys revoked at or after `since` (all recent ones when None), and the database time now."""
+    """Hashes of keys whose revocation fell between `since` (a minute ago when None) and the
+    database time now; and that time."""
     now = await fetch_value(cur, "SELECT clock_timestamp()")
+    # A revocation scheduled for later is not due before its time; it is picked up by the poll
+    # whose window contains it.
     rows = await fetch_all(
         cur,
-        "SELECT key_hash FROM api_keys WHERE revoked_at >= COALESCE(%s, clock_timestamp() - interval '1 minute')",
-        (since,),
+        "SELECT key_hash FROM api_keys WHERE revoked_at >= COALESCE(%s, %s - interval '1 minute') AND revoked_at <= %s",
+        (since, now, now),
     )
     return [row["key_hash"] for row in rows], now
 

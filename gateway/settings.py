@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from libs.common.settings import Env, ServiceSettings, common_fields
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 
 UPSTREAMS = ("content", "apps", "personas", "search", "simulations")
 
@@ -26,10 +26,21 @@ class GatewaySettings(ServiceSettings):
     # Where people reach the gateway (for links such as the device page), when a proxy in front
     # changes it; empty means each request's own origin.
     public_url: str
+    # Failed dashboard sign-ins allowed per account and per address within the window.
+    sign_in_failures_per_account: int
+    sign_in_failures_per_address: int
+    sign_in_failure_window: int
+    # Development and tests only: how far ahead of the real time this gateway's clock runs, so
+    # a test can see a grace period end without waiting for it.
+    clock_offset_seconds: int
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
         env = Env(environ)
+        development = env.text("ENVIRONMENT", "production") == "development"
+        clock_offset = env.integer("CLOCK_OFFSET_SECONDS", 0, minimum=0)
+        if clock_offset and not development:
+            raise SettingsError("CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only")
         return cls(
             name="gateway",
             db_schema="identity",
@@ -37,11 +48,15 @@ class GatewaySettings(ServiceSettings):
             jwt_private_key=env.text("JWT_PRIVATE_KEY"),
             jwt_issuer=env.text("JWT_ISSUER", "aivis"),
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
-            development=env.text("ENVIRONMENT", "production") == "development",
+            development=development,
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={name: env.part_url(name) for name in UPSTREAMS},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             public_url=env.text("PUBLIC_URL", "").rstrip("/"),
+            sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 5, minimum=1),
+            sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
+            sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
+            clock_offset_seconds=clock_offset,
         )

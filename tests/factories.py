@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ from aiohttp.test_utils import TestServer
 
 from gateway import queries
 from gateway.auth.api_keys import create_api_key
+from gateway.auth.passwords import hash_password
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
@@ -65,6 +67,16 @@ class IdentityFactory:
             user = await queries.create_user(cur, f"{unique('user')}@example.com", "Test User")
             await queries.upsert_membership(cur, user["id"], org.id, role)
         return str(user["id"])
+
+    async def account(self, *memberships: tuple[Org, str]) -> tuple[str, str]:
+        """A user who signs in with a password (email, password), a member of each (org, role)."""
+        email, password = f"{unique('person')}@example.com", secrets.token_urlsafe(12)
+        async with transaction(self.pool) as cur:
+            user = await queries.create_user(cur, email, "Dana Example")
+            await queries.set_password_hash(cur, user["id"], hash_password(password))
+            for org, role in memberships:
+                await queries.upsert_membership(cur, user["id"], org.id, role)
+        return email, password
 
     def bearer(self, user_id: str, org: Org, scopes: frozenset[str] = ALL_SCOPES, ttl: int = 600) -> str:
         return self.signer.mint(user_id, org.id, scopes, ttl)

@@ -3,7 +3,9 @@
 A key is `avk_<8 characters>_<43 characters>`: the first part is its readable prefix, the whole
 carries 32 random bytes, and only its SHA-256 is stored. Checked keys are cached in memory; a
 poller reads recent revocations every second, so a revoked key is refused by every replica
-within about a second, and `last_used_at` is written in batches, off the request path.
+within about a second, and `last_used_at` is written in batches, off the request path. A
+revocation scheduled for later (a rotation's grace period) is checked per request against the
+cached end, and the poll whose window reaches that end drops the key from every cache.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -74,13 +77,19 @@ class KeyRecord:
     organization_id: str
     scopes: frozenset[str]
     expires_at: datetime | None
+    # Set when a revocation is scheduled for later (the old key of a rotation, during its grace period).
+    revoked_at: datetime | None
+
+    def refused_at(self, now: datetime) -> bool:
+        return any(end is not None and end <= now for end in (self.expires_at, self.revoked_at))
 
 
 class ApiKeyStore:
     """Resolves keys from memory after the first sight of each; refuses revoked and expired keys."""
 
-    def __init__(self, pool: aiopg.Pool) -> None:
+    def __init__(self, pool: aiopg.Pool, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self._pool = pool
+        self._clock = clock
         self._valid: TtlCache[KeyRecord] = TtlCache(VALID_KEY_TTL_SECONDS, MAX_CACHED_KEYS)
         self._unknown: TtlCache[bool] = TtlCache(UNKNOWN_KEY_TTL_SECONDS, MAX_CACHED_KEYS)
         self._used: set[str] = set()
@@ -93,7 +102,7 @@ class ApiKeyStore:
         record = self._valid.get(digest)
         if record is None:
             record = await self._load(digest)
-        if record.expires_at is not None and record.expires_at <= datetime.now(UTC):
+        if record.refused_at(self._clock()):
             raise invalid_key()
         self._used.add(record.id)
         return record
@@ -111,6 +120,7 @@ class ApiKeyStore:
             organization_id=str(row["organization_id"]),
             scopes=frozenset(row["scopes"]),
             expires_at=row["expires_at"],
+            revoked_at=row["revoked_at"],
         )
         self._valid.set(digest, record)
         return record

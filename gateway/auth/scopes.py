@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-ALL_SCOPES = frozenset(
-    {
-        "content:read",
-        "content:write",
-        "prompts:read",
-        "prompts:write",
-        "simulations:read",
-        "simulations:write",
-        "logs:read",
-        "analytics:read",
-        "analytics:write",
-        "products:read",
-        "products:write",
-    }
-)
+# The contract's scope table, in its order: each scope and what it grants.
+SCOPE_GRANTS: dict[str, str] = {
+    "content:read": "read site pages, markdown content, llms.txt files",
+    "content:write": "create, update, delete site pages and content",
+    "prompts:read": "read prompts, topics, prompt suggestions, prompt analysis results",
+    "prompts:write": "create, update, archive prompts; generate, edit, review prompt suggestions",
+    "simulations:read": "read agent-simulation tasks, runs, environments, analytics",
+    "simulations:write": "create and trigger simulation runs",
+    "logs:read": "read AI-traffic logs and request-level audit events",
+    "analytics:read": "read analytics aggregates (rankings, mentions, sources, share of voice)",
+    "analytics:write": "write events to analytics",
+    "products:read": "read product metadata and competitor data",
+    "products:write": "update product settings and competitor lists",
+}
+ALL_SCOPES = frozenset(SCOPE_GRANTS)
 
 READ_SCOPES = frozenset(scope for scope in ALL_SCOPES if scope.endswith(":read"))
 

@@ -83,3 +83,7 @@ def live_stack(database: TestDatabase, base_environ: dict[str, str]) -> Iterator
             yield stack
         finally:
             stop(running)
+
+
+# The dashboard's browser fixtures (tests/e2e/browser.py), for every test of this folder.
+from tests.e2e.browser import accounts, browser, context, page  # noqa: E402, F401

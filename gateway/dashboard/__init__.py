@@ -1,0 +1,1 @@
+"""The dashboard: server-rendered pages for people, served by the gateway outside `/api/v1`."""

@@ -1,0 +1,74 @@
+"""Rendering a dashboard page: the template, plus what every page's layout needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from aiohttp_session import get_session
+from markupsafe import Markup
+
+from gateway.dashboard.csrf import csrf_token
+from gateway.dashboard.session import current_user
+from gateway.keys import CLOCK
+
+FLASH = "flash"
+
+
+def when(moment: datetime | str | None) -> Markup:
+    """A timestamp (or one in ISO 8601, as JSON keeps it) for people, in UTC to the minute, and
+    machine-readable in `<time>`."""
+    if moment is None:
+        return Markup('<span class="muted">—</span>')
+    moment = (datetime.fromisoformat(moment) if isinstance(moment, str) else moment).astimezone(UTC)
+    return Markup('<time datetime="{}">{}</time>').format(moment.isoformat(), moment.strftime("%Y-%m-%d %H:%M UTC"))
+
+
+def key_state(key: Mapping[str, Any], now: datetime) -> str:
+    """active, ending (revocation scheduled), revoked or expired."""
+    if key["revoked_at"] is not None and key["revoked_at"] <= now:
+        return "revoked"
+    if key["expires_at"] is not None and key["expires_at"] <= now:
+        return "expired"
+    return "ending" if key["revoked_at"] is not None else "active"
+
+
+def setup_templates(app: web.Application) -> None:
+    environment = aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.PackageLoader("gateway.dashboard", "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+    environment.filters["when"] = when
+    environment.globals["key_state"] = key_state
+
+
+async def render(
+    request: web.Request, template: str, context: dict[str, Any] | None = None, status: int = 200
+) -> web.Response:
+    """A page from `templates/`; the layout also gets the user, their organizations and a CSRF token."""
+    return aiohttp_jinja2.render_template(
+        template, request, {**await _layout(request), **(context or {})}, status=status
+    )
+
+
+async def flash(request: web.Request, message: str) -> None:
+    """A message for the next page this browser renders (after a redirect)."""
+    session = await get_session(request)
+    session[FLASH] = message
+
+
+async def _layout(request: web.Request) -> dict[str, Any]:
+    session = await get_session(request)
+    return {
+        "csrf_token": csrf_token(session),
+        "signed_in": await current_user(request),
+        "flash": session.pop(FLASH, None),
+        "request_path": request.path,
+        "now": request.app[CLOCK](),
+    }

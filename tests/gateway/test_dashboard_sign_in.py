@@ -1,0 +1,133 @@
+"""Dashboard sign-in over HTTP: sessions, failed-attempt limits, CSRF, cookie flags."""
+
+from __future__ import annotations
+
+import uuid
+
+from gateway.auth.credentials import SESSION_COOKIE
+from gateway.auth.sessions import session_record_key
+from tests.conftest import Stack
+from tests.factories import IdentityFactory
+from tests.gateway.dashboard_client import sign_in, submit, token_of
+
+WRONG = "The email or password is not right."
+
+
+def limits(per_account: int, per_address: int) -> dict[str, str]:
+    return {
+        "SIGN_IN_FAILURES_PER_ACCOUNT": str(per_account),
+        "SIGN_IN_FAILURES_PER_ADDRESS": str(per_address),
+        "REDIS_PREFIX": f"test-{uuid.uuid4().hex[:8]}:",  # counts of its own, away from other tests
+    }
+
+
+async def test_sign_in_opens_a_new_session_and_sign_out_deletes_it(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    email, password = await identity.account((org, "admin"))
+    client = stack.gateway
+    await token_of(client, "/login")
+    before = client.session.cookie_jar.filter_cookies(client.make_url("/"))[SESSION_COOKIE].value
+
+    response = await sign_in(client, email.upper(), password)  # emails are not case-sensitive
+    assert response.status == 303
+    assert response.headers["Location"] == f"/{org.slug}/settings/api-keys"
+    after = response.cookies[SESSION_COOKIE]
+    assert after.value != before
+    assert after["httponly"] is True and after["samesite"] == "Lax" and not after["secure"]
+    assert await identity.redis.exists(session_record_key(before)) == 0
+    assert await identity.redis.exists(session_record_key(after.value)) == 1
+    # The session is a credential of the API too, in the organization signed in to.
+    api = await client.get("/api/v1/agent-simulation/runs")
+    assert api.status == 200
+
+    response = await submit(client, f"/{org.slug}/settings/api-keys", {}, action="/logout")
+    assert (response.status, response.headers["Location"]) == (303, "/login?signed-out")
+    assert await identity.redis.exists(session_record_key(after.value)) == 0
+    assert (await client.get("/api/v1/agent-simulation/runs")).status == 401
+    page = await client.get(f"/{org.slug}/settings/api-keys", allow_redirects=False)
+    assert (page.status, page.headers["Location"]) == (303, f"/login?next=/{org.slug}/settings/api-keys")
+
+
+async def test_unknown_email_and_wrong_password_answer_alike(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    email, password = await identity.account((org, "member"))
+    answers = []
+    for attempt in ((email, "wrong password"), ("nobody@example.com", password), (email, "")):
+        response = await sign_in(stack.gateway, *attempt)
+        answers.append((response.status, WRONG in await response.text()))
+    assert answers == [(401, True)] * 3
+
+
+async def test_failed_sign_ins_are_limited_per_account(stack: Stack, identity: IdentityFactory):
+    client = await stack.start_gateway(limits(per_account=3, per_address=100))
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    other, other_password = await identity.account((org, "owner"))
+    try:
+        for _ in range(3):
+            assert (await sign_in(client, email, "wrong password")).status == 401
+        refused = await sign_in(client, email, password)  # the right password, too late
+        assert refused.status == 429
+        assert "Too many failed sign-ins. Try again in 15 minutes." in await refused.text()
+        assert 0 < int(refused.headers["Retry-After"]) <= 900
+        assert (await sign_in(client, other, other_password)).status == 303  # another account is not held up
+    finally:
+        await client.close()
+
+
+async def test_failed_sign_ins_are_limited_per_address(stack: Stack, identity: IdentityFactory):
+    client = await stack.start_gateway(limits(per_account=100, per_address=3))
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    try:
+        for index in range(3):
+            assert (await sign_in(client, f"guess-{index}@example.com", "wrong password")).status == 401
+        assert (await sign_in(client, email, password)).status == 429
+    finally:
+        await client.close()
+
+
+async def test_a_success_clears_the_account_count(stack: Stack, identity: IdentityFactory):
+    client = await stack.start_gateway(limits(per_account=2, per_address=100))
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    try:
+        assert (await sign_in(client, email, "wrong password")).status == 401
+        assert (await sign_in(client, email, password)).status == 303
+        client.session.cookie_jar.clear()
+        assert (await sign_in(client, email, "wrong password")).status == 401
+        assert (await sign_in(client, email, password)).status == 303
+    finally:
+        await client.close()
+
+
+async def test_posts_without_a_valid_csrf_token_or_from_another_site_are_refused(
+    stack: Stack, identity: IdentityFactory
+):
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    client = stack.gateway
+    token = await token_of(client, "/login")
+    fields = {"email": email, "password": password}
+    for data, headers in (
+        (fields, {}),
+        ({**fields, "csrf_token": "forged"}, {}),
+        ({**fields, "csrf_token": token}, {"Origin": "https://elsewhere.example"}),
+    ):
+        response = await client.post("/login", data=data, headers=headers, allow_redirects=False)
+        assert response.status == 403
+        assert "text/html" in response.headers["Content-Type"]
+        assert "did not come from this site" in await response.text()
+    assert (await client.post("/login", data={**fields, "csrf_token": token}, allow_redirects=False)).status == 303
+
+
+async def test_the_session_cookie_is_secure_outside_development(stack: Stack):
+    client = await stack.start_gateway({"ENVIRONMENT": "production"})
+    try:
+        response = await client.get("/login")
+        cookie = response.cookies[SESSION_COOKIE]
+        assert cookie["secure"] is True and cookie["httponly"] is True and cookie["samesite"] == "Lax"
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    finally:
+        await client.close()
