@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from libs.common.db import Row, fetch_all, fetch_one, fetch_returned
+from libs.common.db import Row, fetch_one, fetch_returned
 
 DEVICE_COLUMNS = (
     "id, user_code, client_id, requested_scopes, status, poll_interval, created_at, expires_at, last_polled_at,"
@@ -119,16 +119,6 @@ async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> N
     await cur.execute(
         "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL",
         (now, reason, grant_id),
-    )
-
-
-async def list_memberships(cur: Any, user_id: str) -> list[Row]:
-    """The organizations a user belongs to, with the role in each, by name."""
-    return await fetch_all(
-        cur,
-        "SELECT o.id, o.slug, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.organization_id"
-        " WHERE m.user_id = %s ORDER BY o.name, o.id",
-        (user_id,),
     )
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from gateway.oauth import device
-from libs.common.db import transaction
+from libs.common.db import cursor
 from tests.conftest import Client, Stack
 from tests.factories import IdentityFactory, Org
+from tests.gateway.dashboard_client import signed_in, submit
 
 CLI = "aivis-cli"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
@@ -64,22 +64,25 @@ async def refresh(client: Client, refresh_token: str) -> tuple[int, dict[str, An
     )
 
 
-async def decide(identity: IdentityFactory, user_code: str, user_id: str, org: Org, role: str, approve: bool) -> None:
-    """The decision the device page records for a signed-in user."""
-    async with transaction(identity.pool) as cur:
-        row = await device.decide(
-            cur, device.normalize_user_code(user_code) or "", user_id, org.id, role, approve, datetime.now(UTC)
-        )
-    assert row is not None
+async def decide(client: Client, identity: IdentityFactory, org: Org, role: str, user_code: str, decision: str) -> str:
+    """A member of `org` signs in to the dashboard and decides on the device page; returns the user's id."""
+    email, password = await identity.account((org, role))
+    await signed_in(client, email, password)
+    page = f"/device?user_code={user_code}"
+    fields = {"user_code": user_code, "organization": org.slug, "decision": decision}
+    response = await submit(client, page, fields, action="/device")
+    assert response.status == 200, await response.text()
+    async with cursor(identity.pool) as cur:
+        await cur.execute("SELECT id FROM users WHERE email = %s", (email,))
+        return str((await cur.fetchone())["id"])
 
 
 async def approved_tokens(
     client: Client, clock: Clock, identity: IdentityFactory, org: Org, role: str = "owner"
 ) -> tuple[str, dict[str, Any]]:
     """A user of the organization with tokens from an approved device flow."""
-    user_id = await identity.user(org, role)
     started = await start_device(client)
-    await decide(identity, started["user_code"], user_id, org, role, approve=True)
+    user_id = await decide(client, identity, org, role, started["user_code"], "approve")
     clock.advance(started["interval"])
     status, tokens = await poll(client, started["device_code"])
     assert status == 200, tokens

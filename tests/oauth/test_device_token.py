@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import jwt
 
-from gateway.oauth import device
-from libs.common.db import transaction
 from tests.factories import IdentityFactory
+from tests.gateway.dashboard_client import signed_in
 from tests.oauth.conftest import Clock, decide, poll, post_form, start_device
 
 RUNS = "/api/v1/agent-simulation/runs"
@@ -37,9 +36,8 @@ async def test_polling_too_soon_is_slow_down_and_the_interval_grows_by_five_seco
 
 async def test_denied_code_is_access_denied(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
-    user_id = await identity.user(org)
     started = await start_device(oauth)
-    await decide(identity, started["user_code"], user_id, org, "owner", approve=False)
+    await decide(oauth, identity, org, "owner", started["user_code"], "deny")
     clock.advance(5)
     status, body = await poll(oauth, started["device_code"])
     assert status == 400
@@ -52,17 +50,18 @@ async def test_code_past_fifteen_minutes_is_expired_token(oauth, clock: Clock, i
     clock.advance(900)
     status, body = await poll(oauth, started["device_code"])
     assert (status, body["error"]) == (400, "expired_token")
-    # Too late to approve as well.
-    async with transaction(identity.pool) as cur:
-        code = started["user_code"].replace("-", "")
-        assert await device.decide(cur, code, await identity.user(org), org.id, "owner", True, clock.now) is None
+    # Too late to approve as well: the device page no longer knows the code.
+    email, password = await identity.account((org, "owner"))
+    await signed_in(oauth, email, password)
+    response = await oauth.get(f"/device?user_code={started['user_code']}")
+    assert response.status == 404
+    assert "older than 15 minutes" in await response.text()
 
 
 async def test_approved_code_answers_tokens_the_gateway_accepts(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
-    user_id = await identity.user(org)
     started = await start_device(oauth, scope="simulations:read content:read")
-    await decide(identity, started["user_code"], user_id, org, "owner", approve=True)
+    user_id = await decide(oauth, identity, org, "owner", started["user_code"], "approve")
     clock.advance(5)
     status, body = await poll(oauth, started["device_code"])
     assert status == 200, body
@@ -82,7 +81,7 @@ async def test_approved_code_answers_tokens_the_gateway_accepts(oauth, clock: Cl
 async def test_a_code_is_redeemed_once(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
     started = await start_device(oauth)
-    await decide(identity, started["user_code"], await identity.user(org), org, "owner", approve=True)
+    await decide(oauth, identity, org, "owner", started["user_code"], "approve")
     clock.advance(5)
     assert (await poll(oauth, started["device_code"]))[0] == 200
     clock.advance(5)
@@ -94,7 +93,7 @@ async def test_a_code_is_redeemed_once(oauth, clock: Clock, identity: IdentityFa
 async def test_viewer_approval_grants_read_scopes_only(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
     started = await start_device(oauth, scope="content:read content:write simulations:read")
-    await decide(identity, started["user_code"], await identity.user(org, "viewer"), org, "viewer", approve=True)
+    await decide(oauth, identity, org, "viewer", started["user_code"], "approve")
     clock.advance(5)
     status, body = await poll(oauth, started["device_code"])
     assert status == 200
