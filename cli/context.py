@@ -33,7 +33,7 @@ class Context:
         if option:
             return option
         profile = config.load_profile(self.profile)
-        if profile is not None and profile.get("organization") and not Api(self.profile, "").api_key:
+        if profile is not None and self.api().api_key is None:
             return str(profile["organization"]["id"])
         raise CliError("give the organization id with --org (or AIVIS_ORG_ID)", EXIT_VALIDATION)
 
