@@ -16,7 +16,7 @@ from bench.apps_setup import create_pages, organization_with_app
 from bench.common import BenchStack, Latency, Request, bench_stack, measure, report, say
 from deploy.parts import APPS, CONTENT, GATEWAY
 from libs.common.db import create_pool, transaction
-from services.apps.queries import routes as route_queries
+from services.apps.queries import app_routes as route_queries
 
 EXISTING_ROUTES = 10_000
 ROUTES_PER_REQUEST = 100

@@ -22,7 +22,8 @@ CONCURRENT_WRITES = 8
 
 
 async def organization_with_app(stack: BenchStack) -> tuple[str, str, str, str]:
-    """An organization with a product, a key of every scope and an app: (key, org id, product id, app id)."""
+    """An organization with a product, a key of every scope and an app serving the product:
+    (key, org id, product id, app id)."""
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
         organization = await identity.create_organization(cur, "bench", "Bench Organization")
         organization_id = str(organization["id"])
@@ -30,6 +31,7 @@ async def organization_with_app(stack: BenchStack) -> tuple[str, str, str, str]:
         key, _ = await create_api_key(cur, organization_id, "bench", ALL_SCOPES)
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 2) as pool, transaction(pool) as cur:
         app = await app_queries.create_app(cur, organization_id, "Bench", "bench", {})
+        await app_queries.create_resource(cur, organization_id, str(app["id"]), "product", str(product["id"]))
     return key, organization_id, str(product["id"]), str(app["id"])
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from libs.common.settings import DEFAULT_PORTS
-
 ROOT = Path(__file__).resolve().parent.parent
 ROLE_PREFIX = "aivis_"
 
@@ -18,6 +16,8 @@ class Part:
     schema: str
     # "gateway" or "services.<name>": its app.py has `app_factory`, its migrations/ the SQL.
     package: str
+    # Where the part answers on a single machine; a deployment sets <PART>_URL instead.
+    port: int
     # gunicorn workers per process group (locally) and per pod (Kubernetes); scale out with replicas.
     workers: int = 1
     extensions: tuple[str, ...] = ()
@@ -32,22 +32,19 @@ class Part:
         return ROOT.joinpath(*self.package.split("."), "migrations")
 
     @property
-    def port(self) -> int:
-        return DEFAULT_PORTS[self.name]
-
-    @property
     def role(self) -> str:
         """The database role of this part: it owns its schema and has no right on any other."""
         return ROLE_PREFIX + self.name
 
 
-GATEWAY = Part("gateway", "identity", "gateway", workers=2)
-CONTENT = Part("content", "content", "services.content", extensions=("pg_trgm",))
-APPS = Part("apps", "apps", "services.apps")
-PERSONAS = Part("personas", "personas", "services.personas")
+GATEWAY = Part("gateway", "identity", "gateway", 8080, workers=2)
+CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",))
+APPS = Part("apps", "apps", "services.apps", 8082)
+PERSONAS = Part("personas", "personas", "services.personas", 8083)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
-SEARCH = Part("search", "search", "services.search", extensions=("btree_gin",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations")
+SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",))
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
+BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}

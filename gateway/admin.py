@@ -1,8 +1,11 @@
 """`python -m gateway.admin`: organizations, products, users, memberships, API keys, tokens.
 
 Reads DATABASE_URL (the gateway's role); to mint tokens, JWT_PRIVATE_KEY, JWT_ISSUER and
-JWT_AUDIENCE; to open sessions, REDIS_URL — like the gateway. `--json` prints one JSON object for scripts. An API key's
-secret is printed once, when it is created, and never again.
+JWT_AUDIENCE; to open sessions, REDIS_URL — like the gateway. Results print as aligned tables;
+`--json` prints one JSON object for scripts. An API key's secret is printed once, when it is
+created, and never again. A mistake in the input (a malformed value, an unknown organization or
+user, a taken slug) is one line on stderr and exit code 2; an unreachable database or Redis, or
+missing settings, exit code 1.
 """
 
 from __future__ import annotations
@@ -10,20 +13,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg2
+import redis
 
 from gateway import queries
 from gateway.auth import key_changes
+from gateway.auth.api_keys import KEY_MARK, PREFIX_LENGTH
 from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.passwords import check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
+from libs.common.cli import (
+    OperatorParser,
+    argument_type,
+    bounded_int,
+    bounded_text,
+    parse_id_or_slug,
+    parse_slug,
+    parse_uuid,
+    render,
+)
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
@@ -31,6 +47,45 @@ from libs.common.redis_client import create_redis
 from libs.common.settings import Env, SettingsError
 
 Command = Callable[[Any, argparse.Namespace, Env], Awaitable[dict[str, Any]]]
+
+NAME_MAX = 200  # organizations, products and API keys (the identity schema's checks)
+DAY_SECONDS = 86_400
+MAX_EXPIRY_DAYS = 3650
+MAX_LIFETIME_SECONDS = 30 * DAY_SECONDS  # bearer tokens and sessions
+_KEY_PREFIX = re.compile(rf"{KEY_MARK}[A-Za-z0-9]{{{PREFIX_LENGTH}}}")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
+
+
+def parse_email(text: str) -> str:
+    if _EMAIL.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"not an email address: {text!r}")
+    return text
+
+
+def parse_user(text: str) -> str:
+    """A user's id or email address."""
+    if "@" in text:
+        return parse_email(text)
+    try:
+        return parse_uuid(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"not a user id or email address: {text!r}") from None
+
+
+def parse_key(text: str) -> str:
+    """An API key's id or prefix."""
+    if _KEY_PREFIX.fullmatch(text):
+        return text
+    try:
+        return parse_uuid(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"not a key id or prefix ({KEY_MARK} and {PREFIX_LENGTH} letters or digits): {text!r}"
+        ) from None
+
+
+SCOPES = argument_type(parse_scopes)
+NAME = bounded_text(1, NAME_MAX)
 
 
 async def create_org(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -48,6 +103,20 @@ def read_password() -> str:
     password = getpass.getpass("Password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\r\n")
     check_new_password(password)
     return password
+
+
+async def list_orgs(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    return {"organizations": await queries.list_organizations(cur)}
+
+
+async def list_products(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    organization = await queries.get_organization(cur, args.org)
+    return {"products": await queries.list_organization_products(cur, organization["id"])}
+
+
+async def list_users(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    organization_id = None if args.org is None else (await queries.get_organization(cur, args.org))["id"]
+    return {"users": await queries.list_users(cur, organization_id)}
 
 
 async def create_user(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -72,9 +141,9 @@ async def add_member(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
 
 async def create_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
-    expires_at = datetime.now(UTC) + timedelta(days=args.expires_in_days) if args.expires_in_days else None
+    expires_at = None if args.expires_in_days is None else datetime.now(UTC) + timedelta(days=args.expires_in_days)
     key, row = await key_changes.create_key(
-        cur, organization["id"], key_changes.OPERATOR, args.name, parse_scopes(args.scopes), expires_at
+        cur, organization["id"], key_changes.OPERATOR, args.name, args.scopes, expires_at
     )
     return {**row, "key": key}
 
@@ -96,7 +165,7 @@ async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
     role = await queries.find_membership_role(cur, user["id"], organization["id"])
     if role is None:
         raise ApiError(f"{user['email']} is not a member of {organization['slug']}")
-    scopes = ROLE_SCOPES[role] if args.scopes is None else parse_scopes(args.scopes)
+    scopes = ROLE_SCOPES[role] if args.scopes is None else args.scopes
     if not scopes <= ROLE_SCOPES[role]:
         raise ApiError(f"a {role} cannot hold: {', '.join(sorted(scopes - ROLE_SCOPES[role]))}")
     signer = TokenSigner(
@@ -122,7 +191,7 @@ async def create_session(cur: Any, args: argparse.Namespace, env: Env) -> dict[s
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m gateway.admin", description=__doc__.split("\n")[0])
+    parser = OperatorParser(prog="python -m gateway.admin", description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -131,41 +200,54 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
+    def org_option(sub: argparse.ArgumentParser, required: bool = True) -> None:
+        sub.add_argument("--org", required=required, type=parse_id_or_slug, help="organization id or slug")
+
+    def user_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--user", required=True, type=parse_user, help="user id or email")
+
     sub = command("create-org", create_org, "create an organization")
-    sub.add_argument("--slug", required=True)
-    sub.add_argument("--name", required=True)
+    sub.add_argument("--slug", required=True, type=parse_slug)
+    sub.add_argument("--name", required=True, type=NAME)
+    command("list-orgs", list_orgs, "list the organizations")
     sub = command("create-product", create_product, "create a product of an organization")
-    sub.add_argument("--org", required=True, help="organization id or slug")
-    sub.add_argument("--name", required=True)
-    sub.add_argument("--slug", required=True)
+    org_option(sub)
+    sub.add_argument("--name", required=True, type=NAME)
+    sub.add_argument("--slug", required=True, type=parse_slug)
+    sub = command("list-products", list_products, "list an organization's products")
+    org_option(sub)
     sub = command("create-user", create_user, "create a user")
-    sub.add_argument("--email", required=True)
+    sub.add_argument("--email", required=True, type=parse_email)
     sub.add_argument("--name", default="")
     sub.add_argument("--password-stdin", action="store_true", help="read a dashboard password from standard input")
     sub = command("set-password", set_password, "set a user's dashboard password (read from standard input)")
-    sub.add_argument("--user", required=True, help="user id or email")
+    user_option(sub)
+    sub = command("list-users", list_users, "list the users, or an organization's members and their roles")
+    org_option(sub, required=False)
     sub = command("add-member", add_member, "make a user a member of an organization (or change the role)")
-    sub.add_argument("--org", required=True, help="organization id or slug")
-    sub.add_argument("--user", required=True, help="user id or email")
+    org_option(sub)
+    user_option(sub)
     sub.add_argument("--role", required=True, choices=sorted(ROLE_SCOPES))
     sub = command("create-key", create_key, "create an API key (its secret is printed once)")
-    sub.add_argument("--org", required=True, help="organization id or slug")
-    sub.add_argument("--name", required=True)
-    sub.add_argument("--scopes", required=True, help='comma- or space-separated scopes, or "all"')
-    sub.add_argument("--expires-in-days", type=int, default=None)
+    org_option(sub)
+    sub.add_argument("--name", required=True, type=NAME)
+    sub.add_argument("--scopes", required=True, type=SCOPES, help='comma- or space-separated scopes, or "all"')
+    sub.add_argument("--expires-in-days", type=bounded_int(1, MAX_EXPIRY_DAYS), default=None,
+                     help="default: never")  # fmt: skip
     sub = command("list-keys", list_keys, "list an organization's API keys (never their secrets)")
-    sub.add_argument("--org", required=True, help="organization id or slug")
+    org_option(sub)
     sub = command("revoke-key", revoke_key, "revoke an API key")
-    sub.add_argument("key", help="key id or prefix (avk_ and 8 characters)")
+    sub.add_argument("key", type=parse_key, help=f"key id or prefix ({KEY_MARK} and {PREFIX_LENGTH} characters)")
     sub = command("mint-token", mint_token, "mint a bearer token for a user in an organization")
-    sub.add_argument("--user", required=True, help="user id or email")
-    sub.add_argument("--org", required=True, help="organization id or slug")
-    sub.add_argument("--scopes", default=None, help="default: everything the user's role allows")
-    sub.add_argument("--ttl", type=int, default=DEFAULT_TTL_SECONDS, help="seconds")
+    user_option(sub)
+    org_option(sub)
+    sub.add_argument("--scopes", default=None, type=SCOPES, help="default: everything the user's role allows")
+    sub.add_argument("--ttl", type=bounded_int(1, MAX_LIFETIME_SECONDS), default=DEFAULT_TTL_SECONDS,
+                     help="seconds")  # fmt: skip
     sub = command("create-session", create_session, "open a dashboard session (prints the cookie)")
-    sub.add_argument("--user", required=True, help="user id or email")
-    sub.add_argument("--org", required=True, help="organization id or slug")
-    sub.add_argument("--max-age", type=int, default=3600, help="seconds")
+    user_option(sub)
+    org_option(sub)
+    sub.add_argument("--max-age", type=bounded_int(1, MAX_LIFETIME_SECONDS), default=3600, help="seconds")
     return parser
 
 
@@ -175,27 +257,30 @@ async def execute(args: argparse.Namespace, env: Env) -> dict[str, Any]:
         return result
 
 
-def render_text(result: dict[str, Any]) -> str:
-    lines = []
-    for name, value in result.items():
-        if isinstance(value, list):
-            lines += [f"{name}:"] + [f"  - {dumps(item).decode()}" for item in value]
-        else:
-            lines.append(f"{name}: {value if not isinstance(value, list | dict) else dumps(value).decode()}")
-    return "\n".join(lines)
+def one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         result = asyncio.run(execute(args, Env()))
-    except (ApiError, SettingsError, ValueError) as exc:
-        print(f"error: {getattr(exc, 'message', exc)}", file=sys.stderr)
+    except ApiError as exc:
+        # What the operator asked for does not fit the data: an unknown organization, a taken slug.
+        parser.error(exc.message)
+    except (psycopg2.DataError, psycopg2.IntegrityError) as exc:
+        parser.error(f"the database refused the input: {one_line(exc)}")
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     except psycopg2.OperationalError as exc:
-        print(f"error: the database does not answer: {str(exc).strip()}", file=sys.stderr)
+        print(f"error: the database does not answer: {one_line(exc)}", file=sys.stderr)
         return 1
-    print(dumps(result).decode() if args.json else render_text(result))
+    except redis.ConnectionError as exc:
+        print(f"error: Redis does not answer: {one_line(exc)}", file=sys.stderr)
+        return 1
+    print(dumps(result).decode() if args.json else render(result))
     return 0
 
 

@@ -10,6 +10,7 @@ from aiohttp import web
 from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
+from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import SESSION_COOKIE, Authenticator
 from gateway.auth.tokens import TokenSigner
@@ -19,9 +20,10 @@ from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
 from gateway.openapi import render_document
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
-from gateway.route_table import ROUTES, Route
+from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.settings import GatewaySettings
+from libs.common.contract import Route
 from libs.common.db import db_pool_ctx
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx
@@ -105,7 +107,7 @@ def offset_clock(seconds: int) -> Callable[[], datetime]:
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> GatewaySettings:
-    return GatewaySettings.load(environ)
+    return GatewaySettings.load(GATEWAY, environ)
 
 
 async def app_factory() -> web.Application:

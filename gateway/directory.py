@@ -7,7 +7,6 @@ Malformed ids are answered as unknown without a query.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import aiopg
@@ -16,11 +15,10 @@ from gateway import queries
 from gateway.cache import TtlCache
 from libs.common.db import cursor
 from libs.common.internal_token import Organization, Product
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 DIRECTORY_TTL_SECONDS = 30.0
 MAX_ENTRIES = 100_000
-_UUID = re.compile(UUID_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class Directory:
 
     async def organization(self, organization_id: str) -> Organization | None:
         async def load() -> Organization | None:
-            if not _UUID.fullmatch(organization_id):
+            if not is_uuid(organization_id):
                 return None
             async with cursor(self._pool) as cur:
                 row = await queries.find_organization(cur, organization_id)
@@ -50,7 +48,7 @@ class Directory:
         """A live product and its organization; None for an unknown or deleted id."""
 
         async def load() -> OwnedProduct | None:
-            if not _UUID.fullmatch(product_id):
+            if not is_uuid(product_id):
                 return None
             async with cursor(self._pool) as cur:
                 row = await queries.find_product(cur, product_id)
@@ -65,7 +63,7 @@ class Directory:
         """The user's role in the organization, or None when not a member."""
 
         async def load() -> str | None:
-            if not (_UUID.fullmatch(user_id) and _UUID.fullmatch(organization_id)):
+            if not (is_uuid(user_id) and is_uuid(organization_id)):
                 return None
             async with cursor(self._pool) as cur:
                 return await queries.find_membership_role(cur, user_id, organization_id)

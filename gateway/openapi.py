@@ -9,13 +9,28 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
-from gateway.route_table import Route
+from libs.common.contract import Route
 from libs.common.encoding import dumps
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"
 DESCRIPTION = "Every response is the envelope `{ok: true, data}` or `{ok: false, code, message, details?}`."
+LICENSE = {"name": "Proprietary: all rights reserved"}
+# The API is served under /api/v1 of the host that serves this document.
+SERVERS = [{"url": "/", "description": "The host serving this document."}]
+# Every tag a route may carry, in the order the document lists them.
+TAGS = {
+    "Products": "The organization's products: the `productId` most calls need.",
+    "Site pages": "A product's site pages in bulk (writes deprecated in favor of Apps).",
+    "Content": "Content documents: read, update, attach domains, and semantic search.",
+    "Apps": "Apps: their config, products, domains and URL routes to content documents.",
+    "Legacy routing": "Domain routing configs of the former routing feature (deprecated, with a sunset).",
+    "Personas": "A product's audience personas.",
+    "Topics": "A product's topics.",
+    "Prompt suggestions": "Prompt suggestions generated from a product's personas and topics, and their review.",
+    "Agent simulation": "Agent-simulation runs of the organization.",
+}
 
 ERROR_DESCRIPTIONS = {
     400: "Bad request: the body is not JSON, or the content type is wrong.",
@@ -63,7 +78,8 @@ def _error_statuses(route: Route) -> list[int]:
 
 
 def _operation(route: Route) -> dict[str, Any]:
-    data_schema: Any = route.response
+    # A route declared without a response schema answers any JSON value.
+    data_schema: Any = {} if route.response is None else route.response
     if route.response_many:
         data_schema = {"type": "array", "items": route.response}
     success = {
@@ -90,7 +106,7 @@ def _operation(route: Route) -> dict[str, Any]:
         "operationId": route.name,
         "summary": route.summary,
         "description": f"Requires the scope `{route.scope}`.",
-        "tags": [route.tag] if route.tag else [],
+        "tags": [route.tag],
         "security": [{"ApiKey": []}, {"Bearer": []}, {"Session": []}],
         "x-required-scope": route.scope,
         "parameters": parameters,
@@ -104,13 +120,15 @@ def _operation(route: Route) -> dict[str, Any]:
 
 
 def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
-    """The OpenAPI document of every route whose service is built (it has a response schema)."""
+    """The OpenAPI document of every route of the table."""
     spec = APISpec(
         title=TITLE,
         version=VERSION,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION},
+        info={"description": DESCRIPTION, "license": LICENSE},
+        servers=SERVERS,
+        tags=[{"name": name, "description": description} for name, description in TAGS.items()],
     )
     spec.components.security_scheme("ApiKey", {"type": "apiKey", "in": "header", "name": API_KEY_HEADER})
     spec.components.security_scheme("Bearer", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
@@ -120,8 +138,9 @@ def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
         spec.components.schema(name, schema)
     operations: dict[str, dict[str, Any]] = {}
     for route in routes:
-        if route.response is not None:
-            operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
+        if route.tag not in TAGS:
+            raise ValueError(f"route {route.name}: the tag {route.tag!r} has no description in gateway/openapi.py")
+        operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
     return spec.to_dict()

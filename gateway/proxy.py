@@ -1,13 +1,16 @@
-"""The route handlers compiled from the route table: check the caller, then forward upstream.
+"""The route handlers compiled from the route table: check the caller, then answer.
 
 Per request: lifecycle (410 after a sunset), credential, rate limit, scope, tenancy, then one
-upstream call carrying the signed internal token. The success body is spliced into the
-envelope as bytes; upstream errors and failures become error envelopes.
+upstream call carrying the signed internal token, or the gateway's handler for its own routes.
+The success body is spliced into the envelope as bytes; upstream errors and failures become
+error envelopes.
 """
 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from email.utils import format_datetime
 
 from aiohttp import web
@@ -16,10 +19,10 @@ from aiohttp.typedefs import Handler
 from gateway.envelope import ok_response_from_json
 from gateway.identity import Identity
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
-from gateway.route_table import Route
 from libs.common import errors
+from libs.common.contract import Route
 from libs.common.encoding import loads
-from libs.common.http_client import RawResponse
+from libs.common.http_client import RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product, mint
 from libs.common.keys import HTTP, REQUEST_ID, SETTINGS
@@ -72,21 +75,6 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     return owned.product
 
 
-def upstream_error(raw: RawResponse) -> errors.ApiError:
-    """The error a service answered, or a 502/503/504 when its answer is not one of ours."""
-    try:
-        payload = loads(raw.body) if raw.body else None
-    except ValueError:
-        payload = None
-    if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
-        return errors.UpstreamError(raw.status, payload["code"], payload["message"], payload.get("details"))
-    if raw.status == 503:
-        return errors.ServiceUnavailable("upstream not ready")
-    if raw.status == 504:
-        return errors.UpstreamTimeout()
-    return errors.BadGateway(f"upstream answered {raw.status} without an error body")
-
-
 def shape(raw: RawResponse) -> web.Response:
     if raw.status >= 400:
         raise upstream_error(raw)
@@ -99,8 +87,44 @@ def shape(raw: RawResponse) -> web.Response:
     return response
 
 
-def compile_route(route: Route, upstream_url: str) -> Handler:
-    """The handler of one route of the table."""
+@dataclass(frozen=True)
+class Checked:
+    """What the checks of a route established about a request, for whatever answers it."""
+
+    identity: Identity
+    product: Product | None
+    body: bytes
+
+
+Respond = Callable[[web.Request, Checked], Awaitable[web.Response]]
+
+
+def forward_to(upstream_url: str, route: Route) -> Respond:
+    """Answer with one upstream call carrying the signed internal token."""
+
+    async def forward(request: web.Request, checked: Checked) -> web.Response:
+        app = request.app
+        request_id = request[REQUEST_ID]
+        headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
+        headers[INTERNAL_TOKEN_HEADER] = mint(
+            app[SETTINGS].internal_token_secret, checked.identity.caller(request_id, checked.product)
+        )
+        headers[REQUEST_ID_HEADER] = request_id
+        raw = await app[HTTP].send(
+            request.method,
+            # Always relative, also for an absolute-form request line ("GET http://host/path").
+            upstream_url + request.rel_url.raw_path_qs,
+            headers=headers,
+            body=checked.body or None,
+            timeout=route.timeout,
+        )
+        return shape(raw)
+
+    return forward
+
+
+def compile_route(route: Route, respond: Respond) -> Handler:
+    """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
 
     async def handler(request: web.Request) -> web.StreamResponse:
@@ -122,21 +146,7 @@ def compile_route(route: Route, upstream_url: str) -> Handler:
                 )
             body = await request.read()
             product = await check_tenancy(request, route, identity, body)
-            request_id = request[REQUEST_ID]
-            headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
-            headers[INTERNAL_TOKEN_HEADER] = mint(
-                app[SETTINGS].internal_token_secret, identity.caller(request_id, product)
-            )
-            headers[REQUEST_ID_HEADER] = request_id
-            raw = await app[HTTP].send(
-                request.method,
-                # Always relative, also for an absolute-form request line ("GET http://host/path").
-                upstream_url + request.rel_url.raw_path_qs,
-                headers=headers,
-                body=body or None,
-                timeout=route.timeout,
-            )
-            response = shape(raw)
+            response = await respond(request, Checked(identity, product, body))
         except errors.ApiError as error:
             error.headers = {**extra_headers, **error.headers}
             raise

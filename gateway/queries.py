@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.errors import NotFound
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 KEY_COLUMNS = "id, organization_id, name, prefix, scopes, created_at, expires_at, revoked_at, last_used_at"
 
@@ -25,7 +24,7 @@ async def create_organization(cur: Any, slug: str, name: str, organization_id: s
 
 
 async def find_organization(cur: Any, id_or_slug: str) -> Row | None:
-    column = "id" if re.fullmatch(UUID_PATTERN, id_or_slug) else "slug"
+    column = "id" if is_uuid(id_or_slug) else "slug"
     return await fetch_one(cur, f"SELECT id, slug, name FROM organizations WHERE {column} = %s", (id_or_slug,))
 
 
@@ -34,6 +33,10 @@ async def get_organization(cur: Any, id_or_slug: str) -> Row:
     if row is None:
         raise NotFound(f"no organization {id_or_slug!r}")
     return row
+
+
+async def list_organizations(cur: Any) -> list[Row]:
+    return await fetch_all(cur, "SELECT id, slug, name, created_at FROM organizations ORDER BY slug")
 
 
 async def create_user(cur: Any, email: str, name: str, user_id: str | None = None) -> Row:
@@ -48,15 +51,15 @@ async def create_user(cur: Any, email: str, name: str, user_id: str | None = Non
 
 
 async def get_user(cur: Any, id_or_email: str) -> Row:
-    column = "email" if "@" in id_or_email else "id"
-    row = await fetch_one(cur, f"SELECT id, email, name FROM users WHERE {column} = lower(%s)", (id_or_email,))
+    condition = "email = lower(%s)" if "@" in id_or_email else "id = %s"
+    row = await fetch_one(cur, f"SELECT id, email, name FROM users WHERE {condition}", (id_or_email,))
     if row is None:
         raise NotFound(f"no user {id_or_email!r}")
     return row
 
 
 async def find_user_by_id(cur: Any, user_id: str) -> Row | None:
-    if not re.fullmatch(UUID_PATTERN, user_id):
+    if not is_uuid(user_id):
         return None
     return await fetch_one(cur, "SELECT id, email, name FROM users WHERE id = %s", (user_id,))
 
@@ -76,6 +79,18 @@ async def list_memberships(cur: Any, user_id: str) -> list[Row]:
         "SELECT o.id, o.slug, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.organization_id"
         " WHERE m.user_id = %s ORDER BY o.name, o.slug",
         (user_id,),
+    )
+
+
+async def list_users(cur: Any, organization_id: str | None = None) -> list[Row]:
+    """Every user, or an organization's members with their role."""
+    if organization_id is None:
+        return await fetch_all(cur, "SELECT id, email, name, created_at FROM users ORDER BY email")
+    return await fetch_all(
+        cur,
+        "SELECT u.id, u.email, u.name, m.role, m.created_at AS member_since FROM memberships m"
+        " JOIN users u ON u.id = m.user_id WHERE m.organization_id = %s ORDER BY u.email",
+        (organization_id,),
     )
 
 
@@ -117,12 +132,24 @@ async def find_product(cur: Any, product_id: str) -> Row | None:
     )
 
 
-async def list_products(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
+async def list_products(cur: Any, organization_id: str, ids: list[str] | None = None) -> list[Row]:
+    """The organization's live products by name, all of them or those among `ids`."""
+    among = "" if ids is None else " AND id = ANY(%(ids)s::uuid[])"
     return await fetch_all(
         cur,
         "SELECT id, name, slug FROM products"
-        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY name, id",
-        (organization_id, ids),
+        f" WHERE organization_id = %(org)s{among} AND deleted_at IS NULL ORDER BY name, id",
+        {"org": organization_id, "ids": ids},
+    )
+
+
+async def list_organization_products(cur: Any, organization_id: str) -> list[Row]:
+    """An organization's live products."""
+    return await fetch_all(
+        cur,
+        "SELECT id, slug, name, created_at FROM products"
+        " WHERE organization_id = %s AND deleted_at IS NULL ORDER BY slug, id",
+        (organization_id,),
     )
 
 
@@ -170,7 +197,7 @@ async def revoke_api_key(cur: Any, id_or_prefix: str) -> Row:
 
 
 async def find_organization_key(cur: Any, organization_id: str, key_id: str, lock: bool = False) -> Row | None:
-    if not re.fullmatch(UUID_PATTERN, key_id):
+    if not is_uuid(key_id):
         return None
     return await fetch_one(
         cur,

@@ -1,4 +1,4 @@
-"""The gateway's whole route table: the proxied API routes and its own endpoints."""
+"""The gateway's HTTP routing: its own endpoints and every route of the table."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from collections.abc import Iterable, Mapping
 from aiohttp import web
 
 from gateway import views
+from gateway.contract import PART
 from gateway.oauth.views import setup_oauth_routes
-from gateway.proxy import compile_route
-from gateway.route_table import Route
+from gateway.proxy import compile_route, forward_to
+from libs.common.contract import Route, bind_handlers
 
 _PARAMETER = re.compile(r"{(\w+)}")
 
@@ -40,12 +41,15 @@ def router_path(path: str, paths: Iterable[str]) -> str:
 
 
 def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Mapping[str, str]) -> None:
+    """The gateway's endpoints, then every route of the table: its own bound to its handlers by
+    name (a route or handler left over fails here), the others forwarded to their part."""
     router = app.router
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     router.add_post("/internal/products/lookup", views.internal_products_lookup, name="internal_products_lookup")
     setup_oauth_routes(router)
+    own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:
-        handler = compile_route(route, upstreams[route.upstream])
-        router.add_route(route.method, router_path(route.path, paths), handler, name=route.name)
+        respond = own[route] if route in own else forward_to(upstreams[route.upstream], route)
+        router.add_route(route.method, router_path(route.path, paths), compile_route(route, respond), name=route.name)

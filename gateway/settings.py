@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from deploy.parts import SERVICES, Part
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
-
-UPSTREAMS = ("content", "apps", "personas", "search", "simulations")
 
 
 @dataclass(frozen=True)
@@ -35,22 +34,20 @@ class GatewaySettings(ServiceSettings):
     clock_offset_seconds: int
 
     @classmethod
-    def load(cls, environ: Mapping[str, str] | None = None) -> GatewaySettings:
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> GatewaySettings:
         env = Env(environ)
         development = env.text("ENVIRONMENT", "production") == "development"
         clock_offset = env.integer("CLOCK_OFFSET_SECONDS", 0, minimum=0)
         if clock_offset and not development:
             raise SettingsError("CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only")
         return cls(
-            name="gateway",
-            db_schema="identity",
-            **common_fields(env),
+            **common_fields(part, env),
             jwt_private_key=env.text("JWT_PRIVATE_KEY"),
             jwt_issuer=env.text("JWT_ISSUER", "aivis"),
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
             development=development,
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
-            upstreams={name: env.part_url(name) for name in UPSTREAMS},
+            upstreams={service.name: env.part_url(service.name) for service in SERVICES},
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),

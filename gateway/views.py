@@ -6,8 +6,10 @@ from aiohttp import web
 from marshmallow import fields, validate
 
 from gateway import queries
+from gateway.envelope import ok_response
 from gateway.keys import OPENAPI_DOCUMENT, SIGNER
-from libs.common.db import cursor
+from gateway.proxy import Checked
+from libs.common.db import Row, cursor
 from libs.common.encoding import JSON_CONTENT_TYPE, json_response
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import ApiSchema, load_json
@@ -23,6 +25,10 @@ class ProductLookup(ApiSchema):
 PRODUCT_LOOKUP = ProductLookup()
 
 
+def _product(row: Row) -> dict[str, str]:
+    return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
+
+
 async def jwks(request: web.Request) -> web.Response:
     """GET /.well-known/jwks.json: the public keys that verify bearer tokens (a raw JWKS document)."""
     return json_response(request.app[SIGNER].jwks, headers={"Cache-Control": "public, max-age=300"})
@@ -33,9 +39,20 @@ async def openapi_document(request: web.Request) -> web.Response:
     return web.Response(body=request.app[OPENAPI_DOCUMENT], content_type=JSON_CONTENT_TYPE)
 
 
+async def products_list(request: web.Request, checked: Checked) -> web.Response:
+    """GET /api/v1/products: the caller's organization's live products, by name."""
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows = await queries.list_products(cur, checked.identity.organization.id)
+    return ok_response([_product(row) for row in rows])
+
+
 async def internal_products_lookup(request: web.Request) -> web.Response:
     """POST /internal/products/lookup: the live products among `ids` of the caller's organization."""
     data = await load_json(request, PRODUCT_LOOKUP)
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.list_products(cur, caller_of(request).org.id, data["ids"])
-    return json_response({"products": [{"id": row["id"], "name": row["name"], "slug": row["slug"]} for row in rows]})
+    return json_response({"products": [_product(row) for row in rows]})
+
+
+# The handlers of the gateway's own public routes (gateway/contract.py), by route name.
+HANDLERS = {"products_list": products_list}

@@ -31,7 +31,6 @@ from psycopg2.extensions import make_dsn
 from deploy import db
 from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from deploy.stack import forget_prefix
-from gateway.settings import UPSTREAMS
 from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
 from tests.factories import ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
@@ -131,8 +130,7 @@ class Stack:
 
 @pytest.fixture
 async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
-    # Upstreams whose service is not built yet keep a bound socket nobody listens on: connection refused.
-    sockets = {name: bound_socket() for name in {*UPSTREAMS, *(part.name for part in PARTS)}}
+    sockets = {part.name: bound_socket() for part in PARTS}
     urls = {name: f"http://127.0.0.1:{sock.getsockname()[1]}" for name, sock in sockets.items()}
     environ = {**base_environ, **{f"{name.upper()}_URL": url for name, url in urls.items()}}
     servers: dict[str, TestServer] = {}

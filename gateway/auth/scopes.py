@@ -30,11 +30,15 @@ ROLE_SCOPES: dict[str, frozenset[str]] = {
 
 
 def parse_scopes(text: str) -> frozenset[str]:
-    """Scopes from a comma- or space-separated list; `all` means every scope. Unknown ones are refused."""
+    """Scopes from a comma- or space-separated list; `all` means every scope. An empty list and
+    unknown scopes are refused, naming the valid ones."""
     names = {part for part in text.replace(",", " ").split() if part}
+    valid = f"valid: all, {', '.join(sorted(ALL_SCOPES))}"
+    if not names:
+        raise ValueError(f"no scopes given ({valid})")
     if names == {"all"}:
         return ALL_SCOPES
     unknown = names - ALL_SCOPES
     if unknown:
-        raise ValueError(f"unknown scopes: {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown scopes: {', '.join(sorted(unknown))} ({valid})")
     return frozenset(names)

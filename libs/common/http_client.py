@@ -33,6 +33,27 @@ class RawResponse:
     body: bytes
 
 
+def upstream_error(response: RawResponse) -> errors.ApiError:
+    """What another part's failed answer means to our caller: the error it answered, passed on,
+    or a 502/503/504 when its answer is not one of ours. The one policy of the gateway and of
+    parts calling each other."""
+    try:
+        payload = loads(response.body) if response.body else None
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict) and isinstance(payload.get("code"), str) and isinstance(payload.get("message"), str):
+        known = errors.error_for_status(response.status)
+        if known.status == response.status and known.code == payload["code"]:
+            # As its own class, so a caller can tell a NotFound from a Conflict.
+            return known(payload["message"], payload.get("details"))
+        return errors.UpstreamError(response.status, payload["code"], payload["message"], payload.get("details"))
+    if response.status == 503:
+        return errors.ServiceUnavailable("upstream not ready")
+    if response.status == 504:
+        return errors.UpstreamTimeout()
+    return errors.BadGateway(f"upstream answered {response.status} without an error body")
+
+
 def _retryable(exc: aiohttp.ClientError) -> bool:
     if isinstance(exc, aiohttp.ClientConnectorError):
         return isinstance(exc.os_error, ConnectionRefusedError)
@@ -91,16 +112,12 @@ class InternalClient:
         if caller.request_id:
             headers["X-Request-Id"] = caller.request_id
         response = await self.send(method, url, headers=headers, body=body, timeout=timeout)
+        if response.status >= 400:
+            raise upstream_error(response)
         try:
-            payload = loads(response.body) if response.body else None
+            return loads(response.body) if response.body else None
         except ValueError:
             raise errors.BadGateway("upstream answered with a body that is not JSON") from None
-        if response.status >= 400:
-            error_class = errors.error_for_status(response.status)
-            if isinstance(payload, dict) and isinstance(payload.get("message"), str):
-                raise error_class(payload["message"], payload.get("details"))
-            raise error_class()
-        return payload
 
 
 def client_session(limit: int = 100) -> aiohttp.ClientSession:

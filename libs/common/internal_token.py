@@ -12,7 +12,7 @@ from typing import Any
 
 import jwt
 
-from libs.common.errors import Unauthorized
+from libs.common.errors import NotFound, Unauthorized
 
 HEADER = "X-Internal-Token"
 ALGORITHM = "HS256"
@@ -65,6 +65,13 @@ class Caller:
         if self.organization is None:
             raise Unauthorized("an organization is required")
         return self.organization
+
+    def checked_product(self, product_id: str) -> Product:
+        """The product the gateway checked for this request, which `product_id` must name; any
+        other id is not the caller's to see."""
+        if self.product is None or self.product.id != product_id.lower():
+            raise NotFound("product not found")
+        return self.product
 
 
 def mint(secret: str, caller: Caller, now: float | None = None) -> str:

@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-MIN_SECRET_LENGTH = 32
+from deploy.parts import BY_NAME, Part
 
-# Where each part answers on a single machine; a deployment sets <PART>_URL instead.
-DEFAULT_PORTS = {"gateway": 8080, "content": 8081, "apps": 8082, "personas": 8083, "search": 8084, "simulations": 8085}
+MIN_SECRET_LENGTH = 32
 
 
 class SettingsError(RuntimeError):
@@ -50,7 +49,7 @@ class Env:
 
     def part_url(self, part: str) -> str:
         """The base URL of another part: <PART>_URL, else its port on this machine."""
-        return self.text(f"{part.upper()}_URL", f"http://127.0.0.1:{DEFAULT_PORTS[part]}").rstrip("/")
+        return self.text(f"{part.upper()}_URL", f"http://127.0.0.1:{BY_NAME[part].port}").rstrip("/")
 
     def secret(self, name: str) -> str:
         value = self._raw(name, None)
@@ -74,18 +73,17 @@ class ServiceSettings:
     log_level: str
 
     @classmethod
-    def from_env(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> ServiceSettings:
-        env = Env(environ)
-        return cls(
-            name=name,
-            db_schema=db_schema,
-            **common_fields(env),
-        )
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> ServiceSettings:
+        """The part's settings from `environ` (default: the process environment); each part's
+        settings class extends this with its own fields, the one way every part loads them."""
+        return cls(**common_fields(part, Env(environ)))
 
 
-def common_fields(env: Env) -> dict[str, Any]:
-    """The settings every part shares, for the `from_env` of each part's own settings class."""
+def common_fields(part: Part, env: Env) -> dict[str, Any]:
+    """The settings every part shares, for the `load` of each part's own settings class."""
     return {
+        "name": part.name,
+        "db_schema": part.schema,
         "database_url": env.text("DATABASE_URL"),
         "db_pool_min": env.integer("DB_POOL_MIN", 1, minimum=0),
         "db_pool_max": env.integer("DB_POOL_MAX", 32, minimum=1),

@@ -24,22 +24,28 @@ NOT_IN_ROUTE_PATH = r"?#\u0000\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u
 ROUTE_PATH_PATTERN = rf"^\/?[^{NOT_IN_ROUTE_PATH}]*$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
-# OpenAPI components describing free-form JSON as the services take it: any value, but no NUL in
-# a string or a key (`load_data` refuses one anywhere: PostgreSQL cannot store it). The gateway
-# adds them to its document; `json_object_field` refers to them.
+# The OpenAPI component describing a free-form JSON object as the services take it: each value is
+# any JSON value (the contract's words), and no string or key holds a NUL (`load_data` refuses one
+# anywhere: PostgreSQL cannot store it). The description is not recursive, which client
+# generators cannot follow; deeper levels are left open. The gateway adds it to its document;
+# `json_object_field` refers to it.
+ANY_JSON_VALUE: dict[str, Any] = {
+    "description": "Any JSON value.",
+    "anyOf": [
+        {"type": "null"},
+        {"type": "boolean"},
+        {"type": "number"},
+        {"type": "string", "pattern": NO_NUL_PATTERN},
+        {"type": "array", "items": {}},
+        {"type": "object", "additionalProperties": {}},
+    ],
+}
 JSON_SCHEMA_COMPONENTS: dict[str, dict[str, Any]] = {
-    "JsonValue": {
-        "anyOf": [
-            {"type": ["null", "boolean", "number"]},
-            {"type": "string", "pattern": NO_NUL_PATTERN},
-            {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
-            {"$ref": "#/components/schemas/JsonObject"},
-        ]
-    },
     "JsonObject": {
         "type": "object",
+        "description": "A JSON object; each value is any JSON value.",
         "propertyNames": {"pattern": NO_NUL_PATTERN},
-        "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+        "additionalProperties": ANY_JSON_VALUE,
     },
 }
 
@@ -47,6 +53,14 @@ SLUG_MAX = 120
 HOSTNAME_MAX = 253
 ROUTE_PATH_MAX = 2048
 PRIORITY_MIN, PRIORITY_MAX = 0, 100
+
+_UUID = re.compile(UUID_PATTERN)
+
+
+def is_uuid(value: str) -> bool:
+    """A UUID in its canonical 8-4-4-4-12 form, any case: the one id check of every part."""
+    return _UUID.fullmatch(value) is not None
+
 
 _ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -80,8 +94,25 @@ def slug_validators() -> list[validate.Validator]:
     return [length(1, SLUG_MAX), FullMatch(SLUG_PATTERN, "Must be lowercase letters, digits and single hyphens.")]
 
 
+class HostnameMatch(FullMatch):
+    """The spec's hostname pattern on the value as sent; a name that only lacks lowercase says so.
+
+    Hostnames are case-insensitive, but the contract's pattern is lowercase only: "Shop.Example.com"
+    is refused rather than quietly stored as another spelling, and the message names the one to send.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")
+
+    def __call__(self, value: str) -> str:
+        lowered = normalize_hostname(value)
+        if lowered != value and self.regex.fullmatch(lowered) is not None:
+            raise ValidationError(f"Must be lowercase: use {lowered}.")
+        return super().__call__(value)
+
+
 def hostname_validators() -> list[validate.Validator]:
-    return [length(1, HOSTNAME_MAX), FullMatch(HOSTNAME_PATTERN, "Must be a lowercase hostname such as example.com.")]
+    return [length(1, HOSTNAME_MAX), HostnameMatch()]
 
 
 def _canonical_path_within_limit(value: str) -> None:
@@ -179,7 +210,7 @@ class UuidString(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text: str = super()._deserialize(value, attr, data, **kwargs)
-        if re.fullmatch(UUID_PATTERN, text) is None:
+        if not is_uuid(text):
             raise self.make_error("invalid_uuid")
         return text.lower()
 

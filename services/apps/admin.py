@@ -18,14 +18,14 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from libs.common.cli import parse_uuid
+from libs.common.cli import OperatorParser, parse_uuid
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError, BadGateway, ValidationFailed
 from libs.common.http_client import InternalClient, client_session
 from libs.common.internal_token import Organization, service_caller
 from libs.common.settings import SettingsError
-from services.apps.app import NAME, load_settings
+from services.apps.app import PART, load_settings
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.legacy import create_legacy_domain, load_legacy_domain
 from services.apps.settings import AppsSettings
@@ -39,7 +39,7 @@ def parse_path(text: str) -> tuple[str, str]:
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="python -m services.apps.admin", description="Apps service operator commands.")
+    root = OperatorParser(prog="python -m services.apps.admin", description="Apps service operator commands.")
     root.add_argument("--json", action="store_true", help="print one JSON object")
     commands = root.add_subparsers(dest="command", required=True)
     legacy = commands.add_parser("legacy-domain", help="a product-scoped web domain with a legacy routing config")
@@ -57,7 +57,7 @@ def parser() -> argparse.ArgumentParser:
 async def check_product(settings: AppsSettings, organization_id: str, product_id: str) -> None:
     """The product must be a live product of the organization, as the gateway knows it."""
     # The lookup reads only the organization's id from the token; slug and name are not known here.
-    caller = service_caller(f"{NAME}-admin", Organization(organization_id, "", ""))
+    caller = service_caller(f"{PART.name}-admin", Organization(organization_id, "", ""))
     url = f"{settings.gateway_url}/internal/products/lookup"
     async with client_session() as session:
         try:

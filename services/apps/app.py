@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
+from deploy.parts import APPS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from services.apps.edge import EDGE_PROVIDERS
@@ -13,12 +14,11 @@ from services.apps.keys import EDGE
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
 
-NAME = "apps"
-SCHEMA = "apps"
+PART = APPS
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> AppsSettings:
-    return AppsSettings.load(NAME, SCHEMA, environ)
+    return AppsSettings.load(PART, environ)
 
 
 def create_app(settings: AppsSettings) -> web.Application:
@@ -30,5 +30,5 @@ def create_app(settings: AppsSettings) -> web.Application:
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
     settings = load_settings()
-    configure_logging(NAME, settings.log_level)
+    configure_logging(settings.name, settings.log_level)
     return create_app(settings)

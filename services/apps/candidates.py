@@ -1,4 +1,4 @@
-"""Route candidates: a product's documents, each with the path it would get and whether it is free.
+"""Route candidates: the documents of an app's products, each with the path it would get and whether it is free.
 
 `pathStatus` (docs/architecture.md, "Apps service", writes the set down), first match wins:
 - `already_routed`: the app already routes to the document (`existingRoute`);
@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -36,10 +37,11 @@ def route_candidates(
     documents: list[dict[str, Any]],
     suggested: dict[str, str],
     routes: list[Route],
-    product: dict[str, str],
+    products: Mapping[str, dict[str, str]],
     include_routed: bool,
 ) -> dict[str, Any]:
-    """The candidates among `documents`, given the app's `routes` at their suggested paths or to them."""
+    """The candidates among `documents` (of `products`, by id), given the app's `routes` at their
+    suggested paths or to them."""
     by_path = {route["path"]: route for route in routes}
     by_target = first_route_by_target(routes)
     candidates = []
@@ -68,7 +70,7 @@ def route_candidates(
                 "existingRoute": existing_route(routed),
                 "pathConflict": path_conflict(conflicting),
                 "target": document,
-                "product": product,
+                "product": products[document["productId"]],
             }
         )
     candidates.sort(key=lambda candidate: (candidate["suggestedPath"], candidate["targetId"]))

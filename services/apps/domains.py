@@ -15,5 +15,5 @@ async def register_domain(cur: Any, edge: EdgeProvider, organization_id: str, va
     provider is asked; if the provider fails, the transaction rolls the row back.
     """
     row = await queries.insert_domain(cur, organization_id, values)
-    provider_id = await edge.register(values["domain"], values.get("origin"))
+    provider_id = await edge.register(values["domain"])
     return await queries.set_provider_id(cur, row["id"], provider_id)

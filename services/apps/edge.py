@@ -15,13 +15,13 @@ LOCAL_NAMESPACE = uuid.UUID("0c8f3c52-6a51-4f7e-9d0e-2b7f4e1a9c33")
 
 
 class EdgeProvider(Protocol):
-    async def register(self, hostname: str, origin: str | None) -> str:
-        """Register `hostname` (served from `origin`, when given) and return the provider's id for it."""
+    async def register(self, hostname: str) -> str:
+        """Register `hostname` and return the provider's id for it."""
         ...
 
 
 class LocalEdgeProvider:
-    async def register(self, hostname: str, origin: str | None) -> str:
+    async def register(self, hostname: str) -> str:
         return f"local-{uuid.uuid5(LOCAL_NAMESPACE, hostname).hex}"
 
 

@@ -19,6 +19,7 @@ from libs.common.validators import (
     UuidString,
     hostname_validators,
     length,
+    normalize_hostname,
     normalize_route_path,
     route_path_validators,
 )
@@ -26,10 +27,18 @@ from services.apps.domains import register_domain
 from services.apps.edge import EdgeProvider
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as domain_queries
-from services.apps.schemas import ORIGIN_MAX, Hostname
+from services.apps.schemas import ORIGIN_MAX
 
 CONFIG_VERSION = 1
 MODE = "full_shadow"
+
+
+class Hostname(StrictString):
+    """A hostname given to the operator's command: ASCII letters are lower-cased, then the spec's
+    pattern applies. (The public `POST /apps/{appId}/domains` refuses upper case instead.)"""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        return normalize_hostname(super()._deserialize(value, attr, data, **kwargs))
 
 
 class LegacyPathInput(ApiSchema):

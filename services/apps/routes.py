@@ -1,26 +1,32 @@
-"""The whole route table of the apps service."""
+"""The apps service's HTTP routing: its public contract's handlers, then its internal endpoints."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from services.apps.views import apps, domains, legacy, resources, routes
+from libs.common.contract import register_handlers
+from services.apps import contract
+from services.apps.views import app_routes, apps, domains, legacy, resources
+
+HANDLERS = {
+    "apps_list": apps.apps_list,
+    "apps_create": apps.apps_create,
+    "apps_get": apps.apps_get,
+    "apps_update": apps.apps_update,
+    "apps_config_update": apps.apps_config_update,
+    "apps_resources_list": resources.resources_list,
+    "apps_resources_create": resources.resources_create,
+    "apps_domains_list": domains.domains_list,
+    "apps_domains_create": domains.domains_create,
+    "apps_route_candidates": app_routes.routes_candidates,
+    "apps_routes_preview": app_routes.routes_preview,
+    "apps_routes_batch": app_routes.routes_batch,
+    "apps_routes_update": app_routes.routes_update,
+    "legacy_routing_get": legacy.legacy_routing_get,
+}
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
-    router.add_get("/api/v1/apps", apps.apps_list, name="apps_list")
-    router.add_post("/api/v1/apps", apps.apps_create, name="apps_create")
-    router.add_get("/api/v1/apps/{appId}", apps.apps_get, name="apps_get")
-    router.add_patch("/api/v1/apps/{appId}", apps.apps_update, name="apps_update")
-    router.add_patch("/api/v1/apps/{appId}/app-config", apps.apps_config_update, name="apps_config_update")
-    router.add_get("/api/v1/apps/{appId}/resources", resources.resources_list, name="apps_resources_list")
-    router.add_post("/api/v1/apps/{appId}/resources", resources.resources_create, name="apps_resources_create")
-    router.add_get("/api/v1/apps/{appId}/domains", domains.domains_list, name="apps_domains_list")
-    router.add_post("/api/v1/apps/{appId}/domains", domains.domains_create, name="apps_domains_create")
-    router.add_get("/api/v1/apps/{appId}/route-candidates", routes.routes_candidates, name="apps_route_candidates")
-    router.add_post("/api/v1/apps/{appId}/routes/import-preview", routes.routes_preview, name="apps_routes_preview")
-    router.add_post("/api/v1/apps/{appId}/routes/batch", routes.routes_batch, name="apps_routes_batch")
-    router.add_patch("/api/v1/apps/{appId}/routes/{routeId}", routes.routes_update, name="apps_routes_update")
-    router.add_get("/api/v1/domain/{id}/routing", legacy.legacy_routing_get, name="legacy_routing_get")
+    register_handlers(router, contract.ROUTES, HANDLERS)
     router.add_post("/internal/domains/resolve", domains.internal_domains_resolve, name="internal_domains_resolve")

@@ -6,20 +6,16 @@ response schemas here document them in OpenAPI, and the tests check answers agai
 
 from __future__ import annotations
 
-from typing import Any
-
 from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
-    HOSTNAME_PATTERN,
     QueryBoolean,
     StrictString,
     UuidString,
     hostname_validators,
     json_object_field,
     length,
-    normalize_hostname,
     route_path_validators,
     slug_validators,
 )
@@ -40,20 +36,6 @@ ACTIONS = ("create", "skip", "conflict")
 ISSUES = ("already_routed", "path_conflict", "duplicate_in_request", "target_not_found")
 LEGACY_MODES = ("full_shadow",)
 PUBLISH_STATUSES = ("pending", "published", "failed")
-
-
-class Hostname(StrictString):
-    """A hostname: ASCII letters are lower-cased (stored lowercase), then the spec's pattern applies.
-
-    The published pattern is the spec's with upper-case letters allowed too, since they are taken.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        pattern = HOSTNAME_PATTERN.replace("a-z", "a-zA-Z")
-        super().__init__(metadata={"pattern": pattern, **kwargs.pop("metadata", {})}, **kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        return normalize_hostname(super()._deserialize(value, attr, data, **kwargs))
 
 
 # Requests.
@@ -81,7 +63,7 @@ class ResourceCreate(ApiSchema):
 
 
 class DomainCreate(ApiSchema):
-    domain = Hostname(required=True, validate=hostname_validators())
+    domain = StrictString(required=True, validate=hostname_validators())
     type = StrictString(load_default="web", validate=validate.OneOf(DOMAIN_TYPES))
     origin = StrictString(validate=length(1, ORIGIN_MAX))
 
@@ -91,7 +73,12 @@ class DomainResolve(ApiSchema):
 
 
 class RouteCandidatesQuery(ApiSchema):
-    product_id = UuidString(required=True)
+    product_id = UuidString(
+        metadata={
+            "description": "Only this product's documents; without it, the documents of every product that is a"
+            " resource of the app. A product that is not a resource of the app is 404."
+        }
+    )
     status = fields.String(load_default="published", validate=validate.OneOf(DOCUMENT_STATUSES))
     include_routed = QueryBoolean(load_default=False)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from deploy.parts import Part
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from services.apps.edge import EDGE_PROVIDERS
 
@@ -18,16 +19,14 @@ class AppsSettings(ServiceSettings):
     edge_provider: str
 
     @classmethod
-    def load(cls, name: str, schema: str, environ: Mapping[str, str] | None = None) -> AppsSettings:
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> AppsSettings:
         env = Env(environ)
         edge_provider = env.text("EDGE_PROVIDER", "local")
         if edge_provider not in EDGE_PROVIDERS:
             known = ", ".join(sorted(EDGE_PROVIDERS))
             raise SettingsError(f"environment variable EDGE_PROVIDER must be one of {known}, got {edge_provider!r}")
         return cls(
-            name=name,
-            db_schema=schema,
-            **common_fields(env),
+            **common_fields(part, env),
             content_url=env.part_url("content"),
             gateway_url=env.part_url("gateway"),
             edge_provider=edge_provider,

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
+from deploy.parts import CONTENT
 from libs.common.keys import REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
@@ -14,12 +15,11 @@ from services.content.relay import INTERVAL_SECONDS, OutboxRelay
 from services.content.routes import setup_routes
 from services.content.settings import ContentSettings
 
-NAME = "content"
-SCHEMA = "content"
+PART = CONTENT
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> ContentSettings:
-    return ContentSettings.load(NAME, SCHEMA, environ)
+    return ContentSettings.load(PART, environ)
 
 
 async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -40,5 +40,5 @@ def create_app(settings: ContentSettings) -> web.Application:
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
     settings = load_settings()
-    configure_logging(NAME, settings.log_level)
+    configure_logging(settings.name, settings.log_level)
     return create_app(settings)

@@ -1,24 +1,30 @@
-"""The whole route table of the content service."""
+"""The content service's HTTP routing: its public contract's handlers, then its internal endpoints."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.contract import register_handlers
+from services.content import contract
 from services.content.views import documents, internal, page_batches, site_pages
+
+HANDLERS = {
+    "site_pages_list": site_pages.site_pages_list,
+    "site_pages_create": page_batches.site_pages_create,
+    "site_pages_update": page_batches.site_pages_update,
+    "site_pages_delete": page_batches.site_pages_delete,
+    "content_get_by_path": documents.content_get_by_path,
+    "content_get": documents.content_get,
+    "content_set_priority": documents.content_set_priority,
+    "content_update": documents.content_update,
+    "content_domains_update": documents.content_domains_update,
+}
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
-    router.add_get("/api/v1/site/pages", site_pages.site_pages_list, name="site_pages_list")
-    router.add_post("/api/v1/site/pages", page_batches.site_pages_create, name="site_pages_create")
-    router.add_patch("/api/v1/site/pages", page_batches.site_pages_update, name="site_pages_update")
-    router.add_delete("/api/v1/site/pages", page_batches.site_pages_delete, name="site_pages_delete")
-    # Before /{id}, which would otherwise take "by-path" for an id.
-    router.add_get("/api/v1/content/by-path", documents.content_get_by_path, name="content_get_by_path")
-    router.add_get("/api/v1/content/{id}", documents.content_get, name="content_get")
-    router.add_patch("/api/v1/content/{id}", documents.content_set_priority, name="content_set_priority")
-    router.add_put("/api/v1/content/{id}", documents.content_update, name="content_update")
-    router.add_patch("/api/v1/content/{id}/domains", documents.content_domains_update, name="content_domains_update")
+    # In declaration order: /content/by-path comes before /content/{id}, which would take it for an id.
+    register_handlers(router, contract.ROUTES, HANDLERS)
     router.add_post("/internal/documents/lookup", internal.internal_documents_lookup, name="internal_documents_lookup")
     router.add_get(
         "/internal/products/{productId}/documents",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from deploy.parts import Part
 from libs.common.events import content_events_stream
 from libs.common.settings import Env, ServiceSettings, common_fields
 
@@ -19,11 +20,9 @@ class ContentSettings(ServiceSettings):
         return content_events_stream(self.redis_prefix)
 
     @classmethod
-    def load(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> ContentSettings:
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> ContentSettings:
         env = Env(environ)
         return cls(
-            name=name,
-            db_schema=db_schema,
-            **common_fields(env),
+            **common_fields(part, env),
             apps_url=env.part_url("apps"),
         )

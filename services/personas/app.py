@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
+from deploy.parts import PERSONAS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
@@ -13,12 +14,11 @@ from services.personas.generator import TemplateGenerator
 from services.personas.keys import GENERATOR
 from services.personas.routes import setup_routes
 
-NAME = "personas"
-SCHEMA = "personas"
+PART = PERSONAS
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
-    return ServiceSettings.from_env(NAME, SCHEMA, environ)
+    return ServiceSettings.load(PART, environ)
 
 
 def create_app(settings: ServiceSettings) -> web.Application:
@@ -30,5 +30,5 @@ def create_app(settings: ServiceSettings) -> web.Application:
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
     settings = load_settings()
-    configure_logging(NAME, settings.log_level)
+    configure_logging(settings.name, settings.log_level)
     return create_app(settings)

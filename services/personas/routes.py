@@ -1,22 +1,24 @@
-"""The whole route table of the personas service."""
+"""The personas service's HTTP routing: the handlers of its public contract."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from services.personas import views
+from libs.common.contract import register_handlers
+from services.personas import contract, views
+
+HANDLERS = {
+    "personas_list": views.personas_list,
+    "personas_create": views.personas_create,
+    "personas_update": views.personas_update,
+    "personas_delete": views.personas_delete,
+    "topics_list": views.topics_list,
+    "topics_create": views.topics_create,
+    "prompt_suggestions_regenerate": views.suggestions_regenerate,
+    "prompt_suggestions_list": views.suggestions_list,
+    "prompt_suggestions_review": views.suggestions_review,
+}
 
 
 def setup_routes(app: web.Application) -> None:
-    router = app.router
-    router.add_get("/api/v1/products/{productId}/personas", views.personas_list, name="personas_list")
-    router.add_post("/api/v1/products/{productId}/personas", views.personas_create, name="personas_create")
-    router.add_put("/api/v1/personas/{personaId}", views.personas_update, name="personas_update")
-    router.add_delete("/api/v1/personas/{personaId}", views.personas_delete, name="personas_delete")
-    router.add_get("/api/v1/products/{productId}/topics", views.topics_list, name="topics_list")
-    router.add_post("/api/v1/products/{productId}/topics", views.topics_create, name="topics_create")
-    router.add_post(
-        "/api/v1/prompt-suggestions/regenerate", views.suggestions_regenerate, name="suggestions_regenerate"
-    )
-    router.add_get("/api/v1/prompt-suggestions", views.suggestions_list, name="suggestions_list")
-    router.add_patch("/api/v1/prompt-suggestions/{suggestionId}", views.suggestions_review, name="suggestions_review")
+    register_handlers(app.router, contract.ROUTES, HANDLERS)

@@ -6,17 +6,14 @@ product it found (id, name, slug) arrives in the internal token.
 
 from __future__ import annotations
 
-import re
-
 from aiohttp import web
 
 from libs.common.db import cursor
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
-from libs.common.internal_token import Product
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 from services.personas import queries
 from services.personas.keys import GENERATOR
 from services.personas.regeneration import regenerate
@@ -38,21 +35,11 @@ SUGGESTION_LIST_QUERY = SuggestionListQuery()
 SUGGESTION_REVIEW = SuggestionReview()
 REGENERATE_REQUEST = RegenerateRequest()
 
-_UUID = re.compile(UUID_PATTERN)
-
-
-def checked_product(request: web.Request, product_id: str) -> Product:
-    """The product the gateway checked for this request; any other id is not found."""
-    product = caller_of(request).product
-    if product is None or product.id != product_id.lower():
-        raise NotFound("product not found")
-    return product
-
 
 def path_id(request: web.Request, name: str, what: str) -> str:
     """A resource id from the path; one that is not a UUID cannot exist."""
     value = request.match_info[name]
-    if _UUID.fullmatch(value) is None:
+    if not is_uuid(value):
         raise NotFound(f"{what} not found")
     return value.lower()
 
@@ -62,7 +49,7 @@ def path_id(request: web.Request, name: str, what: str) -> str:
 
 async def personas_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/personas: the product's active personas, oldest first."""
-    product = checked_product(request, request.match_info["productId"])
+    product = caller_of(request).checked_product(request.match_info["productId"])
     page = load_query(request, PAGE_QUERY)
     async with cursor(request.app[DB_POOL]) as cur:
         body = await queries.list_personas(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
@@ -71,7 +58,7 @@ async def personas_list(request: web.Request) -> web.Response:
 
 async def personas_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/personas: a new persona; 409 when an active one has the name."""
-    product = checked_product(request, request.match_info["productId"])
+    product = caller_of(request).checked_product(request.match_info["productId"])
     values = await load_json(request, PERSONA_CREATE)
     async with cursor(request.app[DB_POOL]) as cur:
         persona = await queries.create_persona(cur, caller_of(request).org.id, product.id, values)
@@ -104,7 +91,7 @@ async def personas_delete(request: web.Request) -> web.Response:
 
 async def topics_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/topics: the product's active topics, oldest first."""
-    product = checked_product(request, request.match_info["productId"])
+    product = caller_of(request).checked_product(request.match_info["productId"])
     page = load_query(request, PAGE_QUERY)
     async with cursor(request.app[DB_POOL]) as cur:
         body = await queries.list_topics(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
@@ -113,7 +100,7 @@ async def topics_list(request: web.Request) -> web.Response:
 
 async def topics_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/topics: a new topic; 409 when the product has one of that name."""
-    product = checked_product(request, request.match_info["productId"])
+    product = caller_of(request).checked_product(request.match_info["productId"])
     values = await load_json(request, TOPIC_CREATE)
     async with cursor(request.app[DB_POOL]) as cur:
         topic = await queries.create_topic(cur, caller_of(request).org.id, product.id, values)
@@ -126,7 +113,7 @@ async def topics_create(request: web.Request) -> web.Response:
 async def suggestions_list(request: web.Request) -> web.Response:
     """GET /api/v1/prompt-suggestions?productId=: the product's live suggestions, by topic and status."""
     query = load_query(request, SUGGESTION_LIST_QUERY)
-    product = checked_product(request, query.pop("product_id"))
+    product = caller_of(request).checked_product(query.pop("product_id"))
     limit, offset = query.pop("limit"), query.pop("offset")
     async with cursor(request.app[DB_POOL]) as cur:
         body = await queries.list_suggestions(cur, caller_of(request).org.id, product.id, query, limit, offset)
@@ -147,6 +134,6 @@ async def suggestions_review(request: web.Request) -> web.Response:
 async def suggestions_regenerate(request: web.Request) -> web.Response:
     """POST /api/v1/prompt-suggestions/regenerate: replace the product's pending suggestions, all or nothing."""
     data = await load_json(request, REGENERATE_REQUEST)
-    product = checked_product(request, data["product_id"])
+    product = caller_of(request).checked_product(data["product_id"])
     ids = await regenerate(request.app[DB_POOL], request.app[GENERATOR], caller_of(request).org.id, product)
     return json_response({"count": len(ids), "ids": ids})

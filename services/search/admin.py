@@ -16,7 +16,7 @@ import asyncio
 import sys
 from collections.abc import Mapping
 
-from libs.common.cli import parse_uuid
+from libs.common.cli import OperatorParser, parse_uuid
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
@@ -27,7 +27,7 @@ from services.search.indexer import Indexer
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="python -m services.search.admin", description="Search operator commands.")
+    root = OperatorParser(prog="python -m services.search.admin", description="Search operator commands.")
     root.add_argument("--json", action="store_true", help="print one JSON object")
     commands = root.add_subparsers(dest="command", required=True)
     reindex = commands.add_parser("reindex", help="rebuild an organization's index from the content service")

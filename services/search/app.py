@@ -8,6 +8,7 @@ from functools import cache
 
 from aiohttp import web
 
+from deploy.parts import SEARCH
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
@@ -20,8 +21,7 @@ from services.search.searching import Searcher
 from services.search.settings import SearchSettings
 from services.search.vectors import VectorCache
 
-NAME = "search"
-SCHEMA = "search"
+PART = SEARCH
 
 
 @cache
@@ -36,7 +36,7 @@ async def load_embedder() -> Embedder:
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> SearchSettings:
-    return SearchSettings.load(NAME, SCHEMA, environ)
+    return SearchSettings.load(PART, environ)
 
 
 def create_app(settings: SearchSettings) -> web.Application:
@@ -64,5 +64,5 @@ async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
     settings = load_settings()
-    configure_logging(NAME, settings.log_level)
+    configure_logging(settings.name, settings.log_level)
     return create_app(settings)

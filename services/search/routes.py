@@ -1,11 +1,14 @@
-"""The whole route table of the search service."""
+"""The search service's HTTP routing: the handlers of its public contract."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from services.search import views
+from libs.common.contract import register_handlers
+from services.search import contract, views
+
+HANDLERS = {"content_search": views.content_search}
 
 
 def setup_routes(app: web.Application) -> None:
-    app.router.add_post("/api/v1/content/search/{orgId}", views.content_search, name="content_search")
+    register_handlers(app.router, contract.ROUTES, HANDLERS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from deploy.parts import Part
 from libs.common.events import content_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 
@@ -28,15 +29,13 @@ class SearchSettings(ServiceSettings):
         return content_events_stream(self.redis_prefix)
 
     @classmethod
-    def load(cls, name: str, db_schema: str, environ: Mapping[str, str] | None = None) -> SearchSettings:
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> SearchSettings:
         env = Env(environ)
         indexing = env.text("SEARCH_INDEXING", "on").lower()
         if indexing not in SWITCHES:
             raise SettingsError(f"environment variable SEARCH_INDEXING must be on or off, got {indexing!r}")
         return cls(
-            name=name,
-            db_schema=db_schema,
-            **common_fields(env),
+            **common_fields(part, env),
             content_url=env.part_url("content"),
             indexing=SWITCHES[indexing],
             indexing_threads=env.integer("SEARCH_INDEXING_THREADS", 1, minimum=1),

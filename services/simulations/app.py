@@ -6,17 +6,17 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
+from deploy.parts import SIMULATIONS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
 from services.simulations.routes import setup_routes
 
-NAME = "simulations"
-SCHEMA = "simulations"
+PART = SIMULATIONS
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
-    return ServiceSettings.from_env(NAME, SCHEMA, environ)
+    return ServiceSettings.load(PART, environ)
 
 
 def create_app(settings: ServiceSettings) -> web.Application:
@@ -26,5 +26,5 @@ def create_app(settings: ServiceSettings) -> web.Application:
 async def app_factory() -> web.Application:
     """The gunicorn entry point: settings from the environment."""
     settings = load_settings()
-    configure_logging(NAME, settings.log_level)
+    configure_logging(settings.name, settings.log_level)
     return create_app(settings)

@@ -51,7 +51,7 @@ class Run(ApiSchema):
     sandbox_snapshot = fields.String(required=True, allow_none=True)
     overall_score = fields.Float(required=True, allow_none=True)
     passed = fields.Boolean(required=True, allow_none=True)
-    tokens_used = fields.Integer(required=True, allow_none=True)
+    tokens_used = fields.Float(required=True, allow_none=True)
     cost_usd = fields.Float(required=True, allow_none=True)
     started_at = fields.DateTime(required=True, allow_none=True)
     completed_at = fields.DateTime(required=True, allow_none=True)
@@ -96,7 +96,7 @@ class RunCreate(ApiSchema):
     sandbox_snapshot = StrictString(allow_none=True, validate=length(1, 512))
     overall_score = StrictNumber(allow_none=True)
     passed = StrictBoolean(allow_none=True)
-    tokens_used = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=0))
+    tokens_used = StrictNumber(allow_none=True, validate=validate.Range(min=0))
     cost_usd = StrictNumber(allow_none=True, validate=validate.Range(min=0))
     started_at = fields.AwareDateTime(allow_none=True)
     completed_at = fields.AwareDateTime(allow_none=True)
@@ -104,11 +104,3 @@ class RunCreate(ApiSchema):
     volume_ids = fields.Raw(allow_none=True)
     log_s3_keys = fields.Raw(allow_none=True)
     metadata = fields.Raw(allow_none=True)
-
-
-class Task(TaskRef):
-    organization_id = fields.String(required=True)
-
-
-class Environment(EnvironmentRef):
-    organization_id = fields.String(required=True)

@@ -108,6 +108,14 @@ class Tenant:
         app: dict[str, Any] = answer["data"]
         return app
 
+    async def create_app_of(self, *products: dict[str, Any]) -> dict[str, Any]:
+        """A new app with `products` (the tenant's own product when none is given) as its resources."""
+        app = await self.create_app()
+        for product in products or (self.product,):
+            status, answer = await self.post(f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
+            assert status == 201, answer
+        return app
+
 
 def route(path: str, target: dict[str, Any]) -> dict[str, str]:
     """An import item routing `path` to the document `target`."""

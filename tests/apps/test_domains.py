@@ -44,7 +44,7 @@ async def test_a_domain_is_created_with_the_defaults(tenant: Tenant):
     assert {key: domain[key] for key in ("domain", "scope", "productId", "appId", "type", "origin")} == {
         "domain": hostname, "scope": "app", "productId": None, "appId": app["id"], "type": "web", "origin": None,
     }  # fmt: skip
-    assert domain["providerId"] == await LocalEdgeProvider().register(hostname, None)
+    assert domain["providerId"] == await LocalEdgeProvider().register(hostname)
     status, listed = await tenant.get(domains_of(app))
     assert listed["data"] == [domain]
 
@@ -57,12 +57,14 @@ async def test_type_and_origin_are_stored(tenant: Tenant):
     assert (answer["data"]["type"], answer["data"]["origin"]) == ("metric", "https://origin.example.com")
 
 
-async def test_uppercase_is_stored_lowercase(tenant: Tenant):
+@pytest.mark.parametrize("sent", ["Shop.Example.com", "SHOP.EXAMPLE.COM"])
+async def test_uppercase_is_refused_naming_the_lowercase_form(tenant: Tenant, sent: str):
     app = await tenant.create_app()
-    hostname = host()
-    status, body = await tenant.post(domains_of(app), {"domain": hostname.upper()})
-    assert status == 201
-    assert body["data"]["domain"] == hostname
+    status, body = await tenant.post(domains_of(app), {"domain": sent})
+    assert (status, body["code"]) == (422, "VALIDATION_FAILED")
+    assert body["details"] == {"domain": "Must be lowercase: use shop.example.com."}
+    status, listed = await tenant.get(domains_of(app))
+    assert listed["data"] == []
 
 
 @pytest.mark.parametrize(
@@ -141,10 +143,8 @@ async def test_a_hostname_of_another_organization_cannot_be_claimed(tenant: Tena
     status, _ = await other_tenant.post(domains_of(theirs), {"domain": hostname})
     assert status == 201
     mine = await tenant.create_app()
-    for claim in (hostname, hostname.upper()):
-        status, body = await tenant.post(domains_of(mine), {"domain": claim})
-        assert status == 409
-        assert body["code"] == "CONFLICT"
+    status, body = await tenant.post(domains_of(mine), {"domain": hostname})
+    assert (status, body["code"]) == (409, "CONFLICT")
     status, listed = await tenant.get(domains_of(mine))
     assert listed["data"] == []
 

@@ -44,6 +44,9 @@ async def test_route_candidates_document_their_query(gateway):
     document = await openapi(gateway)
     parameters = document["paths"]["/api/v1/apps/{appId}/route-candidates"]["get"]["parameters"]
     assert {p["name"] for p in parameters if p["in"] == "query"} == {"productId", "status", "includeRouted"}
+    [product] = [p for p in parameters if p["name"] == "productId"]
+    assert not product.get("required", False)
+    assert "not a resource of the app is 404" in product["description"]
 
 
 async def test_legacy_routing_is_deprecated_and_may_be_gone(gateway):
@@ -58,7 +61,9 @@ async def test_created_resources_answer_201(gateway):
         assert "201" in paths[path]["post"]["responses"]
 
 
-async def test_the_documented_hostname_pattern_takes_upper_case_as_the_service_does(gateway):
+async def test_the_documented_hostname_pattern_is_the_contracts_as_the_service_applies_it(gateway):
     schema = (await openapi(gateway))["components"]["schemas"]["DomainCreate"]["properties"]["domain"]
+    assert schema["pattern"] == r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$"
     pattern = re.compile(schema["pattern"])
-    assert pattern.fullmatch("Docs.Example.COM") and not pattern.fullmatch("docs.exampl\u212a.com")
+    assert pattern.fullmatch("docs.example.com")
+    assert not pattern.fullmatch("Docs.Example.COM") and not pattern.fullmatch("docs.exampl\u212a.com")

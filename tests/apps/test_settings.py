@@ -25,7 +25,7 @@ def test_an_unknown_edge_provider_stops_the_boot():
 
 async def test_the_local_edge_provider_gives_a_stable_id_per_hostname():
     provider = LocalEdgeProvider()
-    first = await provider.register("docs.example.com", None)
-    assert first == await LocalEdgeProvider().register("docs.example.com", "https://origin.example.com")
-    assert first != await provider.register("blog.example.com", None)
+    first = await provider.register("docs.example.com")
+    assert first == await LocalEdgeProvider().register("docs.example.com")
+    assert first != await provider.register("blog.example.com")
     assert first.startswith("local-")

@@ -10,7 +10,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from libs.common.errors import BadGateway, NotFound, UpstreamTimeout
+from libs.common.errors import BadGateway, NotFound, ServiceUnavailable, UpstreamError, UpstreamTimeout
 from libs.common.http_client import InternalClient, client_session
 from libs.common.internal_token import service_caller
 from tests.conftest import free_port
@@ -94,3 +94,37 @@ async def test_call_raises_the_error_the_service_answered(client):
         with pytest.raises(NotFound) as caught:
             await client.call("GET", str(server.make_url("/")), service_caller("test"))
     assert (caught.value.message, caught.value.details) == ("no such app", {"id": "x"})
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "expected"),
+    [
+        (503, b"", ServiceUnavailable),
+        (504, b"<html>gateway timeout</html>", UpstreamTimeout),
+        (500, b"", BadGateway),
+        (404, b"not json", BadGateway),
+    ],
+)
+async def test_an_answer_without_an_error_body_maps_as_at_the_gateway(client, status, body, expected):
+    """Parts calling each other and the gateway share one mapping of upstream failures."""
+
+    async def failing(request: web.Request) -> web.Response:
+        return web.Response(status=status, body=body)
+
+    app = web.Application()
+    app.router.add_get("/", failing)
+    async with TestServer(app) as server:
+        with pytest.raises(expected):
+            await client.call("GET", str(server.make_url("/")), service_caller("test"))
+
+
+async def test_an_error_code_of_its_own_passes_with_its_status_and_code(client):
+    async def locked(request: web.Request) -> web.Response:
+        return web.json_response({"code": "LOCKED", "message": "try later"}, status=423)
+
+    app = web.Application()
+    app.router.add_get("/", locked)
+    async with TestServer(app) as server:
+        with pytest.raises(UpstreamError) as caught:
+            await client.call("GET", str(server.make_url("/")), service_caller("test"))
+    assert (caught.value.status, caught.value.code, caught.value.message) == (423, "LOCKED", "try later")

@@ -7,6 +7,7 @@ import time
 import jwt
 import pytest
 
+from deploy.parts import PERSONAS
 from libs.common.errors import Unauthorized
 from libs.common.internal_token import Caller, Organization, Product, mint, verify
 from libs.common.settings import Env, ServiceSettings, SettingsError
@@ -44,9 +45,9 @@ def test_defective_tokens_are_refused(token):
 
 def test_a_service_needs_every_required_setting():
     with pytest.raises(SettingsError, match="DATABASE_URL is required"):
-        ServiceSettings.from_env("x", "x", {"INTERNAL_TOKEN_SECRET": SECRET})
+        ServiceSettings.load(PERSONAS, {"INTERNAL_TOKEN_SECRET": SECRET})
     with pytest.raises(SettingsError, match="INTERNAL_TOKEN_SECRET is required"):
-        ServiceSettings.from_env("x", "x", {"DATABASE_URL": "postgresql://x"})
+        ServiceSettings.load(PERSONAS, {"DATABASE_URL": "postgresql://x"})
 
 
 def test_short_secrets_and_bad_numbers_are_refused():

@@ -131,3 +131,15 @@ def test_uuids_are_canonical_and_lowercased():
     }
     for bad in ("0e8f3c7a5b7d4a7c9f5e1b2c3d4e5f60", "{0e8f3c7a-5b7d-4a7c-9f5e-1b2c3d4e5f60}", "x"):
         assert "ref" in errors_of(ref=bad)
+
+
+@pytest.mark.parametrize(
+    ("hostname", "message"),
+    [
+        ("Docs.Example.COM", "Must be lowercase: use docs.example.com."),
+        ("Not A Host", "Must be a lowercase hostname such as example.com."),
+        ("\u212aelvin.com", "Must be a lowercase hostname such as example.com."),
+    ],
+)
+def test_a_hostname_is_checked_as_sent_and_upper_case_names_the_lowercase_form(hostname, message):
+    assert errors_of(hostname=hostname) == {"hostname": [message]}

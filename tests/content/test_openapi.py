@@ -6,7 +6,7 @@ OPERATIONS = {
     ("/api/v1/site/pages", "get"): (None, "SitePageList", False),
     ("/api/v1/site/pages", "post"): ("PagesCreate", "PagesCreated", True),
     ("/api/v1/site/pages", "patch"): ("PagesUpdate", "PagesUpdated", True),
-    ("/api/v1/site/pages", "delete"): ("PagesDelete", "PagesDeleted", False),
+    ("/api/v1/site/pages", "delete"): ("PagesDelete", "PagesDeleted", True),
     ("/api/v1/content/by-path", "get"): (None, "ContentByPath", False),
     ("/api/v1/content/{id}", "get"): (None, "ContentDocument", False),
     ("/api/v1/content/{id}", "patch"): ("PriorityUpdate", "ContentDocument", False),

@@ -20,7 +20,9 @@ async def test_deletion_is_soft_and_hides_the_page(tenant: Tenant, content_servi
         "deleted": [{"id": created["id"], "title": "goodbye"}],
         "failed": [],
     }
-    assert "Deprecation" not in answer.headers
+    # Deprecated like create and update (contract, site pages), and still working.
+    assert answer.headers["Deprecation"] == "@1793491200"  # 2026-11-01T00:00:00Z
+    assert answer.headers["Link"] == '</api/v1/apps>; rel="successor-version"'
     assert (await tenant.document(created["id"])).status == 404
     assert (await tenant.list_pages()).data["total"] == 0
     status, stored = await content_service.call("GET", f"/internal/documents/{created['id']}", tenant.org)

@@ -7,25 +7,30 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from gateway.route_table import Route
+from gateway import contract as gateway_contract
+from libs.common.contract import Route
 from libs.common.internal_token import verify
 from tests.conftest import free_port
 from tests.factories import IdentityFactory
 from tests.fakes import echo_upstream, fixed_upstream, slow_upstream
 
+# The gateway's own routes are part of every gateway; the echo routes go to a fake `content`.
+echo_route = partial(Route, tag="Content")
 ROUTES = (
-    Route("GET", "/api/v1/echo", "content", "content:read", "echo", "Echo"),
-    Route("POST", "/api/v1/echo", "content", "content:write", "echo_post", "Echo", product_body="productId"),
-    Route("GET", "/api/v1/products/{productId}/echo", "content", "content:read", "echo_p", "Echo",
+    *gateway_contract.ROUTES,
+    echo_route("GET", "/api/v1/echo", "content", "content:read", "echo", "Echo"),
+    echo_route("POST", "/api/v1/echo", "content", "content:write", "echo_post", "Echo", product_body="productId"),
+    echo_route("GET", "/api/v1/products/{productId}/echo", "content", "content:read", "echo_p", "Echo",
           product_param="productId"),
-    Route("GET", "/api/v1/orgs/{orgId}/echo", "content", "content:read", "echo_o", "Echo", org_param="orgId"),
-    Route("GET", "/api/v1/product-echo", "content", "content:read", "echo_q", "Echo", product_query="productId"),
-    Route("GET", "/api/v1/slow", "content", "content:read", "slow", "Slow", timeout=0.3),
+    echo_route("GET", "/api/v1/orgs/{orgId}/echo", "content", "content:read", "echo_o", "Echo", org_param="orgId"),
+    echo_route("GET", "/api/v1/product-echo", "content", "content:read", "echo_q", "Echo", product_query="productId"),
+    echo_route("GET", "/api/v1/slow", "content", "content:read", "slow", "Slow", timeout=0.3),
 )  # fmt: skip
 
 

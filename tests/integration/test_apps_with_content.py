@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
+from gateway.auth.scopes import ALL_SCOPES
+from libs.common.internal_token import HEADER, Caller, Organization, Product, mint
 from tests.factories import ContentFactory, IdentityFactory, Org
 
 
@@ -31,6 +34,14 @@ async def new_app(gateway, headers: dict[str, str]) -> dict[str, Any]:
     return body["data"]
 
 
+async def new_app_of(gateway, headers: dict[str, str], product: dict[str, Any]) -> dict[str, Any]:
+    app = await new_app(gateway, headers)
+    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers,
+                              json={"resourceId": product["id"]})  # fmt: skip
+    assert status == 201, body
+    return app
+
+
 def item(path: str, document: dict[str, Any]) -> dict[str, str]:
     return {"path": path, "targetId": document["id"], "targetType": "product_document"}
 
@@ -39,7 +50,7 @@ async def test_published_documents_become_candidates_with_their_real_targets(gat
     org, product, headers = tenant
     guide = await content.document(org, product, "guides/intro", title="Intro", status="published")
     await content.document(org, product, "drafts/later", status="draft")
-    app = await new_app(gateway, headers)
+    app = await new_app_of(gateway, headers, product)
     status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
                               params={"productId": product["id"]})  # fmt: skip
     assert status == 200, body
@@ -58,7 +69,7 @@ async def test_a_batch_routes_real_documents_and_candidates_see_it(gateway, tena
     org, product, headers = tenant
     first = await content.document(org, product, "a", status="published")
     second = await content.document(org, product, "b", status="published")
-    app = await new_app(gateway, headers)
+    app = await new_app_of(gateway, headers, product)
     routes = f"/api/v1/apps/{app['id']}/routes"
     status, preview = await call(gateway, "POST", f"{routes}/import-preview", headers,
                                  json={"routes": [item("/first", first), item("/second", second)]})  # fmt: skip
@@ -99,7 +110,63 @@ async def test_a_deleted_document_leaves_the_candidates(gateway, tenant, content
     kept = await content.document(org, product, "kept", status="published")
     gone = await content.document(org, product, "gone", status="published")
     await content.delete(org, product, gone["id"])
-    app = await new_app(gateway, headers)
+    app = await new_app_of(gateway, headers, product)
     status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
                               params={"productId": product["id"]})  # fmt: skip
     assert [c["targetId"] for c in body["data"]["candidates"]] == [kept["id"]]
+
+
+async def test_without_a_product_the_candidates_of_every_product_of_the_app_are_listed(
+    gateway, tenant, identity: IdentityFactory, content: ContentFactory
+):
+    org, product, headers = tenant
+    other_product = await identity.product(org, "Blog")
+    mine = await content.document(org, product, "guides/intro", status="published")
+    other = await content.document(org, other_product, "posts/launch", status="published")
+    app = await new_app_of(gateway, headers, product)
+    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers)
+    assert (status, [c["targetId"] for c in body["data"]["candidates"]]) == (200, [mine["id"]])
+    await call(
+        gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers, json={"resourceId": other_product["id"]}
+    )
+    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers)
+    assert status == 200
+    assert [(c["targetId"], c["product"]) for c in body["data"]["candidates"]] == [
+        (mine["id"], product), (other["id"], other_product)
+    ]  # fmt: skip
+
+
+async def test_a_product_outside_the_app_or_the_organization_is_not_found(gateway, tenant, identity: IdentityFactory):
+    org, product, headers = tenant
+    app = await new_app(gateway, headers)
+    candidates = f"/api/v1/apps/{app['id']}/route-candidates"
+    status, body = await call(gateway, "GET", candidates, headers, params={"productId": product["id"]})
+    assert (status, body["message"]) == (404, "this product is not a resource of the app")
+    theirs = await identity.product(await identity.organization())
+    status, body = await call(gateway, "GET", candidates, headers, params={"productId": theirs["id"]})
+    assert (status, body["message"]) == (404, "product not found")
+
+
+async def call_apps_service(stack, org: Org, path: str, product: dict[str, Any] | None = None) -> tuple[int, dict]:
+    """The apps service itself, with an internal token naming `product` as the gateway-checked one (or none)."""
+    named = None if product is None else Product(product["id"], product["name"], product["slug"])
+    caller = Caller("api_key", "key", Organization(org.id, org.slug, org.name), ALL_SCOPES, product=named)
+    headers = {HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], caller)}
+    async with aiohttp.ClientSession() as session, session.get(stack.servers["apps"].make_url(path),
+                                                               headers=headers) as response:  # fmt: skip
+        return response.status, await response.json()
+
+
+async def test_the_service_lists_a_product_only_when_the_token_names_it(
+    gateway, stack, tenant, content: ContentFactory
+):
+    org, product, headers = tenant
+    document = await content.document(org, product, "guides/intro", status="published")
+    app = await new_app_of(gateway, headers, product)
+    path = f"/api/v1/apps/{app['id']}/route-candidates"
+    status, body = await call_apps_service(stack, org, f"{path}?productId={product['id']}")
+    assert (status, body["message"]) == (404, "product not found")
+    status, body = await call_apps_service(stack, org, f"{path}?productId={product['id']}", product)
+    assert (status, [c["targetId"] for c in body["candidates"]]) == (200, [document["id"]])
+    status, body = await call_apps_service(stack, org, path)
+    assert (status, [c["product"] for c in body["candidates"]]) == (200, [product])

@@ -30,6 +30,21 @@ async def test_recording_a_run_stores_it(gateway, identity: IdentityFactory, sim
     assert listed[0]["overallScore"] == 0.75
 
 
+async def test_tokens_used_is_a_number_as_the_contract_types_it(
+    gateway, identity: IdentityFactory, simulations: SimulationFactory
+):
+    org = await identity.organization()
+    environment = await simulations.environment(org)
+    fractional = await simulations.run(org, environment, tokensUsed=1234.5)
+    whole = await simulations.run(org, environment, tokensUsed=1200)
+    assert (fractional["tokensUsed"], whole["tokensUsed"]) == (1234.5, 1200)
+    response = await gateway.get("/api/v1/agent-simulation/runs", headers={"x-api-key": await identity.api_key(org)})
+    listed = {run["id"]: run["tokensUsed"] for run in (await response.json())["data"]["runs"]}
+    assert listed == {fractional["id"]: 1234.5, whole["id"]: 1200}
+    document = await (await gateway.get("/api/v1/openapi.json")).json()
+    assert document["components"]["schemas"]["Run"]["properties"]["tokensUsed"]["type"] == ["number", "null"]
+
+
 async def test_replaying_a_run_id_returns_the_stored_run(identity: IdentityFactory, simulations: SimulationFactory):
     org = await identity.organization()
     environment = await simulations.environment(org)
@@ -65,8 +80,9 @@ async def test_an_environment_of_another_organization_is_refused(identity: Ident
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("passed", "yes"), ("tokensUsed", 1.5), ("tokensUsed", -1), ("costUsd", "0.1"), ("overallScore", True),
-     ("startedAt", "yesterday"), ("startedAt", "2026-11-20T10:00:00"), ("status", ""), ("id", "123")],
+    [("passed", "yes"), ("tokensUsed", "1200"), ("tokensUsed", -1), ("tokensUsed", True), ("costUsd", "0.1"),
+     ("overallScore", True), ("startedAt", "yesterday"), ("startedAt", "2026-11-20T10:00:00"), ("status", ""),
+     ("id", "123")],
 )  # fmt: skip
 async def test_ill_typed_fields_are_refused(identity: IdentityFactory, simulations: SimulationFactory, field, value):
     org = await identity.organization()

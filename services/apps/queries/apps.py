@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from contextlib import AbstractContextManager
 from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 APP_COLUMNS = "id, organization_id, name, slug, metadata, created_at, updated_at, deleted_at"
 CONFIG_COLUMNS = "id, app_id, organization_id, product_id, config, created_at, updated_at, deleted_at"
 RESOURCE_COLUMNS = "id, app_id, resource_type, resource_id, created_at, updated_at, deleted_at"
-_UUID = re.compile(UUID_PATTERN)
 
 
 def app_from_row(row: Row) -> dict[str, Any]:
@@ -56,10 +54,6 @@ def resource_from_row(row: Row) -> dict[str, Any]:
 
 def slug_conflict(slug: str) -> AbstractContextManager[None]:
     return conflict_on_unique(f"an app with the slug {slug!r} already exists", "apps_live_slug_key")
-
-
-def is_uuid(value: str) -> bool:
-    return _UUID.fullmatch(value) is not None
 
 
 async def list_apps(cur: Any, organization_id: str) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
-from services.apps.queries.apps import is_uuid
+from libs.common.validators import is_uuid
 
 DOMAIN_COLUMNS = (
     "id, organization_id, scope, app_id, product_id, domain, type, origin, provider_id, created_at, updated_at,"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
-from libs.common.validators import UUID_PATTERN
+from libs.common.validators import is_uuid
 
 # Column -> key of the full document, in the order of the specification's table.
 DOCUMENT_KEYS = {
@@ -31,12 +30,6 @@ TARGET_JSON = (
     "json_build_object('id', id, 'title', title, 'filePath', file_path, 'sourceUrl', source_url,"
     " 'status', status, 'type', type, 'redirectToUrl', redirect_to_url, 'productId', product_id)"
 )
-
-_UUID = re.compile(UUID_PATTERN)
-
-
-def is_uuid(value: str) -> bool:
-    return _UUID.fullmatch(value) is not None
 
 
 def document_from_row(row: Row) -> dict[str, Any]:

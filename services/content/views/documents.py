@@ -16,7 +16,6 @@ from services.content.domains import DomainChange, resolve_domains
 from services.content.locations import locate
 from services.content.queries import attachments, documents
 from services.content.schemas.documents import ContentByPathQuery, ContentUpdate, DomainsUpdate, PriorityUpdate
-from services.content.views.common import checked_product
 
 BY_PATH_QUERY = ContentByPathQuery()
 PRIORITY_UPDATE = PriorityUpdate()
@@ -37,7 +36,7 @@ async def content_get(request: web.Request) -> web.Response:
 async def content_get_by_path(request: web.Request) -> web.Response:
     """GET /api/v1/content/by-path: a product's live document at a path (in any of its spellings)."""
     query = load_query(request, BY_PATH_QUERY)
-    product = checked_product(caller_of(request), query["brand_id"])
+    product = caller_of(request).checked_product(query["brand_id"])
     async with cursor(request.app[DB_POOL]) as cur:
         row = await documents.find_by_path(cur, product.id, locate(query["path"], None).file_path)
     if row is None:

@@ -9,6 +9,7 @@ from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
+from libs.common.validators import is_uuid
 from services.content.queries import documents
 from services.content.schemas.internal import DocumentLookup, Indexed, OrganizationDocumentsQuery, ProductDocumentsQuery
 
@@ -30,7 +31,7 @@ async def internal_product_documents(request: web.Request) -> web.Response:
     """GET /internal/products/{productId}/documents: the product's live documents with a status, as targets."""
     query = load_query(request, PRODUCT_DOCUMENTS_QUERY)
     product_id = request.match_info["productId"]
-    if not documents.is_uuid(product_id):
+    if not is_uuid(product_id):
         return json_response({"documents": []})
     async with cursor(request.app[DB_POOL]) as cur:
         body = await documents.product_targets(cur, caller_of(request).org.id, product_id.lower(), query["status"])

@@ -23,7 +23,7 @@ from services.content.locations import slug_of
 from services.content.queries import attachments, documents
 from services.content.schemas.site_pages import PagesCreate, PagesDelete, PagesUpdate
 from services.content.shapes import created_page, updated_page
-from services.content.views.common import checked_product, scope_of
+from services.content.views.common import scope_of
 
 PAGES_CREATE = PagesCreate()
 PAGES_UPDATE = PagesUpdate()
@@ -58,7 +58,7 @@ async def site_pages_create(request: web.Request) -> web.Response:
     """POST /api/v1/site/pages (deprecated): create pages, drafts unless an item says otherwise."""
     data = await load_json(request, PAGES_CREATE)
     caller = caller_of(request)
-    product = checked_product(caller, data["product_id"])
+    product = caller.checked_product(data["product_id"])
     changes = [
         DomainChange(attach=tuple(item.get("domain_ids", ())), canonical=item.get("canonical_domain_id"))
         for item in data["pages"]
@@ -88,7 +88,7 @@ async def site_pages_update(request: web.Request) -> web.Response:
     """PATCH /api/v1/site/pages (deprecated): update pages of the product, each on its own."""
     data = await load_json(request, PAGES_UPDATE)
     caller = caller_of(request)
-    product = checked_product(caller, data["product_id"])
+    product = caller.checked_product(data["product_id"])
     changes = [
         DomainChange(
             tuple(item.get("attach_domain_ids", ())),
@@ -124,7 +124,7 @@ async def site_pages_delete(request: web.Request) -> web.Response:
     """DELETE /api/v1/site/pages: soft-delete pages of the product; unknown ones are reported in `failed`."""
     data = await load_json(request, PAGES_DELETE)
     caller = caller_of(request)
-    product = checked_product(caller, data["product_id"])
+    product = caller.checked_product(data["product_id"])
     deleted, failed = [], []
     async with transaction(request.app[DB_POOL]) as cur:
         for page_id in data["page_ids"]:

@@ -15,7 +15,7 @@ from libs.common.schemas import camel_case, load_query
 from services.content.queries import attachments, site_pages
 from services.content.schemas.site_pages import SitePagesQuery
 from services.content.shapes import DomainEntries, site_page
-from services.content.views.common import checked_product, scope_of
+from services.content.views.common import scope_of
 
 SITE_PAGES_QUERY = SitePagesQuery()
 FILTER_NAMES = ("query", "status", "type", "is_manual", "path_prefix", "has_content", "domain_id", "domain")
@@ -25,7 +25,7 @@ async def site_pages_list(request: web.Request) -> web.Response:
     """GET /api/v1/site/pages: a page of the product's site pages, with the filters echoed and exact totals."""
     query = load_query(request, SITE_PAGES_QUERY)
     caller = caller_of(request)
-    product = checked_product(caller, query["product_id"])
+    product = caller.checked_product(query["product_id"])
     filters = {name: query[name] for name in FILTER_NAMES if name in query}
     page, page_size = query["page"], query["page_size"]
     pool = request.app[DB_POOL]

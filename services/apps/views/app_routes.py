@@ -1,7 +1,9 @@
-"""Handlers of an app's routes: candidates, import preview, batch creation and update."""
+"""Handlers of an app's URL routes: candidates, import preview, batch creation and update."""
 
 from __future__ import annotations
 
+import asyncio
+from itertools import chain
 from typing import Any
 
 import aiopg
@@ -15,8 +17,8 @@ from libs.common.schemas import load_json, load_query
 from libs.common.validators import normalize_route_path
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
+from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
-from services.apps.queries import routes as queries
 from services.apps.route_import import ImportItem, import_items, preview_import
 from services.apps.schemas import RouteCandidatesQuery, RouteImport, RouteUpdate
 
@@ -56,23 +58,40 @@ async def _preview(
     return existing, preview_import(app_id, items, existing, targets, products)
 
 
+async def _app_products(request: web.Request) -> tuple[str, list[str]]:
+    """The app of the path and the ids of the products that are its resources; 404 for another organization's."""
+    app_id = request.match_info["appId"]
+    async with cursor(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
+        rows = await app_queries.list_resource_rows(cur, app_id)
+    return app_id, [str(row["resource_id"]) for row in rows if row["resource_type"] == "product"]
+
+
+async def _candidate_products(request: web.Request, resources: list[str], product_id: str | None) -> Lookup:
+    """The products whose documents are candidates, by id: the one asked for, or all the app's products."""
+    if product_id is None:
+        return await upstream.products_by_id(request, resources)
+    product = caller_of(request).checked_product(product_id)
+    if product.id not in resources:
+        raise NotFound("this product is not a resource of the app")
+    return {product.id: product.to_dict()}
+
+
 async def routes_candidates(request: web.Request) -> web.Response:
-    """GET /api/v1/apps/{appId}/route-candidates: a product's documents and the paths they would get."""
+    """GET /api/v1/apps/{appId}/route-candidates: the documents of the app's products and the paths they would get."""
+    app_id, resources = await _app_products(request)
     query = load_query(request, CANDIDATES_QUERY)
-    product = caller_of(request).product
-    if product is None or product.id != query["product_id"]:
-        # The gateway checks productId and names the product in the token; nothing else may pass.
-        raise NotFound("product not found")
-    app_id = await _require_app(request)
-    documents = await upstream.product_documents(request, product.id, query["status"])
+    products = await _candidate_products(request, resources, query.get("product_id"))
+    per_product = await asyncio.gather(
+        *(upstream.product_documents(request, product_id, query["status"]) for product_id in products)
+    )
+    documents = list(chain.from_iterable(per_product))
     suggested = suggested_paths(documents)
     async with cursor(request.app[DB_POOL]) as cur:
         routes = await queries.all_routes_if_at_most(cur, app_id, len(documents))
         if routes is None:
             routes = await queries.routes_matching(cur, app_id, list(suggested.values()), list(suggested))
-    return json_response(
-        route_candidates(app_id, documents, suggested, routes, product.to_dict(), query["include_routed"])
-    )
+    return json_response(route_candidates(app_id, documents, suggested, routes, products, query["include_routed"]))
 
 
 async def routes_preview(request: web.Request) -> web.Response:
@@ -117,12 +136,13 @@ async def routes_update(request: web.Request) -> web.Response:
     data = await load_json(request, ROUTE_UPDATE)
     if "path" in data:
         data["path"] = normalize_route_path(data["path"])
-    app_id, route_id = await _require_app(request), request.match_info["routeId"]
-    async with cursor(request.app[DB_POOL]) as cur:
+    app_id, route_id = request.match_info["appId"], request.match_info["routeId"]
+    # One transaction: the app, the route and the change are read and written together.
+    async with transaction(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-    targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
-    if "target_id" in data and data["target_id"] not in targets:
-        raise ValidationFailed(details={"targetId": "No such document in this organization."})
-    async with cursor(request.app[DB_POOL]) as cur:
+        targets, products = await _targets_and_products(request, [data.get("target_id", route["targetId"])])
+        if "target_id" in data and data["target_id"] not in targets:
+            raise ValidationFailed(details={"targetId": "No such document in this organization."})
         route = await queries.update_route(cur, app_id, route_id, data)
     return json_response(_with_target(route, targets, products))

@@ -1,4 +1,4 @@
-"""An app's routes. Plain async functions, cursor first.
+"""An app's URL routes (paths pointing at content documents). Plain async functions, cursor first.
 
 Paths are stored in their canonical form, so equality is plain string equality; lookups by path
 compare md5(path), which is what the unique index holds (see the migration).
@@ -12,7 +12,7 @@ import psycopg2.errors
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_unique_violation, json_or_null
 from libs.common.errors import Conflict, NotFound
-from services.apps.queries.apps import is_uuid
+from libs.common.validators import is_uuid
 
 ROUTE_COLUMNS = "id, app_id, path, target_type, target_id, created_at, updated_at"
 PATH_KEY = "routes_app_path_key"

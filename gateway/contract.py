@@ -1,0 +1,18 @@
+"""The gateway's own public routes: what the identity schema it owns can answer.
+
+Declarations only (libs/common/contract.py), compiled with the services' routes: the same
+credential, rate-limit, scope and tenancy checks, then the gateway's handler instead of a service.
+"""
+
+from __future__ import annotations
+
+from gateway import schemas
+from libs.common.contract import Route
+
+PART = "gateway"
+
+ROUTES: tuple[Route, ...] = (
+    Route("GET", "/api/v1/products", PART, "products:read", "products_list",
+          "List the organization's products, by name", response=schemas.Product, response_many=True,
+          tag="Products"),
+)  # fmt: skip

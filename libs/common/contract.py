@@ -1,0 +1,78 @@
+"""The public contract of a part, declared once: each route with everything the gateway and the
+OpenAPI document need, and the registration of a service's handlers against those declarations.
+
+Each part lists its routes in its `contract.py` (pure declarations: no handler, no query). The
+service registers its handlers from that list by route name; the gateway's table
+(gateway/route_table.py) is the concatenation of the lists, compiled into its checks and into
+the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+from marshmallow import Schema
+
+DEFAULT_TIMEOUT_SECONDS = 10.0
+# The contract marks its deprecated routes so from version 0.1.0 on (RFC 9745 `Deprecation` date).
+CONTRACT_DATE = date(2026, 11, 1)
+# Legacy routing stops responding after 2026-12-15 (contract, "Versioning").
+LEGACY_ROUTING_SUNSET = datetime(2026, 12, 15, 23, 59, 59, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+    # The part that serves the route (a name of deploy/parts.py).
+    upstream: str
+    scope: str
+    name: str
+    summary: str
+    timeout: float = DEFAULT_TIMEOUT_SECONDS
+    # Tenancy checks at the edge: a path parameter holding an organization id, and a path
+    # parameter, query parameter or top-level body field holding a product id; another
+    # organization's id is 404.
+    org_param: str | None = None
+    product_param: str | None = None
+    product_query: str | None = None
+    product_body: str | None = None
+    # Lifecycle: deprecated since, the successor to point at, the moment it stops answering.
+    deprecated: date | None = None
+    successor: str | None = None
+    sunset: datetime | None = None
+    # OpenAPI.
+    query: type[Schema] | None = None
+    body: type[Schema] | None = None
+    response: type[Schema] | None = None
+    response_many: bool = False
+    status: int = 200
+    # The documented error statuses, when the operation's contract lists them; otherwise
+    # gateway/openapi.py derives them from the route.
+    errors: tuple[int, ...] | None = None
+    tag: str = ""
+
+
+class ContractMismatch(RuntimeError):
+    """A declared route without a handler, or a handler without a declared route."""
+
+
+def bind_handlers(routes: Iterable[Route], handlers: Mapping[str, Handler]) -> list[tuple[Route, Handler]]:
+    """Each route with its handler, matched by route name; any route or handler left over is an error."""
+    routes = tuple(routes)
+    declared = {route.name for route in routes}
+    unhandled = sorted(declared - handlers.keys())
+    undeclared = sorted(handlers.keys() - declared)
+    if unhandled or undeclared:
+        raise ContractMismatch(f"routes without a handler: {unhandled}; handlers without a route: {undeclared}")
+    return [(route, handlers[route.name]) for route in routes]
+
+
+def register_handlers(router: web.UrlDispatcher, routes: Iterable[Route], handlers: Mapping[str, Handler]) -> None:
+    """Add every declared route to `router` with the handler of its name, in declaration order."""
+    for route, handler in bind_handlers(routes, handlers):
+        router.add_route(route.method, route.path, handler, name=route.name)

@@ -1,0 +1,18 @@
+"""The search service's public routes.
+
+Declarations only (libs/common/contract.py): the service registers its handlers by these names,
+the gateway compiles them into its checks and the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from libs.common.contract import Route
+from services.search import schemas as search
+
+PART = "search"
+
+ROUTES: tuple[Route, ...] = (
+    Route("POST", "/api/v1/content/search/{orgId}", PART, "content:read", "content_search",
+          "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content",
+          body=search.SearchRequest, response=search.SearchResult),
+)  # fmt: skip

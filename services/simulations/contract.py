@@ -1,0 +1,18 @@
+"""The simulations service's public routes.
+
+Declarations only (libs/common/contract.py): the service registers its handlers by these names,
+the gateway compiles them into its checks and the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from libs.common.contract import Route
+from services.simulations import schemas as simulations
+
+PART = "simulations"
+
+ROUTES: tuple[Route, ...] = (
+    Route("GET", "/api/v1/agent-simulation/runs", PART, "simulations:read", "simulation_runs_list",
+          "List the organization's agent-simulation runs, newest first",
+          query=simulations.RunListQuery, response=simulations.RunList, tag="Agent simulation"),
+)  # fmt: skip
