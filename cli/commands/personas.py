@@ -1,4 +1,4 @@
-"""`aivis personas`, `aivis topics` and `aivis suggestions` of a product."""
+"""`aivis products`, and the `personas`, `topics` and `suggestions` of a product."""
 
 from __future__ import annotations
 
@@ -17,6 +17,20 @@ offset_option = click.option("--offset", type=int, help="Skip this many.")
 def footer(shown: int, total: int, offset: int | None) -> str:
     first = (offset or 0) + 1
     return f"{first}-{first + shown - 1} of {total}" if shown else f"none of {total}"
+
+
+@click.group()
+def products() -> None:
+    """Products of the organization."""
+
+
+@products.command("list")
+@json_option
+@pass_context
+def products_list(context: Context, as_json: bool) -> None:
+    """List the organization's products, by name."""
+    data = context.api().call("GET", "/api/v1/products")
+    show(data, as_json, rows=data, columns=("id", "name", "slug"))
 
 
 @click.group()
@@ -155,5 +169,5 @@ def suggestions_regenerate(context: Context, product_id: str, as_json: bool) -> 
 
 
 def register(root: click.Group) -> None:
-    for group in (personas, topics, suggestions):
+    for group in (products, personas, topics, suggestions):
         root.add_command(group)

@@ -1,4 +1,4 @@
-"""`aivis personas`, `topics`, `suggestions`, `runs` and `search` through the installed command."""
+"""`aivis products`, `personas`, `topics`, `suggestions`, `runs` and `search` through the installed command."""
 
 from __future__ import annotations
 
@@ -8,6 +8,12 @@ import uuid
 from tests.e2e.cli.conftest import Cli
 
 EXIT_AUTH, EXIT_NOT_FOUND, EXIT_VALIDATION, EXIT_SERVER = 3, 4, 5, 7
+
+
+def test_products_list_names_the_organizations_products(cli: Cli, product):
+    listed = cli.json("products", "list")
+    assert {"id": product["id"], "name": product["name"], "slug": product["slug"]} in listed
+    assert product["slug"] in cli.ok("products", "list")
 
 
 def test_personas_create_list_update_and_delete(cli: Cli, product):
