@@ -26,14 +26,14 @@ def routes() -> None:
 
 @routes.command("candidates")
 @click.argument("app_id")
-@click.option("--product", "product_id", required=True, help="The product whose documents to list.")
+@click.option("--product", "product_id", help="Only this product of the app; default: every product of the app.")
 @click.option("--status", type=click.Choice(["draft", "published"]), help="Default: published.")
 @click.option("--include-routed", is_flag=True, default=None, help="Also list documents the app already routes.")
 @json_option
 @pass_context
-def routes_candidates(context: Context, app_id: str, product_id: str, status: str | None,
+def routes_candidates(context: Context, app_id: str, product_id: str | None, status: str | None,
                       include_routed: bool | None, as_json: bool) -> None:  # fmt: skip
-    """List a product's documents with the path each would get."""
+    """List the app's products' documents with the path each would get."""
     params = compact(productId=product_id, status=status, includeRouted=include_routed)
     data = context.api().call("GET", f"/api/v1/apps/{app_id}/route-candidates", params=params)
     show(data, as_json, rows=data["candidates"], columns=("targetId", "suggestedPath", "pathStatus", "target.title"),

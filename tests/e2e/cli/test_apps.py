@@ -69,6 +69,7 @@ def test_domains_add_list_and_legacy_routing(cli: Cli):
 
 def test_routes_import_in_batches_then_skips_what_exists(cli: Cli, product, tmp_path):
     app = cli.json("apps", "create", "--name", f"Routes {uuid.uuid4().hex[:6]}")
+    cli.ok("apps", "add-product", app["id"], product["id"])
     pages = publish_pages(cli, product, 230)
     rows = tmp_path / "routes.csv"
     with rows.open("w", newline="") as file:
@@ -88,6 +89,7 @@ def test_routes_import_in_batches_then_skips_what_exists(cli: Cli, product, tmp_
 
 def test_routes_import_with_conflicts_creates_nothing_unless_asked(cli: Cli, product, tmp_path):
     app = cli.json("apps", "create", "--name", f"Routes {uuid.uuid4().hex[:6]}")
+    cli.ok("apps", "add-product", app["id"], product["id"])
     first, second = publish_pages(cli, product, 2)
     rows = tmp_path / "routes.json"
     rows.write_text(json.dumps([{"path": "/a", "targetId": first["id"]}, {"path": "/b", "targetId": second["id"]},
@@ -111,6 +113,7 @@ def test_routes_import_with_conflicts_creates_nothing_unless_asked(cli: Cli, pro
 
 def test_routes_update_changes_the_path(cli: Cli, product, tmp_path):
     app = cli.json("apps", "create", "--name", f"Routes {uuid.uuid4().hex[:6]}")
+    cli.ok("apps", "add-product", app["id"], product["id"])
     (page,) = publish_pages(cli, product, 1)
     rows = tmp_path / "routes.csv"
     rows.write_text(f"path,targetId\n/old,{page['id']}\n")
