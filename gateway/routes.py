@@ -9,6 +9,7 @@ from aiohttp import web
 
 from gateway import views
 from gateway.contract import PART
+from gateway.oauth.views import setup_oauth_routes
 from gateway.proxy import compile_route, forward_to
 from libs.common.contract import Route, bind_handlers
 
@@ -45,6 +46,7 @@ def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Map
     router = app.router
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
+    setup_oauth_routes(router)
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

@@ -30,6 +30,9 @@ class GatewaySettings(ServiceSettings):
     # Refused credentials allowed per client address (gateway/auth/failures.py).
     failed_credentials_per_minute: int
     failed_credentials_burst: int
+    # Where people reach the gateway (for links such as the device page), when a proxy in front
+    # changes it; empty means each request's own origin.
+    public_url: str
     # Failed dashboard sign-ins allowed per account and per address within the window.
     sign_in_failures_per_account: int
     sign_in_failures_per_address: int
@@ -60,6 +63,7 @@ class GatewaySettings(ServiceSettings):
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
             failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
+            public_url=env.text("PUBLIC_URL", "").rstrip("/"),
             sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 5, minimum=1),
             sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
             sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),

@@ -12,7 +12,7 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway.dashboard import api_keys, reference, signin
+from gateway.dashboard import api_keys, device_approval, reference, signin
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
 from libs.common.errors import ApiError
@@ -77,4 +77,5 @@ def setup_dashboard(app: web.Application) -> None:
     router.add_static("/static/", STATIC, name=ROUTE_PREFIX + "static")
     signin.add_routes(router)
     reference.add_routes(router)
+    device_approval.add_routes(router)
     api_keys.add_routes(router)  # last: `/{org}/...` takes any first segment

@@ -1,0 +1,140 @@
+"""Calls to the API with the right credential, and the OAuth calls behind `login`.
+
+`AIVIS_API_KEY`, when set, is sent as `x-api-key` and wins over any stored sign-in, so servers
+need no login. Otherwise the profile's access token is sent, refreshed a minute before it
+expires or when the API refuses it, under the credentials lock (config.locked).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2 as httpx
+
+from cli import config
+from cli.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_in
+
+CLIENT_ID = "aivis-cli"
+OAUTH = "/api/v1/oauth"
+REFRESH_MARGIN_SECONDS = 60
+TIMEOUT_SECONDS = 60.0
+
+
+def tokens_profile(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """What a profile keeps of a token response."""
+    return {
+        "base_url": base_url,
+        "client_id": CLIENT_ID,
+        "access_token": body["access_token"],
+        "refresh_token": body["refresh_token"],
+        "expires_at": int(time.time()) + int(body["expires_in"]),
+        "scope": body.get("scope", ""),
+        "user": body.get("user"),
+        "organization": body.get("organization"),
+    }
+
+
+@dataclass
+class Api:
+    profile: str
+    base_url: str
+
+    @property
+    def api_key(self) -> str | None:
+        return os.environ.get("AIVIS_API_KEY") or None
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            with httpx.Client(base_url=self.base_url, timeout=TIMEOUT_SECONDS) as client:
+                return client.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
+
+    # The API.
+
+    def call(self, method: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None) -> Any:
+        """The `data` of a successful answer; an error envelope raises ApiError."""
+        query = {key: _query_value(value) for key, value in (params or {}).items() if value is not None}
+        kwargs: dict[str, Any] = {"params": query}
+        if body is not None:
+            kwargs["json"] = body
+        if self.api_key is not None:
+            response = self._send(method, path, headers={"x-api-key": self.api_key}, **kwargs)
+        else:
+            token = self.access_token()
+            response = self._send(method, path, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+            if response.status_code == 401:
+                token = self._refresh(token)
+                response = self._send(method, path, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+        return _data_of(response)
+
+    # The profile's tokens.
+
+    def signed_in(self) -> dict[str, Any]:
+        profile = config.load_profile(self.profile)
+        if profile is None or not profile.get("refresh_token"):
+            raise not_signed_in(self.profile)
+        return profile
+
+    def access_token(self) -> str:
+        profile = self.signed_in()
+        if profile["expires_at"] - REFRESH_MARGIN_SECONDS > time.time():
+            return str(profile["access_token"])
+        return self._refresh(profile["access_token"])
+
+    def _refresh(self, stale_token: str) -> str:
+        with config.locked():
+            profile = self.signed_in()
+            fresh = profile["expires_at"] - REFRESH_MARGIN_SECONDS > time.time()
+            if profile["access_token"] != stale_token and fresh:
+                return str(profile["access_token"])  # another command refreshed meanwhile
+            status, body = self.oauth(
+                "token", grant_type="refresh_token", client_id=CLIENT_ID, refresh_token=profile["refresh_token"]
+            )
+            if status != 200:
+                if body.get("error") == "invalid_grant":
+                    config.delete_profile(self.profile)
+                    raise CliError(f"signed out: {body.get('error_description')}; run `aivis login`", EXIT_AUTH)
+                raise oauth_error(status, body)
+            config.save_profile(self.profile, tokens_profile(profile["base_url"], body))
+            return str(body["access_token"])
+
+    # OAuth, which answers in its own shape.
+
+    def oauth(self, endpoint: str, **form: str) -> tuple[int, dict[str, Any]]:
+        response = self._send("POST", f"{OAUTH}/{endpoint}", data=form)
+        try:
+            body = response.json()
+        except ValueError:
+            body = {}
+        if not isinstance(body, dict):
+            body = {}
+        return response.status_code, body
+
+    def get_raw(self, path: str) -> httpx.Response:
+        return self._send("GET", path)
+
+
+def oauth_error(status: int, body: dict[str, Any]) -> CliError:
+    if status >= 500 or not body:
+        return CliError(f"the server answered {status}", EXIT_SERVER)
+    return CliError(f"{body.get('error')}: {body.get('error_description', '')}", EXIT_AUTH)
+
+
+def _query_value(value: Any) -> Any:
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+def _data_of(response: httpx.Response) -> Any:
+    try:
+        envelope = response.json()
+    except ValueError:
+        raise CliError(f"the server answered {response.status_code} without JSON", EXIT_SERVER) from None
+    if isinstance(envelope, dict) and envelope.get("ok") is True:
+        return envelope.get("data")
+    if isinstance(envelope, dict) and "code" in envelope:
+        raise ApiError(response.status_code, envelope["code"], envelope.get("message", ""), envelope.get("details"))
+    raise CliError(f"the server answered {response.status_code} with an unexpected body", EXIT_SERVER)

@@ -1,0 +1,251 @@
+"""`aivis pages` (site pages of a product) and `aivis content` (content documents)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.context import Context, pass_context
+from cli.inputs import compact, json_value, text_or_file
+from cli.output import json_option, show
+
+PAGES = "/api/v1/site/pages"
+PAGE_COLUMNS = ("id", "title", "filePath", "status", "type", "updatedAt")
+DOCUMENT_FIELDS = ("id", "title", "filePath", "sourceUrl", "status", "type", "priority", "publishedAt", "updatedAt")
+product_option = click.option("--product", "product_id", required=True, help="The product's id.")
+
+
+@click.group()
+def pages() -> None:
+    """Site pages of a product."""
+
+
+@pages.command("list")
+@product_option
+@click.option("--page", type=int, help="Page number, from 1.")
+@click.option("--page-size", type=int)
+@click.option("--query", help="Text in the title or path.")
+@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--type", "page_type")
+@click.option(
+    "--manual/--not-manual", "is_manual", default=None, help="Only pages made by hand, or only imported ones."
+)
+@click.option("--path-prefix")
+@click.option("--has-content/--no-content", "has_content", default=None)
+@click.option("--domain-id")
+@click.option("--domain")
+@click.option("--order-by", type=click.Choice(["createdAt", "updatedAt"]))
+@click.option("--direction", type=click.Choice(["asc", "desc"]))
+@json_option
+@pass_context
+def pages_list(context: Context, product_id: str, page: int | None, page_size: int | None, query: str | None,
+               status: str | None, page_type: str | None, is_manual: bool | None, path_prefix: str | None,
+               has_content: bool | None, domain_id: str | None, domain: str | None, order_by: str | None,
+               direction: str | None, as_json: bool) -> None:  # fmt: skip
+    """List a product's site pages."""
+    params = compact(productId=product_id, page=page, pageSize=page_size, query=query, status=status,
+                     type=page_type, isManual=is_manual, pathPrefix=path_prefix, hasContent=has_content,
+                     domainId=domain_id, domain=domain, orderBy=order_by, orderByDirection=direction)  # fmt: skip
+    data = context.api().call("GET", PAGES, params=params)
+    footer = f"page {data['page']} of {data['totalPages']}, {data['total']} pages"
+    show(data, as_json, rows=data["items"], columns=PAGE_COLUMNS, footer=footer)
+
+
+def pages_from_file(path: str) -> list[dict[str, Any]]:
+    value = json_value(f"@{path}", "--file")
+    return value if isinstance(value, list) else [value]
+
+
+def report_bulk(data: dict[str, Any], as_json: bool, done: str) -> None:
+    """A bulk answer: what was done, then each failure."""
+    if as_json:
+        show(data, True)
+        return
+    show(data, False, rows=data[done], columns=("id", "title"), footer=f"{done}: {data[done + 'Count']}")
+    if data["failed"]:
+        show(data, False, rows=data["failed"], columns=("id", "slug", "message"),
+             footer=f"failed: {data['failedCount']}")  # fmt: skip
+
+
+@pages.command("create")
+@product_option
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A JSON list of pages (1-25) with the contract's fields, instead of the options below.",
+)
+@click.option("--slug")
+@click.option("--title")
+@click.option("--content", help="Markdown, or @file.")
+@click.option("--description")
+@click.option("--meta-title")
+@click.option("--meta-description")
+@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--domain", "domain_ids", multiple=True, help="A domain id to attach (repeatable).")
+@click.option("--canonical-domain", "canonical_domain_id")
+@json_option
+@pass_context
+def pages_create(context: Context, product_id: str, file: str | None, slug: str | None, title: str | None,
+                 content: str | None, description: str | None, meta_title: str | None,
+                 meta_description: str | None, status: str | None, domain_ids: tuple[str, ...],
+                 canonical_domain_id: str | None, as_json: bool) -> None:  # fmt: skip
+    """Create site pages (deprecated by the API in favour of apps)."""
+    if file is not None:
+        items = pages_from_file(file)
+    else:
+        items = [compact(slug=slug, title=title, content=text_or_file(content), description=description,
+                         metaTitle=meta_title, metaDescription=meta_description, status=status,
+                         domainIds=list(domain_ids) or None, canonicalDomainId=canonical_domain_id)]  # fmt: skip
+    data = context.api().call("POST", PAGES, body={"productId": product_id, "pages": items})
+    report_bulk(data, as_json, "created")
+
+
+@pages.command("update")
+@product_option
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A JSON list of page changes (1-25), each with its `id`, instead of the options below.",
+)
+@click.option("--id", "page_id")
+@click.option("--title")
+@click.option("--content", help="Markdown, or @file.")
+@click.option("--description")
+@click.option("--meta-title")
+@click.option("--meta-description")
+@click.option("--file-path")
+@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--manual/--not-manual", "is_manual", default=None)
+@click.option("--no-index/--index", "no_index", default=None)
+@click.option("--redirect-to-url")
+@click.option("--attach", "attach", multiple=True, help="A domain id to attach (repeatable).")
+@click.option("--detach", "detach", multiple=True, help="A domain id to detach (repeatable).")
+@click.option("--canonical-domain", "canonical_domain_id")
+@json_option
+@pass_context
+def pages_update(context: Context, product_id: str, file: str | None, page_id: str | None, title: str | None,
+                 content: str | None, description: str | None, meta_title: str | None,
+                 meta_description: str | None, file_path: str | None, status: str | None,
+                 is_manual: bool | None, no_index: bool | None, redirect_to_url: str | None,
+                 attach: tuple[str, ...], detach: tuple[str, ...], canonical_domain_id: str | None,
+                 as_json: bool) -> None:  # fmt: skip
+    """Update site pages (deprecated by the API in favour of apps)."""
+    if file is not None:
+        items = pages_from_file(file)
+    else:
+        if page_id is None:
+            raise click.UsageError("give --id, or --file")
+        items = [compact(id=page_id, title=title, content=text_or_file(content), description=description,
+                         metaTitle=meta_title, metaDescription=meta_description, filePath=file_path,
+                         status=status, isManual=is_manual, noIndex=no_index, redirectToUrl=redirect_to_url,
+                         attachDomainIds=list(attach) or None, detachDomainIds=list(detach) or None,
+                         canonicalDomainId=canonical_domain_id)]  # fmt: skip
+    data = context.api().call("PATCH", PAGES, body={"productId": product_id, "pages": items})
+    report_bulk(data, as_json, "updated")
+
+
+@pages.command("delete")
+@product_option
+@click.argument("page_ids", nargs=-1, required=True)
+@json_option
+@pass_context
+def pages_delete(context: Context, product_id: str, page_ids: tuple[str, ...], as_json: bool) -> None:
+    """Delete site pages by id (1-50)."""
+    data = context.api().call("DELETE", PAGES, body={"productId": product_id, "pageIds": list(page_ids)})
+    report_bulk(data, as_json, "deleted")
+
+
+@click.group()
+def content() -> None:
+    """Content documents."""
+
+
+@content.command("get")
+@click.argument("document_id")
+@json_option
+@pass_context
+def content_get(context: Context, document_id: str, as_json: bool) -> None:
+    """Show a content document."""
+    show(context.api().call("GET", f"/api/v1/content/{document_id}"), as_json, fields=DOCUMENT_FIELDS)
+
+
+@content.command("by-path")
+@product_option
+@click.option("--path", required=True, help="The document's path, e.g. /docs/start.")
+@json_option
+@pass_context
+def content_by_path(context: Context, product_id: str, path: str, as_json: bool) -> None:
+    """Find a product's content document by its path."""
+    data = context.api().call("GET", "/api/v1/content/by-path", params={"brandId": product_id, "path": path})
+    show(data, as_json, fields=("id", "title", "filePath", "sourceUrl", "description"))
+
+
+@content.command("priority")
+@click.argument("document_id")
+@click.argument("priority", type=click.FloatRange(0, 100))
+@json_option
+@pass_context
+def content_priority(context: Context, document_id: str, priority: float, as_json: bool) -> None:
+    """Set a document's priority (0-100)."""
+    value = int(priority) if priority.is_integer() else priority
+    data = context.api().call("PATCH", f"/api/v1/content/{document_id}", body={"priority": value})
+    show(data, as_json, fields=DOCUMENT_FIELDS)
+
+
+# PUT /api/v1/content/{id}: the contract's text fields, each an option of its own.
+TEXT_FIELDS = ("filePath", "title", "sourceUrl", "cssSelector", "cssExcludeSelector", "redirectToUrl",
+               "description", "descriptionForAgent", "metaTitle", "metaDescription", "canonicalUrl", "ogTitle",
+               "ogDescription", "ogImage", "twitterTitle", "twitterDescription", "twitterImage")  # fmt: skip
+
+
+def kebab(name: str) -> str:
+    return "".join(f"-{c.lower()}" if c.isupper() else c for c in name)
+
+
+@content.command("update")
+@click.argument("document_id")
+@click.option("--content", "text", help="Markdown, or @file.")
+@click.option("--tiptap-json", help="The editor document as JSON, or @file.")
+@click.option("--no-index/--index", "no_index", default=None)
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable); replaces the tags.")
+@click.option("--priority", type=click.FloatRange(0, 100))
+@json_option
+@pass_context
+def content_update(context: Context, document_id: str, text: str | None, tiptap_json: str | None,
+                   no_index: bool | None, tags: tuple[str, ...], priority: float | None, as_json: bool,
+                   **texts: str | None) -> None:  # fmt: skip
+    """Change the given fields of a content document."""
+    body = compact(content=text_or_file(text), noIndex=no_index, tags=list(tags) or None, priority=priority)
+    if tiptap_json is not None:
+        body["tiptapJson"] = json_value(tiptap_json, "--tiptap-json")
+    body.update(compact(**{name: texts[kebab(name).replace("-", "_")] for name in TEXT_FIELDS}))
+    if not body:
+        raise click.UsageError("give at least one field to change")
+    show(context.api().call("PUT", f"/api/v1/content/{document_id}", body=body), as_json, fields=DOCUMENT_FIELDS)
+
+
+for _name in TEXT_FIELDS:
+    content_update.params.insert(-1, click.Option([f"--{kebab(_name)}"], help=f"The document's `{_name}`."))
+
+
+@content.command("domains")
+@click.argument("document_id")
+@click.option("--attach", multiple=True, help="A domain id to attach (repeatable).")
+@click.option("--detach", multiple=True, help="A domain id to detach (repeatable).")
+@click.option("--canonical", "canonical_domain_id", help="The domain id to make canonical.")
+@json_option
+@pass_context
+def content_domains(context: Context, document_id: str, attach: tuple[str, ...], detach: tuple[str, ...],
+                    canonical_domain_id: str | None, as_json: bool) -> None:  # fmt: skip
+    """Attach, detach or choose the canonical domain of a document."""
+    body = compact(attach=list(attach) or None, detach=list(detach) or None, canonicalDomainId=canonical_domain_id)
+    data = context.api().call("PATCH", f"/api/v1/content/{document_id}/domains", body=body)
+    show(data, as_json, rows=data["domains"], columns=("id", "domain", "isCanonical"))
+
+
+def register(root: click.Group) -> None:
+    root.add_command(pages)
+    root.add_command(content)

@@ -1,0 +1,39 @@
+"""The `aivis` command: sign-in commands and one group of commands per resource."""
+
+from __future__ import annotations
+
+import click
+
+from cli.commands import apps, auth, content, personas, routes, runs
+from cli.context import Context
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--profile",
+    envvar="AIVIS_PROFILE",
+    default="default",
+    show_default=True,
+    help="Which stored sign-in to use (env AIVIS_PROFILE).",
+)
+@click.option(
+    "--base-url",
+    envvar="AIVIS_BASE_URL",
+    help="The API's base URL (env AIVIS_BASE_URL); default: the profile's, else http://127.0.0.1:8080.",
+)
+@click.pass_context
+def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
+    """The command line of the AI visibility API.
+
+    Sign in with `aivis login`, or set AIVIS_API_KEY. Exit codes: 0 success, 1 unexpected,
+    2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network.
+    """
+    ctx.obj = Context(profile, base_url)
+
+
+for module in (auth, content, apps, routes, personas, runs):
+    module.register(aivis)
+
+
+def main() -> None:
+    aivis(prog_name="aivis")

@@ -1,0 +1,121 @@
+"""The OAuth endpoints. They need no credential and answer in OAuth's shape (protocol.py)."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from gateway.auth.scopes import ALL_SCOPES
+from gateway.keys import CLOCK, SIGNER
+from gateway.oauth import device, grants
+from gateway.oauth.clients import client_of
+from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
+from gateway.settings import GatewaySettings
+from libs.common.db import transaction
+from libs.common.encoding import json_response
+from libs.common.keys import DB_POOL, SETTINGS
+
+DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+REFRESH_GRANT = "refresh_token"
+DEVICE_PAGE = "/device"
+
+
+def public_url(request: web.Request) -> str:
+    """Where people reach the gateway: PUBLIC_URL when set (behind a proxy), else this request's origin."""
+    settings: GatewaySettings = request.app[SETTINGS]
+    return settings.public_url or str(request.url.origin())
+
+
+def parse_scope(text: str | None) -> frozenset[str] | None:
+    if text is None:
+        return None
+    scopes = frozenset(text.split())
+    unknown = scopes - ALL_SCOPES
+    if unknown or not scopes:
+        raise OAuthError("invalid_scope", f"unknown scopes: {' '.join(sorted(unknown))}" if unknown else "empty scope")
+    return scopes
+
+
+@oauth_endpoint
+async def device_code(request: web.Request) -> web.Response:
+    """POST /api/v1/oauth/device/code: start a device authorization (RFC 8628 §3.1-3.2)."""
+    parameters = await read_parameters(request)
+    client = client_of(parameters)
+    scopes = parse_scope(parameters.get("scope")) or client.default_scopes
+    async with transaction(request.app[DB_POOL]) as cur:
+        code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
+    verification_uri = public_url(request) + DEVICE_PAGE
+    user_code = device.show_user_code(row["user_code"])
+    body = {
+        "device_code": code,
+        "user_code": user_code,
+        "verification_uri": verification_uri,
+        "verification_uri_complete": f"{verification_uri}?user_code={user_code}",
+        "expires_in": device.EXPIRES_IN_SECONDS,
+        "interval": device.INTERVAL_SECONDS,
+    }
+    return json_response(body, headers=NO_STORE)
+
+
+@oauth_endpoint
+async def token(request: web.Request) -> web.Response:
+    """POST /api/v1/oauth/token: the device-code and refresh-token grants (RFC 8628 §3.4, RFC 6749 §6)."""
+    parameters = await read_parameters(request)
+    grant_type = required(parameters, "grant_type")
+    client = client_of(parameters)
+    signer, now = request.app[SIGNER], request.app[CLOCK]()
+    async with transaction(request.app[DB_POOL]) as cur:
+        if grant_type == DEVICE_CODE_GRANT:
+            outcome = await device.poll(cur, signer, client.client_id, required(parameters, "device_code"), now)
+        elif grant_type == REFRESH_GRANT:
+            refresh_token = required(parameters, "refresh_token")
+            requested = parse_scope(parameters.get("scope"))
+            outcome = await grants.refresh(cur, signer, client.client_id, refresh_token, requested, now)
+        else:
+            raise OAuthError("unsupported_grant_type", f"grant_type {grant_type!r} is not supported")
+    # Refusals are returned, so what they recorded (a poll, a revoked family) is committed first.
+    if isinstance(outcome, OAuthError):
+        raise outcome
+    return json_response(outcome.body(), headers=NO_STORE)
+
+
+@oauth_endpoint
+async def revoke(request: web.Request) -> web.Response:
+    """POST /api/v1/oauth/revoke: revoke a refresh token and its whole grant (RFC 7009)."""
+    parameters = await read_parameters(request)
+    client = client_of(parameters)
+    value = required(parameters, "token")
+    async with transaction(request.app[DB_POOL]) as cur:
+        revoked = await grants.revoke(cur, client.client_id, value, request.app[CLOCK]())
+    if not revoked and parameters.get("token_type_hint") == "access_token":
+        # Access tokens are self-contained and live at most an hour; the refresh token ends the grant.
+        raise OAuthError("unsupported_token_type", "access tokens cannot be revoked; revoke the refresh token")
+    # An unknown or already revoked token is not an error (RFC 7009 §2.2).
+    return json_response({}, headers=NO_STORE)
+
+
+async def metadata(request: web.Request) -> web.Response:
+    """GET /.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414)."""
+    base = public_url(request)
+    api = base + "/api/v1/oauth"
+    document = {
+        "issuer": base,
+        "device_authorization_endpoint": f"{api}/device/code",
+        "token_endpoint": f"{api}/token",
+        "revocation_endpoint": f"{api}/revoke",
+        "jwks_uri": f"{base}/.well-known/jwks.json",
+        "scopes_supported": sorted(ALL_SCOPES),
+        # No authorization endpoint: people approve on the device page, never by redirect.
+        "response_types_supported": [],
+        "grant_types_supported": [DEVICE_CODE_GRANT, REFRESH_GRANT],
+        "token_endpoint_auth_methods_supported": ["none"],
+        "revocation_endpoint_auth_methods_supported": ["none"],
+        "service_documentation": f"{base}/api/v1/openapi.json",
+    }
+    return json_response(document, headers={"Cache-Control": "public, max-age=300"})
+
+
+def setup_oauth_routes(router: web.UrlDispatcher) -> None:
+    router.add_get("/.well-known/oauth-authorization-server", metadata, name="oauth_metadata")
+    router.add_post("/api/v1/oauth/device/code", device_code, name="oauth_device_code")
+    router.add_post("/api/v1/oauth/token", token, name="oauth_token")
+    router.add_post("/api/v1/oauth/revoke", revoke, name="oauth_revoke")
