@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -130,7 +131,7 @@ async def test_indexing_lag_counts_unread_and_unacknowledged_events_and_the_olde
 
 async def test_key_cache_hits_and_misses_are_counted(gateway, identity: IdentityFactory):
     org = await identity.organization()
-    key, unknown = await identity.api_key(org), f"avk_{uuid.uuid4().hex}"
+    key, unknown = await identity.api_key(org), f"avk_{secrets.token_hex(4)}_{secrets.token_urlsafe(32)}"
     counts = {result: sample("gateway_key_cache_lookups_total", result=result) for result in ("hit", "miss")}
     negative = sample("gateway_key_cache_lookups_total", result="negative_hit")
     for credential in (key, key, unknown, unknown):
