@@ -55,6 +55,9 @@ async def verify_password(stored: str | None, password: str) -> bool:
     return await asyncio.to_thread(_verify, stored, password)
 
 
-def needs_rehash(stored: str) -> bool:
-    """Whether a hash was made with older parameters than the current ones."""
-    return _HASHER.check_needs_rehash(stored)
+async def upgraded_hash(stored: str, password: str) -> str | None:
+    """A new hash of a password that just matched `stored`, when `stored` was made with older
+    parameters than the current ones; else None."""
+    if not _HASHER.check_needs_rehash(stored):
+        return None
+    return await asyncio.to_thread(_HASHER.hash, password)

@@ -6,7 +6,7 @@ from aiohttp import web
 from aiohttp_session import get_session
 
 from gateway import queries
-from gateway.auth.passwords import hash_password, needs_rehash, verify_password
+from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.dashboard.render import render
 from gateway.dashboard.session import (
     ANONYMOUS_MAX_AGE,
@@ -90,9 +90,10 @@ async def login(request: web.Request) -> web.Response:
         await throttle.failed(email, address)
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
+    upgraded = await upgraded_hash(user["password_hash"], password)
     async with cursor(request.app[DB_POOL]) as cur:
-        if needs_rehash(stored or ""):
-            await queries.set_password_hash(cur, user["id"], hash_password(password))
+        if upgraded is not None:
+            await queries.set_password_hash(cur, user["id"], upgraded)
         memberships = await queries.list_memberships(cur, user["id"])
     first = memberships[0] if memberships else None
     await sign_in(request, str(user["id"]), str(first["id"]) if first else None)

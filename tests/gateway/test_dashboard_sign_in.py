@@ -5,11 +5,14 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from argon2 import PasswordHasher
 
 from deploy.parts import GATEWAY
+from gateway import queries
 from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.sessions import session_record_key
 from gateway.settings import GatewaySettings
+from libs.common.db import transaction
 from libs.common.settings import SettingsError
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
@@ -154,3 +157,17 @@ def test_a_clock_offset_is_refused_outside_development():
     with pytest.raises(SettingsError, match="CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only"):
         GatewaySettings.load(GATEWAY, environ)
     assert GatewaySettings.load(GATEWAY, {**environ, "ENVIRONMENT": "development"}).clock_offset_seconds == 60
+
+
+async def test_a_hash_made_with_older_parameters_is_upgraded_at_sign_in(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    weaker = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1).hash(password)
+    async with transaction(identity.pool) as cur:
+        user = await queries.find_user_for_sign_in(cur, email)
+        await queries.set_password_hash(cur, user["id"], weaker)
+    assert (await sign_in(stack.gateway, email, password)).status == 303
+    async with transaction(identity.pool) as cur:
+        stored = (await queries.find_user_for_sign_in(cur, email))["password_hash"]
+    assert stored != weaker and not PasswordHasher().check_needs_rehash(stored)
+    assert PasswordHasher().verify(stored, password)
