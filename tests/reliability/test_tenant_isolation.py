@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.factories import IdentityFactory, SimulationFactory
+from tests.factories import AppsProducts, IdentityFactory, SimulationFactory
 from tests.reliability.routes import documented_routes, names_ids, request_for, route_id
 
 pytestmark = pytest.mark.slow
@@ -20,10 +20,13 @@ async def call(gateway, route, key: str, ids: dict[str, str]):
     return response.status, await response.text()
 
 
-async def organization_a(gateway, identity: IdentityFactory, simulations: SimulationFactory, marker: str) -> dict:
+async def organization_a(
+    gateway, identity: IdentityFactory, simulations: SimulationFactory, apps_products: AppsProducts, marker: str
+) -> dict:
     """An organization with one of everything, each named with `marker`; its ids by kind."""
     org = await identity.organization()
     product = await identity.product(org, marker)
+    await apps_products.until_known(product)  # apps learns of products from identity's events
     headers = {"x-api-key": await identity.api_key(org)}
 
     async def post(path: str, body: dict, status: int = 201) -> dict:
@@ -55,9 +58,11 @@ async def organization_a(gateway, identity: IdentityFactory, simulations: Simula
     }
 
 
-async def test_no_route_shows_another_organizations_data(gateway, identity: IdentityFactory, simulations):
+async def test_no_route_shows_another_organizations_data(
+    gateway, identity: IdentityFactory, simulations, apps_products: AppsProducts
+):
     marker = f"secret{uuid.uuid4().hex[:10]}"
-    ids_a = await organization_a(gateway, identity, simulations, marker)
+    ids_a = await organization_a(gateway, identity, simulations, apps_products, marker)
     org_b = await identity.organization()
     key_b = await identity.api_key(org_b)
     leaks, differences, requests = [], [], 0
