@@ -20,6 +20,7 @@ Memory: the search worker's resident set (and its peak) after each size has been
 `--large` adds an organization of 500,000 chunks.
 
     python -m deploy.stack exec -- python -m bench.search [--pages N] [--large] [--indexing-threads N]
+        [--only queries|indexing]
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
 from services.search.app import shared_embedder
 from services.search.chunking import model_text
+from services.search.searching import MIN_CANDIDATES
+from services.search.vectors import Filters, OrganizationVectors, scan_on_one_thread
 
 SIZES = (10_000, 100_000)
 LARGE = 500_000
@@ -230,6 +233,36 @@ def floor_ms(matrix: np.ndarray, rounds: int = 2) -> float:
     return statistics.median(timings)
 
 
+def dense_ranking(matrix: np.ndarray) -> tuple[str, str]:
+    """The service's dense ranking (OrganizationVectors, as a replica holds the organization)
+    against an exact scan of the same vectors: time of each, and recall@10 of the first."""
+    embedder = shared_embedder()
+    index = OrganizationVectors()
+    documents = len(matrix) // CHUNKS_PER_DOCUMENT
+    index.apply(
+        [{"id": str(number), "product_id": "p", "status": "published", "type": "page", "title": "",
+          "file_path": None, "source_url": None, "indexed_at": None, "removed": False, "change": number + 1}
+         for number in range(documents)],
+        [{"document_id": str(row // CHUNKS_PER_DOCUMENT), "chunk_index": row % CHUNKS_PER_DOCUMENT,
+          "embedding": matrix[row].tobytes()} for row in range(len(matrix))],
+    )  # fmt: skip
+    ranked, exact, found = [], [], 0
+    for query in embedder.embed(list(QUERIES)):
+        started = time.perf_counter()
+        hits = index.rank(query, Filters(("published",)), MIN_CANDIDATES)[:10]
+        ranked.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        best = (matrix @ query).reshape(documents, CHUNKS_PER_DOCUMENT).max(axis=1)
+        top = np.argpartition(-best, 9)[:10]
+        exact.append((time.perf_counter() - started) * 1000)
+        found += len({int(hit.document.id) for hit in hits} & set(top.tolist()))
+    method = "exact" if index.basis is None else "principal-axes prefix, then exact"
+    return "dense ranking in-process", (
+        f"{method}: p50 {statistics.median(ranked):.2f} ms, full scan p50 {statistics.median(exact):.2f} ms,"
+        f" recall@10 against the full scan {found / (10 * len(QUERIES)):.3f}"
+    )
+
+
 def load() -> str:
     return f"load average {os.getloadavg()[0]:.1f}"
 
@@ -252,6 +285,7 @@ def query_rounds(url: str, key: str, matrix: np.ndarray) -> list[tuple[str, str]
         ("floor: embed + exact scan", f"p50 {floor:6.2f} ms   gateway / floor {p50 / floor:.2f}"),
         ("four at a time", f"p50 {parallel.p50_ms:6.2f} ms   p99 {parallel.p99_ms:6.2f} ms"
                            f"   {parallel.requests_per_second:.0f} req/s"),
+        dense_ranking(matrix),
     ]  # fmt: skip
 
 
@@ -327,10 +361,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=INDEXING_DOCUMENTS, help="pages to index through the API")
     parser.add_argument("--large", action="store_true", help="also measure memory at 500,000 chunks")
-    parser.add_argument("--indexing-threads", type=int, default=1, help="SEARCH_INDEXING_THREADS of the service")
+    parser.add_argument("--indexing-threads", type=int, help="SEARCH_INDEXING_THREADS of the service")
+    parser.add_argument("--only", choices=("queries", "indexing"), help="measure only queries, or only indexing")
     args = parser.parse_args()
     rng = random.Random(20261125)
-    environ = {"SEARCH_INDEXING_THREADS": str(args.indexing_threads)}
+    environ = {"SEARCH_INDEXING_THREADS": str(args.indexing_threads)} if args.indexing_threads else {}
+    scan_on_one_thread()  # the floor scans as the service does
+    sizes = (*SIZES[: 1 if args.only == "indexing" else None], *((LARGE,) if args.large else ()))
     with bench_stack((GATEWAY, CONTENT, SEARCH), environ) as stack:
         base = base_vectors(rng)
         gateway = stack.url("gateway")
@@ -342,19 +379,19 @@ def main() -> None:
             for name, value in new:
                 say(f"  {name}: {value}")
 
-        for size in (*SIZES, *((LARGE,) if args.large else ())):
+        for size in sizes:
             key, organization_id, product_id = asyncio.run(organization(stack, f"bench-search-{size}"))
             say(f"loading {size:,} chunks ({load()})")
             matrix = load_index(stack, organization_id, product_id, size, base, rng)
             url = f"{gateway}/api/v1/content/search/{organization_id}"
-            if size in SIZES:
+            if size in SIZES and args.only != "indexing":
                 add([(f"{size:,} chunks, {name}", value) for name, value in query_rounds(url, key, matrix)])
             else:
                 measure([Request("POST", url, {"x-api-key": key}, {"query": QUERIES[0]})], count=5, warmup=1)
             resident, peak = worker_memory(stack)
             add([(f"memory after {size:,} chunks", f"resident {resident:.0f} MiB, peak {peak:.0f} MiB")])
             del matrix
-            if size == SIZES[0]:
+            if size == SIZES[0] and args.only != "queries":
                 add(indexing_rows(stack, rng, args.pages, url, key))
         report("POST /api/v1/content/search/{orgId} through the gateway, and indexing from content events", rows)
 

@@ -20,7 +20,7 @@ from services.search.keys import SEARCHER
 from services.search.routes import setup_routes
 from services.search.searching import Searcher
 from services.search.settings import SearchSettings
-from services.search.vectors import VectorCache
+from services.search.vectors import VectorCache, scan_on_one_thread
 
 PART = SEARCH
 CACHE_CHUNKS = Gauge(
@@ -45,6 +45,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> SearchSettings:
 
 
 def create_app(settings: SearchSettings) -> web.Application:
+    scan_on_one_thread()
     contexts = [searcher_ctx, indexing_ctx] if settings.indexing else [searcher_ctx]
     return create_service_app(settings, setup_routes, uses_redis=settings.indexing, cleanup_contexts=contexts)
 

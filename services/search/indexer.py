@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
+import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -40,6 +42,10 @@ GROUP = "search-indexer"
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
 PAGE_SIZE = 200
+# Added to an indexing thread's niceness: under CPU contention the scheduler gives queries and
+# requests (niceness 0) about ten times the indexing threads' share, so a burst of writes can use
+# every idle core without making searches wait (docs/architecture.md, "Indexing").
+INDEXING_NICENESS = 10
 LAG_EVERY_SECONDS = 5.0
 
 # Every indexing worker reads the same consumer group: the highest sample is the current one.
@@ -63,6 +69,12 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _yield_cpu() -> None:
+    """Lower the calling thread's scheduling priority (Linux schedules threads one by one)."""
+    thread = threading.get_native_id()
+    os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + INDEXING_NICENESS))
+
+
 def content_digest(title: str, content: str) -> bytes:
     """What the chunks of a document are made of; equal digests need no new embedding."""
     return hashlib.sha256(f"{title}\0{content}".encode()).digest()
@@ -81,7 +93,7 @@ class Indexer:
         self._http = http
         self._content_url = content_url
         self._embedder = embedder
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="search-index")
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="search-index", initializer=_yield_cpu)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -2,8 +2,8 @@
 
 Three things run at once: the query's embedding (in a thread of the query pool, never behind
 indexing work), the organization's full-text ranking in PostgreSQL, and the check that this
-replica's vectors of the organization are current. Then the vectors are scanned, the two
-rankings fused, and the text of each result's best chunk read.
+replica's vectors of the organization are current. The vectors are scanned as soon as the
+query is embedded, the two rankings fused, and the text of each result's best chunk read.
 """
 
 from __future__ import annotations
@@ -93,12 +93,15 @@ class Searcher:
 
     async def search(self, organization_id: str, text: str, filters: Filters, n_results: int) -> list[Result]:
         candidates = max(n_results, MIN_CANDIDATES)
-        query, lexical, vectors = await asyncio.gather(
-            self._embed(text),
-            self._lexical(organization_id, text, filters, candidates),
-            self.current_vectors(organization_id),
+
+        async def dense_ranking() -> tuple[np.ndarray, OrganizationVectors, list[Hit]]:
+            query, vectors = await asyncio.gather(self._embed(text), self.current_vectors(organization_id))
+            return query, vectors, vectors.rank(query, filters, candidates)
+
+        # The scan starts as soon as the query is embedded, while PostgreSQL may still rank the text.
+        (query, vectors, dense), lexical = await asyncio.gather(
+            dense_ranking(), self._lexical(organization_id, text, filters, candidates)
         )
-        dense = vectors.rank(query, filters, candidates)
         best = {hit.document.id: hit for hit in dense}
         ranked = fuse([list(best), lexical], n_results)
         hits: list[Hit] = []

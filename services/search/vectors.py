@@ -1,9 +1,16 @@
 """Each organization's chunk vectors in memory, kept current from the database's change numbers.
 
-A query scans every vector of the organization exactly (a float32 matrix product: about 2 ms
-for 10,000 chunks), which always finds the true nearest chunks and lets any filter apply before
-ranking. The matrix grows by appending; a changed document's old rows are only marked dead,
-and the matrix is compacted in place when they reach a quarter of the live ones.
+A query scans the vectors of the organization (a float32 matrix product: about 2 ms for 10,000
+chunks), which lets any filter apply before ranking. The matrix grows by appending; a changed
+document's old rows are only marked dead, and the matrix is compacted in place when they reach
+a quarter of the live ones.
+
+Past PREFIX_MIN_ROWS rows the matrix no longer fits the CPU's cache and a full scan is bound by
+memory bandwidth (about 5 ms per 100,000 rows). The rows are then kept turned to the
+organization's principal axes (an orthonormal turn, so every dot product is unchanged), the scan
+reads only the leading PREFIX_DIMENSIONS of each row, where most of the rows' differences lie,
+and the best SHORTLIST_ROWS or more of that pass are scored exactly. Scores are always exact;
+what the first pass may miss is measured as recall against the full scan (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from libs.common.db import Row
 from services.search.embedding import DIMENSIONS
@@ -22,6 +30,28 @@ from services.search.embedding import DIMENSIONS
 COMPACTION_SLICE = 65_536
 # Row sets of this many filter combinations are kept per organization before starting over.
 MAX_CACHED_FILTERS = 16
+# Live rows from which the matrix is kept in principal axes and scanned by a prefix first (below
+# it, 48 MB or less, a full scan stays in the CPU's cache).
+PREFIX_MIN_ROWS = 32_768
+# Leading coordinates read by the first pass: a quarter of each row, the strided read costing
+# about 40% of a full scan.
+PREFIX_DIMENSIONS = 96
+# Rows scored exactly after the first pass: at least this many, and ten times the rows a ranking
+# takes, so that near-ties of the first pass are settled by exact scores.
+SHORTLIST_ROWS = 2_048
+# Rows sampled to find the principal axes.
+AXES_SAMPLE = 20_000
+
+
+def scan_on_one_thread() -> None:
+    """Limit numpy's BLAS to the calling thread, for the whole process.
+
+    A scan is a matrix-vector product bound by memory bandwidth: OpenBLAS's own threads (one per
+    core by default) wake, split it and spin, and at 100,000 chunks made it slower in wall time
+    than one thread, the more so when the other core is busy (docs/performance.md, "Search").
+    Queries already run side by side on the event loop and the query pool's threads.
+    """
+    threadpool_limits(1, user_api="blas")
 
 
 @dataclass
@@ -102,6 +132,10 @@ class OrganizationVectors:
     documents: list[DocumentInfo | None] = field(default_factory=list)  # by slot; None once removed
     slots: dict[str, int] = field(default_factory=dict)
     rows: dict[int, np.ndarray] = field(default_factory=dict)  # slot -> its row numbers
+    # The turn to principal axes the rows are kept in (rows and queries are multiplied by it),
+    # and the live rows it was found from; none for a small organization.
+    basis: np.ndarray | None = None
+    basis_rows: int = 0
     _codes: SlotCodes | None = None
     _valid_rows: dict[Filters, np.ndarray] = field(default_factory=dict)  # until the next change
 
@@ -162,15 +196,19 @@ class OrganizationVectors:
         # of docs/performance.md counts on it).
         if self.dead > max(self.live_rows // 4, 1024):
             self._compact()
+        # Axes found again whenever the organization has doubled, so they follow its content.
+        if self.live_rows >= max(PREFIX_MIN_ROWS, 2 * self.basis_rows):
+            self._find_axes()
 
     def _append(self, slot: int, chunks: list[Row]) -> None:
         if not chunks:
             return
         self._reserve(len(chunks))
         start, end = self.size, self.size + len(chunks)
-        self.matrix[start:end] = np.frombuffer(b"".join(bytes(c["embedding"]) for c in chunks), dtype="<f4").reshape(
+        vectors = np.frombuffer(b"".join(bytes(c["embedding"]) for c in chunks), dtype="<f4").reshape(
             len(chunks), DIMENSIONS
         )
+        self.matrix[start:end] = vectors if self.basis is None else vectors @ self.basis
         self.row_slot[start:end] = slot
         self.row_chunk[start:end] = [c["chunk_index"] for c in chunks]
         self.row_live[start:end] = True
@@ -201,6 +239,61 @@ class OrganizationVectors:
         groups = np.split(order, starts[1:]) if len(order) else []
         self.rows = {int(slot): rows for slot, rows in zip(slots, groups, strict=True)}
 
+    def _find_axes(self) -> None:
+        """Turn the rows, in place, to the principal axes of a sample of the live ones, the axis
+        along which they differ most first."""
+        live = np.flatnonzero(self.row_live[: self.size])
+        sample = self.matrix[live[:: max(1, len(live) // AXES_SAMPLE)]]
+        sample -= sample.mean(axis=0)
+        _, axes = np.linalg.eigh((sample.T @ sample).astype(np.float64))  # ascending variance
+        turn = np.ascontiguousarray(axes[:, ::-1], dtype=np.float32)
+        for start in range(0, self.size, COMPACTION_SLICE):  # a slice at a time, as compaction does
+            block = self.matrix[start : start + COMPACTION_SLICE]
+            block[:] = block @ turn
+        self.basis = turn if self.basis is None else self.basis @ turn
+        self.basis_rows = self.live_rows
+
+    def _turned(self, query: np.ndarray) -> np.ndarray:
+        """A query in the coordinates the rows are kept in."""
+        turned: np.ndarray = query if self.basis is None else query @ self.basis
+        return turned
+
+    def _hits(self, rows: np.ndarray, scores: np.ndarray) -> list[Hit]:
+        """Hits of `rows`, with their vectors as stored (copied: no view of the matrix outlives a
+        call, as it may be reallocated)."""
+        vectors = self.matrix[rows] if self.basis is None else self.matrix[rows] @ self.basis.T
+        hits = []
+        for row, score, vector in zip(rows.tolist(), scores.tolist(), vectors, strict=True):
+            info = self.documents[self.row_slot[row]]
+            assert info is not None
+            hits.append(Hit(info, int(self.row_chunk[row]), score, vector))
+        return hits
+
+    def _scores(self, query: np.ndarray, candidates: np.ndarray, dimensions: int = DIMENSIONS) -> np.ndarray:
+        """The candidates' products with the query over their first `dimensions` coordinates."""
+        size = self.size
+        matrix, query = self.matrix[:size, :dimensions], query[:dimensions]
+        # A narrow filter scores only its rows; otherwise one product over all rows is faster.
+        scores: np.ndarray
+        if len(candidates) == size:
+            scores = matrix @ query
+        elif len(candidates) < size // 2:
+            scores = matrix[candidates] @ query
+        else:
+            scores = (matrix @ query)[candidates]
+        return scores
+
+    def _shortlist(self, query: np.ndarray, candidates: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows to rank and their exact scores: every candidate, or for a large organization the
+        best of a first pass over the leading coordinates."""
+        shortlist = max(SHORTLIST_ROWS, 10 * take)
+        if self.basis is None or len(candidates) <= 4 * shortlist:
+            return candidates, self._scores(query, candidates)
+        first = self._scores(query, candidates, PREFIX_DIMENSIONS)
+        rows = candidates[np.sort(np.argpartition(-first, shortlist - 1)[:shortlist])]
+        scores: np.ndarray = self.matrix[rows] @ query
+        return rows, scores
+
     def _candidates(self, filters: Filters) -> np.ndarray:
         """The live rows whose documents pass the filters; kept per filters until the next change,
         as most queries of an organization repeat a few filters."""
@@ -220,39 +313,34 @@ class OrganizationVectors:
         best first. Fewer only when fewer documents pass."""
         if self.live_rows == 0 or wanted <= 0:
             return []
-        size = self.size
         candidates = self._candidates(filters)
         if not len(candidates):
             return []
-        # A narrow filter scores only its rows; otherwise one product over all rows is faster.
-        if len(candidates) == size:
-            scores = self.matrix[:size] @ query
-        elif len(candidates) < size // 2:
-            scores = self.matrix[candidates] @ query
-        else:
-            scores = (self.matrix[:size] @ query)[candidates]
-        hits: list[Hit] = []
+        query = self._turned(query)
+        take = wanted * 4
+        rows, scores = self._shortlist(query, candidates, take)
+        take = min(len(rows), take)
         # Take the best rows, enough to find `wanted` distinct documents; take more if chunks of
         # the same documents crowd the top.
-        take = min(len(candidates), wanted * 4)
         while True:
-            top = np.argpartition(-scores, take - 1)[:take] if take < len(candidates) else np.arange(len(candidates))
+            top = np.argpartition(-scores, take - 1)[:take] if take < len(rows) else np.arange(len(rows))
             top = top[np.argsort(-scores[top], kind="stable")]
-            hits, seen = [], set()
+            chosen: list[int] = []  # positions in `rows` of each document's best row
+            seen = set()
             for index in top:
-                row = int(candidates[index])
-                slot = int(self.row_slot[row])
+                slot = int(self.row_slot[rows[index]])
                 if slot in seen:
                     continue
                 seen.add(slot)
-                info = self.documents[slot]
-                assert info is not None
-                hits.append(Hit(info, int(self.row_chunk[row]), float(scores[index]), self.matrix[row].copy()))
-                if len(hits) == wanted:
-                    return hits
-            if take == len(candidates):
-                return hits
-            take = min(len(candidates), take * 4)
+                chosen.append(int(index))
+                if len(chosen) == wanted:
+                    return self._hits(rows[chosen], scores[chosen])
+            if take < len(rows):
+                take = min(len(rows), take * 4)
+            elif len(rows) < len(candidates):  # a shortlist crowded by a few documents: score them all
+                rows, scores = candidates, self._scores(query, candidates)
+            else:
+                return self._hits(rows[chosen], scores[chosen])
 
     def best_chunk(self, query: np.ndarray, document_id: str) -> Hit | None:
         """A document's chunk nearest to `query`."""
@@ -260,11 +348,9 @@ class OrganizationVectors:
         rows = self.rows.get(slot) if slot is not None else None
         if rows is None or not len(rows):
             return None
-        scores = self.matrix[rows] @ query
+        scores = self.matrix[rows] @ self._turned(query)
         best = int(np.argmax(scores))
-        info = self.documents[slot]  # type: ignore[index]
-        assert info is not None
-        return Hit(info, int(self.row_chunk[rows[best]]), float(scores[best]), self.matrix[rows[best]].copy())
+        return self._hits(rows[[best]], scores[[best]])[0]
 
 
 class VectorCache:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from services.search.searching import RRF_K, fuse
-from services.search.vectors import Filters, OrganizationVectors
+from services.search.vectors import PREFIX_MIN_ROWS, Filters, OrganizationVectors
 
 PUBLISHED = Filters(statuses=("published",))
 
@@ -124,3 +124,50 @@ def test_growing_in_place_keeps_rows_and_leaves_earlier_hits_intact():
     assert [h.document.id for h in index.rank(unit(1, 0), PUBLISHED, 2)][0] == "first"
     assert index.best_chunk(unit(0, 1, 0.5), "d200").chunk_index == 0
     assert index.live_rows == 399
+
+
+def clustered(rng: np.random.Generator, rows: int, centres: int = 400) -> np.ndarray:
+    """Unit vectors around `centres` directions whose spread falls off across the coordinates,
+    as sentence embeddings' does."""
+    scales = np.linspace(1.0, 0.05, 384, dtype=np.float32)
+    centre = rng.standard_normal((centres, 384), dtype=np.float32) * scales
+    vectors = (
+        centre[rng.integers(centres, size=rows)] + 0.3 * rng.standard_normal((rows, 384), dtype=np.float32) * scales
+    )
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_large_organization_is_ranked_as_by_a_full_scan():
+    """Past PREFIX_MIN_ROWS the rows are kept in principal axes and scanned by a prefix first: the
+    top documents are those of an exact scan over the stored vectors, with their exact scores and
+    vectors, for documents loaded before and after the axes were found."""
+    rng = np.random.default_rng(7)
+    documents, per_document = 14_000, 3  # 42,000 rows
+    stored = clustered(rng, documents * per_document)
+    index = OrganizationVectors()
+    for first in range(0, documents, 2_000):  # in reads, as a cold replica loads
+        rows, chunks = [], []
+        for number in range(first, first + 2_000):
+            row, document_chunks = change(f"d{number}", number + 1, list(stored[number * 3 : number * 3 + 3]))
+            rows.append(row)
+            chunks += document_chunks
+        index.apply(rows, chunks)
+    assert index.basis is not None and index.basis_rows >= PREFIX_MIN_ROWS
+    queries = clustered(rng, 30) * 0.8 + stored[rng.integers(len(stored), size=30)] * 0.2
+    found = 0
+    for query in queries:
+        query = query / np.linalg.norm(query)
+        best = (stored @ query).reshape(documents, per_document).max(axis=1)
+        exact = [f"d{number}" for number in np.argsort(-best, kind="stable")[:10]]
+        hits = index.rank(query, PUBLISHED, 50)[:10]  # as a query asks (searching.MIN_CANDIDATES)
+        found += len({hit.document.id for hit in hits} & set(exact))
+        for hit in hits:
+            number = int(hit.document.id[1:])
+            original = stored[number * 3 + hit.chunk_index]
+            assert abs(hit.similarity - float(original @ query)) < 1e-5
+            assert np.allclose(hit.vector, original, atol=1e-5)
+    assert found / (10 * len(queries)) >= 0.99
+    late, chunks = change("late", documents + 1, [unit(1, 2, 3)])  # stored turned like the rest
+    index.apply([late], chunks)
+    assert index.rank(unit(1, 2, 3), PUBLISHED, 1)[0].document.id == "late"
+    assert index.best_chunk(unit(1, 2, 3), "late").similarity > 0.99999
