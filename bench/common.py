@@ -27,7 +27,7 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import PARTS, ROOT, Part
+from deploy.parts import METRICS_PORT_OFFSET, PARTS, ROOT, Part
 from deploy.run import Running, start, stop, wait_ready
 from deploy.stack import DATA, forget_prefix, local_stack
 from libs.common.internal_token import Caller, Organization, mint
@@ -57,6 +57,10 @@ class BenchStack:
 
     def url(self, part: str) -> str:
         return f"http://127.0.0.1:{self.ports[part]}"
+
+    def metrics_url(self, part: str) -> str:
+        """The part's /metrics, on its metrics listener (deploy.run starts it at the port's offset)."""
+        return f"http://127.0.0.1:{self.ports[part] + METRICS_PORT_OFFSET}/metrics"
 
     def part_dsn(self, part: Part) -> str:
         return db.part_dsn(self.admin_dsn, part)

@@ -328,7 +328,7 @@ def lag_quantiles(stack: BenchStack) -> str:
     """The indexing-lag histogram of the search service's /metrics, as bucket bounds."""
     import urllib.request
 
-    text = urllib.request.urlopen(f"{stack.url('search')}/metrics", timeout=10).read().decode()
+    text = urllib.request.urlopen(stack.metrics_url("search"), timeout=10).read().decode()
     buckets = [(float(line.split('le="')[1].split('"')[0]), float(line.rsplit(" ", 1)[1]))
                for line in text.splitlines()
                if line.startswith("search_indexing_lag_seconds_bucket")]  # fmt: skip

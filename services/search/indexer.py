@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import aiopg
+import numpy as np
 import redis.asyncio as aioredis
 from prometheus_client import Gauge
 from redis.exceptions import RedisError
@@ -136,17 +137,20 @@ class Indexer:
         if stored is not None and stored[0] > indexed.version:
             return  # the index already holds a newer read
         chunks: list[str] | None = None
-        vectors = None
+        vectors: np.ndarray | None = None
         if stored is None or stored[1] != digest:
-            chunks = chunking.split(text, self._embedder.token_count) or [indexed.title]
             loop = asyncio.get_running_loop()
-            texts = [chunking.model_text(indexed.title, chunk) for chunk in chunks]
-            vectors = await loop.run_in_executor(self._executor, self._embedder.embed, texts)
+            chunks, vectors = await loop.run_in_executor(self._executor, self._embed, indexed.title, text)
         indexed_at = datetime.now(UTC)
         async with transaction(self._pool) as cur:
             saved = await store.save_document(cur, indexed, digest, chunks, vectors, indexed_at)
         if saved:
             await self._report(organization_id, indexed.id, indexed_at)
+
+    def _embed(self, title: str, text: str) -> tuple[list[str], np.ndarray]:
+        """A document's chunks and their vectors (in an indexing thread: tokenizing is work too)."""
+        chunks = chunking.split(text, self._embedder.token_count) or [title]
+        return chunks, self._embedder.embed([chunking.model_text(title, chunk) for chunk in chunks])
 
     async def _remove(self, organization_id: str, document_id: str, version: datetime | None) -> None:
         async with transaction(self._pool) as cur:
