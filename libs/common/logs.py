@@ -11,7 +11,7 @@ import logging
 import sys
 from datetime import UTC, datetime
 
-from pythonjsonlogger.json import JsonFormatter
+from pythonjsonlogger.orjson import OrjsonFormatter
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 # The route being served (its plain name), for the metrics of the calls made while serving it.
@@ -20,8 +20,9 @@ route_var: contextvars.ContextVar[str] = contextvars.ContextVar("route", default
 access_logger = logging.getLogger("aivis.access")
 
 
-class IsoJsonFormatter(JsonFormatter):
-    """JSON lines whose `time` is an ISO 8601 instant with its zone."""
+class IsoJsonFormatter(OrjsonFormatter):
+    """JSON lines whose `time` is an ISO 8601 instant with its zone, encoded by orjson (half the
+    cost of the standard library's encoder: every request writes one)."""
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
         return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
