@@ -84,7 +84,8 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "RATE_LIMIT_BURST": "10000",
         "FAILED_CREDENTIALS_PER_MINUTE": "600000",
         "FAILED_CREDENTIALS_BURST": "10000",
-        # Search indexes only in the tests about it (tests/search), which start an indexer of their own.
+        # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
+        # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
         "SEARCH_INDEXING": "off",
     }
     yield environ

@@ -1,9 +1,10 @@
 """Reading a part's event stream as one member of a consumer group (docs/architecture.md, "Events").
 
 The replicas of a consuming part form one group, so each entry is handled by one of them. An
-entry is acknowledged only once handled; one left unacknowledged by a replica that died (or
-whose handler failed) is claimed by another after CLAIM_IDLE_MS. Handlers must be idempotent:
-a claimed entry may have been applied already.
+entry is acknowledged only once handled. One left unacknowledged by a live consumer (its
+handler failed, or the reply that delivered it was lost to a timeout) is read again by that
+consumer within seconds; one left by a replica that died is claimed by another after
+CLAIM_IDLE_MS. Handlers must be idempotent: an entry read again may have been applied already.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ READ_BLOCK_MS = 500
 CLAIM_IDLE_MS = 30_000
 CLAIM_EVERY_SECONDS = 10.0
 RETRY_SECONDS = 1.0
+# A consumer reads its own unacknowledged entries again this long after they were last read,
+# the delay doubling while some remain (an outage, a document that keeps failing) up to
+# RETRY_MAX_SECONDS: a short outage costs seconds rather than the claim's idle time, and a long
+# one no tight loop. Each read resets the entries' idle time, so the maximum stays below
+# CLAIM_IDLE_MS: another replica never takes the entries of a live consumer.
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 15.0
 
 
 class StreamConsumer(ABC):
@@ -47,6 +55,8 @@ class StreamConsumer(ABC):
         self._name = f"{socket.gethostname()}-{os.getpid()}"
         self._ready = False
         self._claimed_at = 0.0
+        self._retry_at = 0.0
+        self._retry_delay = RETRY_FIRST_SECONDS
 
     @abstractmethod
     async def handle(self, entries: Iterable[Entry]) -> None:
@@ -76,6 +86,27 @@ class StreamConsumer(ABC):
         )
         return [entry for entry in entries if entry[1]]
 
+    async def _read_own_pending(self) -> list[Entry]:
+        """Entries this consumer was given and has not acknowledged, when their retry is due."""
+        loop_time = asyncio.get_running_loop().time()
+        if loop_time < self._retry_at:
+            return []
+        answer = await self._read("0")  # "0": this consumer's own pending entries, not new ones
+        trimmed = [entry_id for entry_id, fields in answer if not fields]
+        if trimmed:
+            await self.ack(*trimmed)  # no longer in the stream: nothing left to apply
+        entries = [entry for entry in answer if entry[1]]
+        self._retry_delay = min(2 * self._retry_delay, RETRY_MAX_SECONDS) if entries else RETRY_FIRST_SECONDS
+        self._retry_at = loop_time + self._retry_delay
+        return entries
+
+    async def _read(self, start: str, block: int | None = None) -> list[Entry]:
+        # The client's annotation does not describe the reply: [[stream, [(id, fields), ...]], ...].
+        answer: Any = await self._redis.xreadgroup(
+            self._group, self._name, {self._stream: start}, count=READ_COUNT, block=block
+        )
+        return [entry for _, stream_entries in answer for entry in stream_entries] if answer else []
+
     async def step(self) -> int:
         """One round: handle what is waiting (or wait briefly for it). Returns how many entries."""
         try:
@@ -88,13 +119,7 @@ class StreamConsumer(ABC):
 
     async def _step(self) -> int:
         await self.ensure_group()
-        entries = await self._claim_stale()
-        if not entries:
-            # The client's annotation does not describe the reply: [[stream, [(id, fields), ...]], ...].
-            answer: Any = await self._redis.xreadgroup(
-                self._group, self._name, {self._stream: ">"}, count=READ_COUNT, block=READ_BLOCK_MS
-            )
-            entries = [entry for _, stream_entries in answer for entry in stream_entries] if answer else []
+        entries = await self._claim_stale() or await self._read_own_pending() or await self._read(">", READ_BLOCK_MS)
         await self.handle(entries)
         return len(entries)
 

@@ -46,7 +46,7 @@ class ProductConsumer(StreamConsumer):
 
     async def handle(self, entries: Iterable[Entry]) -> None:
         """Apply the batch in one transaction; on failure nothing is acknowledged and the batch
-        is claimed again later."""
+        is read again later."""
         events: list[ProductEvent] = []
         applied: list[bytes] = []
         for entry_id, fields in entries:

@@ -206,7 +206,7 @@ class EventConsumer(StreamConsumer):
 
     async def handle(self, entries: Iterable[Entry]) -> None:
         """Index each named document once (the latest read covers every event about it), then
-        acknowledge its events. A failure leaves its events pending, to be claimed again."""
+        acknowledge its events. A failure leaves its events pending, to be read again."""
         by_document: dict[tuple[str, str], _Pending] = {}
         for entry_id, fields in entries:
             try:

@@ -2,7 +2,7 @@
 as `make run` starts it. Under a bounded load loop, Redis is paused, PostgreSQL stopped and
 started again, and a service worker killed: every answer is an envelope (503/502/504 while
 down, never 500), nothing hangs past the route timeout, everything recovers without a restart,
-and no acknowledged write is lost."""
+no acknowledged write is lost, and every page written reaches search."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ from deploy import db
 from deploy.parts import CONTENT, GATEWAY, PARTS
 from deploy.run import start, stop, wait_ready
 from deploy.stack import DATA, private_postgres, private_redis, start_postgres, stop_postgres
+from libs.common.events import content_events_stream
+from libs.common.stream_consumer import RETRY_MAX_SECONDS
+from services.search.indexer import GROUP
 from tests.conftest import free_port
 from tests.e2e.conftest import admin
 
@@ -36,6 +39,15 @@ pytestmark = pytest.mark.slow
 ROUTE_TIMEOUT_SECONDS = 10.0  # the gateway's default route timeout
 FAULT_SECONDS = 4.0
 RECOVERY_DEADLINE_SECONDS = 20.0
+# Search finds a page once its event is relayed (rounds of 0.2 s), read, and the page fetched and
+# embedded (one chunk, about 45 ms of CPU): half a second a write is ten times that. The floor
+# covers the indexer's retry of what failed during the fault, at most RETRY_MAX_SECONDS apart.
+SEARCH_SECONDS_PER_WRITE = 0.5
+SEARCH_FLOOR_SECONDS = RETRY_MAX_SECONDS + 5
+# Pages created at once (the most one request takes) half a second before the fault: search is
+# still indexing them when it strikes, so its reads from content, its own database and its
+# acknowledgements fail mid-work.
+BACKLOG_PAGES = 25
 
 
 @dataclass
@@ -67,6 +79,8 @@ def private_stack(base_environ: dict[str, str]) -> Iterator[PrivateStack]:
             "DATABASE_URL": database_url,
             "REDIS_URL": redis_url,
             "DB_POOL_MAX": "4",
+            # The session's stack leaves indexing to tests/search; this one is whole, as `make run` starts it.
+            "SEARCH_INDEXING": "on",
         }
         environ.update(
             {
@@ -93,10 +107,14 @@ class Load:
 
     stack: PrivateStack
     answers: list[tuple[float, str, int, float]] = field(default_factory=list)  # (at, what, status, seconds)
-    acknowledged: dict[str, str] = field(default_factory=dict)  # document id -> its unique word
+    acknowledged: dict[str, str] = field(default_factory=dict)  # document id -> marker of its last acknowledged write
+    unsure: dict[str, str] = field(default_factory=dict)  # document id -> marker of an edit not acknowledged
+    edits: int = 0  # acknowledged edits
     problems: list[str] = field(default_factory=list)
+    healed_at: float = 0.0
 
-    async def one(self, session: aiohttp.ClientSession, what: str, method: str, path: str, body=None) -> None:
+    async def one(self, session: aiohttp.ClientSession, what: str, method: str, path: str, body=None) -> dict | None:
+        """One request, its answer recorded and checked; the answer's data when it is a 200."""
         started = time.monotonic()
         try:
             async with session.request(method, self.stack.gateway + path, json=body) as response:
@@ -104,7 +122,7 @@ class Load:
                 status = response.status
         except (aiohttp.ClientError, TimeoutError) as exc:
             self.problems.append(f"{what}: no answer ({exc!r})")
-            return
+            return None
         seconds = time.monotonic() - started
         self.answers.append((started, what, status, seconds))
         if not response.headers.get("Content-Type", "").startswith("application/json") or '"ok":' not in text:
@@ -113,41 +131,69 @@ class Load:
             self.problems.append(f"{what}: {status} {text[:200]}")
         if seconds > ROUTE_TIMEOUT_SECONDS + 2:
             self.problems.append(f"{what}: answered after {seconds:.1f}s")
-        if what == "write" and status == 200:
-            for page in json.loads(text)["data"]["created"]:
-                self.acknowledged[page["id"]] = body["pages"][0]["content"]
+        return json.loads(text)["data"] if status == 200 else None
+
+    def session(self) -> aiohttp.ClientSession:
+        timeout = aiohttp.ClientTimeout(total=ROUTE_TIMEOUT_SECONDS + 5)
+        return aiohttp.ClientSession(timeout=timeout, headers={"x-api-key": self.stack.key})
+
+    async def create(self, session: aiohttp.ClientSession, count: int = 1) -> None:
+        """`count` pages in one request, each with its marker as its slug."""
+        words = [marker() for _ in range(count)]
+        pages = [{"slug": word, "title": "Fault page", "content": paragraph(word), "status": "published"}
+                 for word in words]  # fmt: skip
+        data = await self.one(session, "create", "POST", "/api/v1/site/pages",
+                              {"productId": self.stack.product_id, "pages": pages})  # fmt: skip
+        for created in data["created"] if data else []:
+            self.acknowledged[created["id"]] = created["slug"]
+
+    async def edit(self, session: aiohttp.ClientSession, document_id: str) -> None:
+        word = marker()
+        # Unsure until acknowledged: without a 200 (a failure, or the load stopped while the
+        # request was out) the edit may still have been applied.
+        self.unsure[document_id] = word
+        if await self.one(session, "edit", "PUT", f"/api/v1/content/{document_id}", {"content": paragraph(word)}):
+            self.acknowledged[document_id] = self.unsure.pop(document_id)
+            self.edits += 1
 
     async def run(self, seconds: float) -> None:
-        timeout = aiohttp.ClientTimeout(total=ROUTE_TIMEOUT_SECONDS + 5)
-        headers = {"x-api-key": self.stack.key}
+        """Every round: two reads, a page created, and the newest page with no unacknowledged edit edited."""
         deadline = time.monotonic() + seconds
-        async with aiohttp.ClientSession(timeout=timeout, headers=headers) as session:
+        async with self.session() as session:
             while time.monotonic() < deadline:
-                word = f"zq{secrets.token_hex(5)}"
-                page = {"slug": word, "title": f"Fault page {word}", "content": word, "status": "published"}
+                editable = [document_id for document_id in self.acknowledged if document_id not in self.unsure]
                 await asyncio.gather(
                     self.one(session, "read", "GET", "/api/v1/agent-simulation/runs"),
                     self.one(session, "read", "GET", f"/api/v1/site/pages?productId={self.stack.product_id}"),
-                    self.one(
-                        session,
-                        "write",
-                        "POST",
-                        "/api/v1/site/pages",
-                        {"productId": self.stack.product_id, "pages": [page]},
-                    ),  # fmt: skip
+                    self.create(session),
+                    *([self.edit(session, editable[-1])] if editable else []),
                 )
                 await asyncio.sleep(0.25)
 
 
+def marker() -> str:
+    """A word found in no other page, so a search for it finds that page."""
+    return f"zq{secrets.token_hex(5)}"
+
+
+def paragraph(word: str) -> str:
+    """A page's text: one short paragraph, one chunk to embed."""
+    return f"Written while a fault was injected, this page carries the marker {word} for search to find."
+
+
 async def fault_round(stack: PrivateStack, inject: Callable[[], Awaitable[None]], heal: Callable[[], Awaitable[None]]):
     """Load before, during and after a fault (until two seconds of only 2xx, at most
-    RECOVERY_DEADLINE_SECONDS); the load and the seconds from healing to the last failure."""
+    RECOVERY_DEADLINE_SECONDS), with a backlog of pages for search just before the fault; the
+    load and the seconds from healing to the last failure."""
     load = Load(stack)
     runner = asyncio.create_task(load.run(2 + FAULT_SECONDS + RECOVERY_DEADLINE_SECONDS))
-    await asyncio.sleep(2)
+    await asyncio.sleep(1.5)
+    async with load.session() as session:
+        await load.create(session, BACKLOG_PAGES)
+    await asyncio.sleep(0.5)
     await inject()
     await asyncio.sleep(FAULT_SECONDS)
-    healed_at = time.monotonic()
+    healed_at = load.healed_at = time.monotonic()
     await heal()
     while not runner.done():
         failing = [at for at, _, status, _ in load.answers if at >= healed_at and status >= 300]
@@ -173,6 +219,58 @@ async def stored(stack: PrivateStack, ids: list[str]) -> list[str]:
     return lost
 
 
+async def found_by_search(session: aiohttp.ClientSession, stack: PrivateStack, document_id: str, word: str) -> bool:
+    # The page holding the word is the only one the full-text ranking finds: after fusion it is
+    # first, or second behind the vector ranking's first when their scores tie.
+    body = {"query": word, "nResults": 2, "include": []}
+    async with session.post(f"{stack.gateway}/api/v1/content/search/{stack.organization_id}", json=body) as response:
+        return response.status == 200 and document_id in (await response.json())["data"]["ids"][0]
+
+
+async def searchable(stack: PrivateStack, load: Load) -> float:
+    """Seconds from healing until search finds every page written during the round by the marker
+    of its last acknowledged write (or of a later edit that was not acknowledged, which may have
+    been applied). The wait is bounded by the writes to index, with a floor."""
+    missing = {
+        document_id: (word, load.unsure[document_id]) if document_id in load.unsure else (word,)
+        for document_id, word in load.acknowledged.items()
+    }
+    budget = max(SEARCH_FLOOR_SECONDS, SEARCH_SECONDS_PER_WRITE * (len(load.acknowledged) + load.edits))
+    deadline = time.monotonic() + budget
+    async with load.session() as session:
+        while True:
+            for document_id, words in list(missing.items()):
+                for word in words:
+                    if await found_by_search(session, stack, document_id, word):
+                        del missing[document_id]
+                        break
+            if not missing:
+                return time.monotonic() - load.healed_at
+            assert time.monotonic() < deadline, (
+                f"{len(missing)} of {len(load.acknowledged)} pages not found by search within {budget:.0f}s"
+                f" (document id: markers): {missing}; {stream_state(stack)}"
+            )
+            await asyncio.sleep(0.5)
+
+
+def stream_state(stack: PrivateStack) -> str:
+    """What Redis says of the content events stream and the search indexers' group."""
+    stream = content_events_stream(stack.environ["REDIS_PREFIX"])
+    client = redis.Redis(port=stack.redis_port, decode_responses=True)
+    try:
+        info = client.xinfo_stream(stream)
+        groups = client.xinfo_groups(stream)
+        pending = client.xpending(stream, GROUP) if any(group["name"] == GROUP for group in groups) else None
+    except redis.RedisError as exc:
+        return f"Redis: {exc!r}"
+    finally:
+        client.close()
+    return (
+        f"stream {stream}: {info['length']} entries, last {info['last-generated-id']}; groups {groups};"
+        f" pending in {GROUP}: {pending}"
+    )
+
+
 def report(name: str, load: Load, recovered: float) -> str:
     statuses: dict[int, int] = {}
     for _, _, status, _ in load.answers:
@@ -186,6 +284,9 @@ async def check(stack: PrivateStack, name: str, load: Load, recovered: float) ->
     assert recovered < RECOVERY_DEADLINE_SECONDS, report(name, load, recovered)
     assert load.acknowledged
     assert await stored(stack, sorted(load.acknowledged)) == []
+    seconds = await searchable(stack, load)
+    print(f"{name}: {len(load.acknowledged)} pages created, {load.edits} edited ({len(load.unsure)} unacknowledged),"
+          f" all found by search {seconds:.1f}s after healing")  # fmt: skip
 
 
 async def test_redis_paused(private_stack: PrivateStack):

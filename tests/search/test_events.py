@@ -1,8 +1,10 @@
 """The event consumer against real Redis: acknowledge after applying, one read per document,
-failures left pending and claimed again, malformed entries skipped."""
+failures left pending and retried (by their consumer soon, by any consumer once stale),
+malformed entries skipped."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -82,6 +84,40 @@ async def test_a_failed_document_stays_pending_and_is_claimed_again(stream, monk
     monkeypatch.setattr(stream_consumer, "CLAIM_EVERY_SECONDS", 0.0)
     assert await consumer.step() == 1
     assert recording.calls[-1] == ("org-1", "broken")
+    assert await stream.pending() == 0
+
+
+async def step_until_nothing_pending(stream: Stream, consumer: EventConsumer) -> None:
+    """Steps of the consumer for at most half the idle time after which another consumer could
+    claim its entries (the consumer reads them again after RETRY_FIRST_SECONDS)."""
+    deadline = time.monotonic() + stream_consumer.CLAIM_IDLE_MS / 2000
+    while await stream.pending() and time.monotonic() < deadline:
+        await consumer.step()
+
+
+async def test_a_failed_document_is_retried_by_its_consumer_within_seconds(stream):
+    recording = RecordingIndexer(failing=("broken",))
+    consumer = stream.consumer(recording)
+    await stream.publish("broken")
+    await consumer.step()
+    assert await stream.pending() == 1
+    recording.failing.clear()  # the content service answers again
+    await step_until_nothing_pending(stream, consumer)
+    assert recording.calls == [("org-1", "broken"), ("org-1", "broken")]
+    assert await stream.pending() == 0
+
+
+async def test_entries_delivered_without_the_reply_arriving_are_read_again(stream):
+    recording = RecordingIndexer()
+    consumer = stream.consumer(recording)
+    await stream.publish("first")
+    assert await consumer.step() == 1
+    [member] = await stream.redis.xinfo_consumers(stream.name, indexer_module.GROUP)
+    await stream.publish("lost")
+    # Redis hands the entry to the consumer, whose read timed out before the answer came.
+    await stream.redis.xreadgroup(indexer_module.GROUP, member["name"], {stream.name: ">"})
+    await step_until_nothing_pending(stream, consumer)
+    assert recording.calls == [("org-1", "first"), ("org-1", "lost")]
     assert await stream.pending() == 0
 
 
