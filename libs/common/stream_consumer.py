@@ -5,6 +5,11 @@ entry is acknowledged only once handled. One left unacknowledged by a live consu
 handler failed, or the reply that delivered it was lost to a timeout) is read again by that
 consumer within seconds; one left by a replica that died is claimed by another after
 CLAIM_IDLE_MS. Handlers must be idempotent: an entry read again may have been applied already.
+
+A Redis that restarts without its data (or fails over to an empty replica) has lost the stream
+and its groups; a consumer whose read is refused with NOGROUP makes its group again and reads
+on. What the lost stream held and the group had not acknowledged is gone with it
+(docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import logging
 import os
 import socket
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
@@ -27,6 +32,7 @@ from libs.common.metrics import REDIS_ERRORS
 log = logging.getLogger(__name__)
 
 Entry = tuple[bytes, dict[bytes, bytes]]
+T = TypeVar("T")
 
 READ_COUNT = 100
 # Below the Redis client's socket timeout, so a quiet stream is not taken for a dead connection.
@@ -41,6 +47,10 @@ RETRY_SECONDS = 1.0
 # CLAIM_IDLE_MS: another replica never takes the entries of a live consumer.
 RETRY_FIRST_SECONDS = 1.0
 RETRY_MAX_SECONDS = 15.0
+# Where a group made again after Redis lost it starts: the stream is new, and all it holds (what
+# the relay published since) is unread by the group. Were only the group destroyed, the stream
+# would be read again from its start, which idempotent handlers take as a replay.
+LOST_GROUP_START = "0"
 
 
 class StreamConsumer(ABC):
@@ -66,14 +76,30 @@ class StreamConsumer(ABC):
         await self._redis.xack(self._stream, self._group, *entry_ids)
 
     async def ensure_group(self) -> None:
-        if self._ready:
-            return
+        if not self._ready:
+            await self._create_group(self._start)
+
+    async def _create_group(self, start: str) -> None:
         try:
-            await self._redis.xgroup_create(self._stream, self._group, id=self._start, mkstream=True)
+            await self._redis.xgroup_create(self._stream, self._group, id=start, mkstream=True)
         except ResponseError as exc:
-            if "BUSYGROUP" not in str(exc):
+            if "BUSYGROUP" not in str(exc):  # another replica made it first
                 raise
         self._ready = True
+
+    async def _in_group(self, work: Callable[[], Awaitable[T]]) -> T:
+        """`work` against the group, done again once the group is made anew if Redis lost it."""
+        await self.ensure_group()
+        try:
+            return await work()
+        except ResponseError as exc:
+            if not str(exc).startswith("NOGROUP"):
+                raise
+        REDIS_ERRORS.labels("events_read").inc()
+        log.warning("the consumer group %s of %s is gone (Redis lost its data); making it again from %s",
+                    self._group, self._stream, LOST_GROUP_START)  # fmt: skip
+        await self._create_group(LOST_GROUP_START)
+        return await work()
 
     async def _claim_stale(self) -> list[Entry]:
         """Entries another consumer took and never acknowledged (it died, or its handler failed)."""
@@ -118,20 +144,25 @@ class StreamConsumer(ABC):
             return 0
 
     async def _step(self) -> int:
-        await self.ensure_group()
-        entries = await self._claim_stale() or await self._read_own_pending() or await self._read(">", READ_BLOCK_MS)
+        entries = await self._in_group(self._next_entries)
         await self.handle(entries)
         return len(entries)
+
+    async def _next_entries(self) -> list[Entry]:
+        return await self._claim_stale() or await self._read_own_pending() or await self._read(">", READ_BLOCK_MS)
 
     async def lag(self) -> tuple[int, float]:
         """Entries the group has not acknowledged or not yet read, and the age in seconds of the
         oldest one (from its event's `occurredAt`; 0 when none)."""
-        await self.ensure_group()
+        return await self._in_group(self._lag)
+
+    async def _lag(self) -> tuple[int, float]:
+        pending = await self._redis.xpending(self._stream, self._group)  # first: NOGROUP when the group is gone
         groups = await self._redis.xinfo_groups(self._stream)
         group = next(g for g in groups if _text(g["name"]) == self._group)
-        unacknowledged, unread = int(group["pending"]), int(group.get("lag") or 0)
+        unacknowledged, unread = int(pending["pending"]), int(group.get("lag") or 0)
         if unacknowledged:
-            first = _text((await self._redis.xpending(self._stream, self._group))["min"])
+            first = _text(pending["min"])
             entries = await self._redis.xrange(self._stream, min=first, max=first, count=1)
         elif unread:
             entries = await self._redis.xrange(self._stream, min="(" + _text(group["last-delivered-id"]), count=1)

@@ -1,9 +1,10 @@
 """The event consumer against real Redis: acknowledge after applying, one read per document,
 failures left pending and retried (by their consumer soon, by any consumer once stale),
-malformed entries skipped."""
+malformed entries skipped, the group made again when Redis lost it."""
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -38,8 +39,8 @@ class Stream:
     redis: aioredis.Redis
     name: str
 
-    def consumer(self, indexer: RecordingIndexer) -> EventConsumer:
-        return EventConsumer(self.redis, self.name, indexer)  # type: ignore[arg-type]
+    def consumer(self, indexer: RecordingIndexer, start: str = "0") -> EventConsumer:
+        return EventConsumer(self.redis, self.name, indexer, start=start)  # type: ignore[arg-type]
 
     async def publish(self, document_id: str, occurred_at: datetime | None = None) -> None:
         event = {"type": "content.changed", "organizationId": "org-1", "documentId": document_id}
@@ -149,3 +150,37 @@ async def test_the_indexing_lag_is_observed_from_the_first_event_of_a_document(s
     new_count, new_total = lag_samples()
     assert new_count == count + 1  # "a" only: the failed one is not indexed, the undated one has no time
     assert 40 <= new_total - total < 60
+
+
+def events_read_errors() -> float:
+    return REGISTRY.get_sample_value("redis_errors_total", {"operation": "events_read"}) or 0.0
+
+
+async def test_a_consumer_makes_its_group_again_when_redis_lost_the_stream(stream, caplog):
+    recording = RecordingIndexer()
+    # Even a group first made at the stream's end: the one made again must read the new stream
+    # from its beginning, where the relay has already published.
+    consumer = stream.consumer(recording, start="$")
+    await consumer.ensure_group()
+    await stream.publish("before")
+    assert await consumer.step() == 1
+    await stream.redis.delete(stream.name)  # Redis came back empty: stream and group are gone
+    await stream.publish("after")
+    errors = events_read_errors()
+    with caplog.at_level(logging.WARNING, logger=stream_consumer.__name__):
+        assert await consumer.step() == 1
+    assert recording.calls == [("org-1", "before"), ("org-1", "after")]
+    assert await stream.pending() == 0
+    assert [record.levelno for record in caplog.records] == [logging.WARNING]
+    assert events_read_errors() == errors + 1
+
+
+async def test_the_lag_is_measured_on_the_stream_redis_holds_after_losing_it(stream):
+    consumer = stream.consumer(RecordingIndexer())
+    await stream.publish("before")
+    assert await consumer.step() == 1
+    await stream.redis.delete(stream.name)
+    await stream.publish("after", datetime.now(UTC) - timedelta(seconds=30))
+    unindexed, age = await consumer.lag()
+    assert unindexed == 1
+    assert 30 <= age < 60
