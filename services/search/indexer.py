@@ -230,7 +230,14 @@ class EventConsumer(StreamConsumer):
             if pending.first_occurred is not None:
                 INDEXING_LAG.observe(max(0.0, (datetime.now(UTC) - pending.first_occurred).total_seconds()))
 
-        await asyncio.gather(*(index(*key, pending) for key, pending in by_document.items()))
+        # No document of the read outlives the step, even when another's acknowledgement failed;
+        # that failure is raised once all are done, and what is unacknowledged is read again.
+        outcomes = await asyncio.gather(
+            *(index(*key, pending) for key, pending in by_document.items()), return_exceptions=True
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
 
 class _Pending:

@@ -4,6 +4,7 @@ malformed entries skipped, the group made again when Redis lost it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -14,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import redis.asyncio as aioredis
 from prometheus_client import REGISTRY
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from libs.common import stream_consumer
 from libs.common.encoding import dumps
@@ -24,12 +26,18 @@ from tests.conftest import REDIS_URL
 
 
 class RecordingIndexer:
-    def __init__(self, failing: tuple[str, ...] = ()) -> None:
+    def __init__(self, failing: tuple[str, ...] = (), slow: tuple[str, ...] = ()) -> None:
         self.calls: list[tuple[str, str]] = []
         self.failing = set(failing)
+        self.slow = set(slow)
+        self.running = 0
 
     async def index(self, organization_id: str, document_id: str) -> None:
         self.calls.append((organization_id, document_id))
+        self.running += 1
+        if document_id in self.slow:
+            await asyncio.sleep(0.3)
+        self.running -= 1
         if document_id in self.failing:
             raise RuntimeError("content service unreachable")
 
@@ -184,3 +192,20 @@ async def test_the_lag_is_measured_on_the_stream_redis_holds_after_losing_it(str
     unindexed, age = await consumer.lag()
     assert unindexed == 1
     assert 30 <= age < 60
+
+
+async def test_a_failed_acknowledgement_leaves_no_indexing_running_after_the_step(stream, monkeypatch):
+    recording = RecordingIndexer(slow=("slow",))
+    consumer = stream.consumer(recording)
+    await stream.publish("fast")
+    await stream.publish("slow")
+
+    async def unreachable(*entry_ids: bytes) -> None:
+        raise RedisConnectionError("Redis went away")
+
+    monkeypatch.setattr(consumer, "ack", unreachable)
+    monkeypatch.setattr(stream_consumer, "RETRY_SECONDS", 0.0)
+    assert await consumer.step() == 0  # the acknowledgement of "fast" failed
+    assert recording.running == 0
+    assert recording.calls == [("org-1", "fast"), ("org-1", "slow")]
+    assert await stream.pending() == 2  # read again by the retry of the consumer's own entries
