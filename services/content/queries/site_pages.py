@@ -21,10 +21,8 @@ FACET_FILTERS = {
     "has_content": "has_content = %(has_content)s",
 }
 DOMAIN_FILTERS = {"domain_id": "domain_id = %(domain_id)s", "domain": "domain = %(domain)s"}
-# Conditions on `d`, documents or listed_documents (migration 003), which both have the columns
-# named here but `title_lower`, which only listed_documents has: `query`, a case-insensitive
-# substring of the title or the path, is only read there (`title ILIKE p` is `lower(title) LIKE
-# lower(p)`, evaluated with the title lowercased once when it was written).
+# Conditions on `d`: documents, or listed_documents (migration 003), which has every column named
+# here and is the only one with `title_lower`, so `query` (title or path ILIKE) is read there only.
 DOCUMENT_FILTERS = {
     **FACET_FILTERS,
     "path_prefix": "d.file_path LIKE %(path_prefix)s",
@@ -56,8 +54,8 @@ def _params(product_id: str, filters: dict[str, Any]) -> dict[str, Any]:
 def _source(filters: dict[str, Any]) -> str:
     """The live documents of the product the filters match: `FROM <table> d WHERE <conditions>`.
 
-    The substring filter reads listed_documents: trigram matches are lossy, so every match's row
-    is read again, and there about 45 rows share a heap page instead of about 6.
+    With the substring filter, listed_documents, whose rows are narrow: a trigram match is only a
+    candidate, and its row is read again to be counted.
     """
     if "query" in filters:
         table, conditions = "listed_documents", ["d.product_id = %(product_id)s"]
