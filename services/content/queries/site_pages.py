@@ -21,10 +21,12 @@ FACET_FILTERS = {
     "has_content": "has_content = %(has_content)s",
 }
 DOMAIN_FILTERS = {"domain_id": "domain_id = %(domain_id)s", "domain": "domain = %(domain)s"}
+# Conditions on `d`: documents, or listed_documents (migration 003), which has every column named
+# here and is the only one with `title_lower`, so `query` (title or path ILIKE) is read there only.
 DOCUMENT_FILTERS = {
     **FACET_FILTERS,
     "path_prefix": "d.file_path LIKE %(path_prefix)s",
-    "query": "(d.title ILIKE %(query)s OR d.file_path ILIKE %(query)s)",
+    "query": "(d.title_lower LIKE lower(%(query)s) OR d.file_path ILIKE %(query)s)",
     **{
         name: f"EXISTS (SELECT 1 FROM document_domains a WHERE a.document_id = d.id AND a.{condition}"
         " AND a.deleted_at IS NULL)"
@@ -49,19 +51,28 @@ def _params(product_id: str, filters: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _document_where(filters: dict[str, Any]) -> str:
-    conditions = ["d.product_id = %(product_id)s", "d.deleted_at IS NULL"]
-    return " AND ".join(conditions + [DOCUMENT_FILTERS[name] for name in filters])
+def _source(filters: dict[str, Any]) -> str:
+    """The live documents of the product the filters match: `FROM <table> d WHERE <conditions>`.
+
+    With the substring filter, listed_documents, whose rows are narrow: a trigram match is only a
+    candidate, and its row is read again to be counted.
+    """
+    if "query" in filters:
+        table, conditions = "listed_documents", ["d.product_id = %(product_id)s"]
+    else:
+        table, conditions = "documents", ["d.product_id = %(product_id)s", "d.deleted_at IS NULL"]
+    return f"FROM {table} d WHERE {' AND '.join(conditions + [DOCUMENT_FILTERS[name] for name in filters])}"
 
 
 async def list_pages(
     cur: Any, product_id: str, filters: dict[str, Any], order_by: str, direction: str, limit: int, offset: int
 ) -> list[Row]:
+    """The page's documents are found in order where the filters read, then their columns read from documents."""
     order = f"{ORDER_COLUMNS[order_by]} {DIRECTIONS[direction]}, d.id {DIRECTIONS[direction]}"
+    page = f"SELECT d.id {_source(filters)} ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s"
     return await fetch_all(
         cur,
-        f"SELECT {PAGE_COLUMNS} FROM documents d WHERE {_document_where(filters)} ORDER BY {order}"
-        " LIMIT %(limit)s OFFSET %(offset)s",
+        f"SELECT {PAGE_COLUMNS} FROM ({page}) AS page JOIN documents d ON d.id = page.id ORDER BY {order}",
         {**_params(product_id, filters), "limit": limit, "offset": offset},
     )
 
@@ -83,7 +94,7 @@ async def count_pages(cur: Any, product_id: str, filters: dict[str, Any]) -> int
         conditions += [FACET_FILTERS[name] for name in filters if name in FACET_FILTERS]
         sql = f"SELECT count(*) FROM document_domains WHERE {' AND '.join(conditions)}"
     else:
-        sql = f"SELECT count(*) FROM documents d WHERE {_document_where(filters)}"
+        sql = f"SELECT count(*) {_source(filters)}"
     total: int = await fetch_value(cur, sql, _params(product_id, filters))
     return total
 
