@@ -49,6 +49,8 @@ from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
+from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
+from libs.common.internal_token import Organization
 from services.search.app import shared_embedder
 from services.search.chunking import model_text
 from services.search.searching import MIN_CANDIDATES
@@ -267,21 +269,26 @@ def load() -> str:
     return f"load average {os.getloadavg()[0]:.1f}"
 
 
-def query_rounds(url: str, key: str, matrix: np.ndarray) -> list[tuple[str, str]]:
-    requests = [Request("POST", url, {"x-api-key": key}, {"query": query}) for query in QUERIES]
+def query_rounds(stack: BenchStack, organization: Organization, key: str, matrix: np.ndarray) -> list[tuple[str, str]]:
+    path = f"/api/v1/content/search/{organization.id}"
+    requests = [Request("POST", stack.url("gateway") + path, {"x-api-key": key}, {"query": q}) for q in QUERIES]
     measure(requests, concurrency=1, count=40, warmup=40)
-    gateway_p50, gateway_p99, floors = [], [], []
+    gateway_p50, gateway_p99, direct_p50, floors = [], [], [], []
     for _ in range(ROUNDS):
         single = measure(requests, concurrency=1, count=120, warmup=0)
         assert single.failures == 0, "failed search requests"
         gateway_p50.append(single.p50_ms)
         gateway_p99.append(single.p99_ms)
+        token = {INTERNAL_TOKEN_HEADER: stack.internal_token(organization)}  # fresh each round: tokens expire
+        direct = [Request("POST", stack.url("search") + path, token, {"query": query}) for query in QUERIES]
+        direct_p50.append(measure(direct, concurrency=1, count=120, warmup=0).p50_ms)
         floors.append(floor_ms(matrix))
     p50, floor = statistics.median(gateway_p50), statistics.median(floors)
     parallel = measure(requests, concurrency=4, count=400, warmup=0)
     return [
         ("one at a time", f"p50 {p50:6.2f} ms (rounds {', '.join(f'{v:.1f}' for v in gateway_p50)})"
                           f"   p99 {statistics.median(gateway_p99):6.2f} ms   {load()}"),
+        ("the search service directly", f"p50 {statistics.median(direct_p50):6.2f} ms"),
         ("floor: embed + exact scan", f"p50 {floor:6.2f} ms   gateway / floor {p50 / floor:.2f}"),
         ("four at a time", f"p50 {parallel.p50_ms:6.2f} ms   p99 {parallel.p99_ms:6.2f} ms"
                            f"   {parallel.requests_per_second:.0f} req/s"),
@@ -380,12 +387,14 @@ def main() -> None:
                 say(f"  {name}: {value}")
 
         for size in sizes:
-            key, organization_id, product_id = asyncio.run(organization(stack, f"bench-search-{size}"))
+            slug = f"bench-search-{size}"
+            key, organization_id, product_id = asyncio.run(organization(stack, slug))
             say(f"loading {size:,} chunks ({load()})")
             matrix = load_index(stack, organization_id, product_id, size, base, rng)
             url = f"{gateway}/api/v1/content/search/{organization_id}"
             if size in SIZES and args.only != "indexing":
-                add([(f"{size:,} chunks, {name}", value) for name, value in query_rounds(url, key, matrix)])
+                caller = Organization(organization_id, slug, slug.capitalize())
+                add([(f"{size:,} chunks, {name}", value) for name, value in query_rounds(stack, caller, key, matrix)])
             else:
                 measure([Request("POST", url, {"x-api-key": key}, {"query": QUERIES[0]})], count=5, warmup=1)
             resident, peak = worker_memory(stack)
