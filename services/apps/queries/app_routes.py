@@ -80,6 +80,12 @@ async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[
     ]
 
 
+async def routed_targets(cur: Any, app_id: str) -> list[str]:
+    """The ids of the documents the app routes to, each once."""
+    rows = await fetch_all(cur, "SELECT DISTINCT target_id FROM routes WHERE app_id = %s", (app_id,))
+    return [str(row["target_id"]) for row in rows]
+
+
 async def insert_routes(
     cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
 ) -> list[dict[str, Any]]:
