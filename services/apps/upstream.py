@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+import orjson
 from aiohttp import web
 
 from libs.common.internal_token import Caller, service_caller
@@ -44,11 +45,12 @@ async def targets(
     return documents
 
 
-async def count_targets(request: web.Request, product_ids: list[str], status: str, among: list[str] | None) -> int:
-    """How many live documents of the products have `status`; with `among`, how many of those ids do."""
+async def count_targets(request: web.Request, product_ids: list[str], status: str, among: str | None) -> int:
+    """How many live documents of the products have `status`; with `among` (a JSON array of ids, as
+    written), how many of those ids do."""
     body: dict[str, Any] = {"productIds": product_ids, "status": status}
     if among is not None:
-        body["ids"] = among
+        body["ids"] = orjson.Fragment(among)
     url = f"{request.app[SETTINGS].content_url}/internal/targets/count"
     answer = await request.app[HTTP].call("POST", url, _as_service(request), json=body)
     count: int = answer["count"]

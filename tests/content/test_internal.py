@@ -228,3 +228,14 @@ async def test_indexed_time_needs_a_zone_and_a_document_of_the_caller(
     assert status == 422
     status, body = await content_service.call("POST", path, other, {"lastIndexedAt": "2026-11-02T10:00:00Z"})
     assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_target_counts_refuse_malformed_ids(content_service, identity: IdentityFactory):
+    org = await identity.organization()
+    product = await identity.product(org)
+    body = {"productIds": [product["id"]], "ids": [product["id"], "nope"]}
+    status, answer = await content_service.call("POST", "/internal/targets/count", org, body)
+    assert (status, answer["details"]) == (422, {"ids.1": "Not a valid UUID."})
+    too_many = {"productIds": [product["id"]], "ids": [product["id"]] * 10_001}
+    status, answer = await content_service.call("POST", "/internal/targets/count", org, too_many)
+    assert (status, list(answer["details"])) == (422, ["ids"])

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.schemas import ApiSchema
-from libs.common.validators import ROUTE_PATH_MAX, StrictString, UuidString, length
+from libs.common.validators import ROUTE_PATH_MAX, StrictString, UuidList, UuidString, length
 from services.content.schemas.fields import STATUSES
 
 LOOKUP_MAX = 500
@@ -50,7 +50,7 @@ class TargetCount(ApiSchema):
     product_ids = target_products()
     status = target_status()
     # Count only these documents (the ones an app routes, say).
-    ids = fields.List(UuidString(), validate=length(0, TARGET_COUNT_IDS_MAX))
+    ids = UuidList(validate=length(0, TARGET_COUNT_IDS_MAX))
 
 
 class OrganizationDocumentsQuery(ApiSchema):
