@@ -73,10 +73,9 @@ class CandidateListing:
         if self.include_routed:
             return await upstream.count_targets(self.request, product_ids, self.status, None)
         async with cursor(self.request.app[DB_POOL]) as cur:
-            routed = await queries.routed_targets(cur, self.app_id)
-        chunks = [routed[start : start + COUNT_IDS_MAX] for start in range(0, len(routed), COUNT_IDS_MAX)]
+            routed = await queries.routed_targets(cur, self.app_id, COUNT_IDS_MAX)
         total, *routed_counts = await asyncio.gather(
-            *(upstream.count_targets(self.request, product_ids, self.status, among) for among in [None, *chunks])
+            *(upstream.count_targets(self.request, product_ids, self.status, among) for among in [None, *routed])
         )
         return total - sum(routed_counts)
 
@@ -114,20 +113,28 @@ class CandidateListing:
     async def _pieces(self, documents: list[dict[str, Any]], candidates: list[dict[str, Any]]) -> AsyncIterator[bytes]:
         yield b'{"appId":' + dumps(self.app_id) + b',"candidates":['
         count = 0
+        following: asyncio.Task[tuple[list[dict[str, Any]], list[dict[str, Any]]]] | None = None
         try:
             while True:
+                # The next read runs while this one is written: the content service's work and
+                # the writing overlap, and still at most two reads are held.
+                if len(documents) == READ_MAX:
+                    following = asyncio.ensure_future(self.read(position_of(documents[-1]), READ_MAX))
                 if candidates:
                     yield (b"," if count else b"") + dumps(candidates)[1:-1]
                     count += len(candidates)
-                if len(documents) < READ_MAX:
+                if following is None:
                     break
-                documents, candidates = await self.read(position_of(documents[-1]), READ_MAX)
+                (documents, candidates), following = await following, None
         except Exception as exc:
             log.warning(
                 "route candidates of app %s broke off after %d candidates (request %s): %r",
                 self.app_id, count, self.request.get(REQUEST_ID), exc,
             )  # fmt: skip
             raise
+        finally:
+            if following is not None:  # the client went away, or writing failed
+                following.cancel()
         # The count follows the list, since it is the number written: the contract's fields, in
         # another order, which JSON objects do not have.
         yield b'],"candidateCount":' + str(count).encode() + b"}"
