@@ -38,6 +38,8 @@ class FakeContent:
     token_secret: str
     documents: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     server: TestServer | None = None
+    # Reads of targets answered before the next ones fail (None: they never do).
+    reads_before_failing: int | None = None
 
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
@@ -77,6 +79,10 @@ class FakeContent:
         return sorted(chosen, key=_position)
 
     async def targets(self, request: web.Request) -> web.Response:
+        if self.reads_before_failing is not None:
+            if self.reads_before_failing == 0:
+                raise web.HTTPInternalServerError()
+            self.reads_before_failing -= 1
         query = request.query
         documents = self._of(request, query.getall("productId"), query["status"])
         if "afterId" in query:

@@ -6,6 +6,7 @@ import base64
 import json
 from typing import Any
 
+import aiohttp
 import pytest
 
 from services.apps import schemas
@@ -144,6 +145,22 @@ async def test_a_list_longer_than_one_read_is_streamed_whole(tenant: Tenant, con
     listed = documents if include_routed == "true" else [d for d in documents if d not in routed]
     assert [c["targetId"] for c in data["candidates"]] == [d["id"] for d in listed]
     assert data["candidateCount"] == len(listed)
+
+
+async def test_content_failing_before_the_answer_is_an_error_and_after_it_breaks_the_answer_off(
+    tenant: Tenant, content: FakeContent
+):
+    app = await tenant.create_app_of()
+    for n in range(READ_MAX + 1):
+        content.add(tenant.org, tenant.product, filePath=f"/p{n:05}")
+    content.reads_before_failing = 0
+    status, body = await tenant.get(candidates_of(app))
+    assert (status, body["code"]) == (502, "BAD_GATEWAY")
+    content.reads_before_failing = 1
+    response = await tenant.client.get(candidates_of(app), headers={"x-api-key": tenant.key})
+    assert response.status == 200
+    with pytest.raises(aiohttp.ClientPayloadError):
+        await response.read()
 
 
 @pytest.mark.parametrize(
