@@ -98,15 +98,15 @@ class CandidateListing:
             found += candidates
             if len(found) > limit or len(documents) < wanted:
                 return found[:limit], len(found) > limit
-            # Read on: what the page still needs when no document was left out, else twice as
-            # much as before, since routed documents are (and the app routes) many.
+            # Read on: what the page still lacks when no document was left out; else twice the
+            # last read, since the documents that follow may well be routed too.
             need = limit + 1 - len(found)
             after = position_of(documents[-1])
             wanted = min(need if len(candidates) == len(documents) else max(need, wanted * 2), READ_MAX)
 
     async def stream(self) -> web.Response:
-        """The whole list as one answer, written as its documents are read, so the service holds one
-        read at a time however long the list. The first read happens before the answer starts, so
+        """The whole list as one answer, written as its documents are read, so the service holds at
+        most two reads however long the list. The first read happens before the answer starts, so
         its failure is still an error answer; a later one breaks the answer off."""
         return streamed_json_response(self._pieces(*await self.read(None, READ_MAX)))
 
