@@ -8,7 +8,9 @@ tests, check speed targets: a machine's load never turns the test suite red.
 from __future__ import annotations
 
 import asyncio
+import csv
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -20,9 +22,11 @@ import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+import psycopg2
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
@@ -40,6 +44,11 @@ BENCH_ENVIRON = {"RATE_LIMIT_PER_MINUTE": "100000000", "RATE_LIMIT_BURST": "1000
 
 def say(message: str) -> None:
     print(message, flush=True)
+
+
+def load_average() -> str:
+    """The machine's load, printed beside every result: other work may share the cores."""
+    return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 def free_port() -> int:
@@ -65,6 +74,16 @@ class BenchStack:
     def part_dsn(self, part: Part) -> str:
         return db.part_dsn(self.admin_dsn, part)
 
+    def worker_memory(self, part: Part) -> list[tuple[float, float]]:
+        """(resident MiB, peak resident MiB) of each gunicorn worker of `part`."""
+        [running] = [running for running in self.running if running.part is part]
+        master = running.process.pid
+        memory = []
+        for worker in Path(f"/proc/{master}/task/{master}/children").read_text().split():
+            status = dict(line.split(":", 1) for line in Path(f"/proc/{worker}/status").read_text().splitlines())
+            memory.append((int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024))
+        return memory
+
     def internal_token(self, organization: Organization, product: Any = None) -> str:
         """A token to call a service directly, as the gateway would for an API key of `organization`."""
         caller = Caller("api_key", "bench", organization, frozenset({"simulations:read", "content:read"}), product)
@@ -73,8 +92,6 @@ class BenchStack:
 
 def reset_database(admin: str) -> None:
     """A fresh benchmark database, so every run starts from the same state."""
-    import psycopg2
-
     conn = psycopg2.connect(make_dsn(admin, dbname="postgres"))
     conn.autocommit = True
     with conn.cursor() as cur:
@@ -104,6 +121,17 @@ def bench_stack(parts: Sequence[Part] = PARTS, environ: Mapping[str, str] | None
             finally:
                 stop(stack.running)
                 forget_prefix(merged["REDIS_URL"], prefix)
+
+
+def copy_rows(cur: psycopg2.extensions.cursor, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Load `rows` into `table` with COPY, 10,000 at a time."""
+    for first in range(0, len(rows), 10_000):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        for row in rows[first : first + 10_000]:
+            writer.writerow(["\\N" if value is None else value for value in row])
+        buffer.seek(0)
+        cur.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN WITH (FORMAT csv, NULL '\\N')", buffer)
 
 
 def ensure_program(name: str, package: str, path: str | None = None) -> str:

@@ -27,22 +27,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
-import io
-import os
 import random
 import statistics
 import time
 import uuid
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import numpy as np
 import psycopg2
 
-from bench.common import BenchStack, Request, bench_stack, measure, report, say
+from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import WORDS as PRODUCT_WORDS
 from deploy.parts import CONTENT, GATEWAY, SEARCH
 from gateway import queries as identity
@@ -102,15 +98,6 @@ def base_vectors(rng: random.Random) -> tuple[list[str], np.ndarray]:
     return texts, vectors
 
 
-def copy(cur: psycopg2.extensions.cursor, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow(["\\N" if value is None else value for value in row])
-    buffer.seek(0)
-    cur.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN WITH (FORMAT csv, NULL '\\N')", buffer)
-
-
 def load_index(
     stack: BenchStack,
     organization_id: str,
@@ -138,10 +125,10 @@ def load_index(
             chunk_rows.append((document_id, index, organization_id, title, texts[pick], "\\x" + vector.tobytes().hex()))
     conn = psycopg2.connect(stack.part_dsn(SEARCH), options=session_options(SEARCH.schema))
     with conn, conn.cursor() as cur:
-        copy(cur, "documents", DOCUMENT_COLUMNS, documents)
+        copy_rows(cur, "documents", DOCUMENT_COLUMNS, documents)
         cur.execute("CREATE TEMPORARY TABLE staged (document_id uuid, chunk_index int, organization_id uuid,"
                     " title text, content text, embedding bytea) ON COMMIT DROP")  # fmt: skip
-        copy(
+        copy_rows(
             cur,
             "staged",
             ("document_id", "chunk_index", "organization_id", "title", "content", "embedding"),
@@ -212,16 +199,6 @@ async def indexing_throughput(stack: BenchStack, rng: random.Random, count: int)
     return elapsed, len(ids) / elapsed, chunks
 
 
-def worker_memory(stack: BenchStack) -> tuple[float, float]:
-    """(resident MiB, peak resident MiB) of the search service's gunicorn worker."""
-    [search] = [running for running in stack.running if running.part is SEARCH]
-    master = search.process.pid
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    status = Path(f"/proc/{children[0]}/status").read_text()
-    fields = dict(line.split(":", 1) for line in status.splitlines())
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
-
-
 def floor_ms(matrix: np.ndarray, rounds: int = 2) -> float:
     """Median time, in this process, to embed a query and find its nearest 200 rows exactly."""
     embedder = shared_embedder()
@@ -265,10 +242,6 @@ def dense_ranking(matrix: np.ndarray) -> tuple[str, str]:
     )
 
 
-def load() -> str:
-    return f"load average {os.getloadavg()[0]:.1f}"
-
-
 def query_rounds(stack: BenchStack, organization: Organization, key: str, matrix: np.ndarray) -> list[tuple[str, str]]:
     path = f"/api/v1/content/search/{organization.id}"
     requests = [Request("POST", stack.url("gateway") + path, {"x-api-key": key}, {"query": q}) for q in QUERIES]
@@ -287,7 +260,7 @@ def query_rounds(stack: BenchStack, organization: Organization, key: str, matrix
     parallel = measure(requests, concurrency=4, count=400, warmup=0)
     return [
         ("one at a time", f"p50 {p50:6.2f} ms (rounds {', '.join(f'{v:.1f}' for v in gateway_p50)})"
-                          f"   p99 {statistics.median(gateway_p99):6.2f} ms   {load()}"),
+                          f"   p99 {statistics.median(gateway_p99):6.2f} ms   {load_average()}"),
         ("the search service directly", f"p50 {statistics.median(direct_p50):6.2f} ms"),
         ("floor: embed + exact scan", f"p50 {floor:6.2f} ms   gateway / floor {p50 / floor:.2f}"),
         ("four at a time", f"p50 {parallel.p50_ms:6.2f} ms   p99 {parallel.p99_ms:6.2f} ms"
@@ -351,11 +324,11 @@ def lag_quantiles(stack: BenchStack) -> str:
 
 
 def indexing_rows(stack: BenchStack, rng: random.Random, pages: int, url: str, key: str) -> list[tuple[str, str]]:
-    say(f"indexing {pages} pages made through the site-pages API, querying meanwhile ({load()})")
+    say(f"indexing {pages} pages made through the site-pages API, querying meanwhile ({load_average()})")
     (seconds, per_second, chunks), during, idle = asyncio.run(indexing_under_queries(stack, rng, pages, url, key))
     return [
         ("indexing", f"{pages} pages ({chunks} chunks) in {seconds:.1f} s: {per_second:.1f} pages/s,"
-                     f" {chunks / seconds:.1f} chunks/s   {load()}"),
+                     f" {chunks / seconds:.1f} chunks/s   {load_average()}"),
         ("indexing lag (metric)", lag_quantiles(stack)),
         ("10,000 chunks while indexing", f"p50 {statistics.median(during):6.2f} ms   p99 {p99(during):6.2f} ms"
                                          f"   ({len(during)} queries)"),
@@ -389,7 +362,7 @@ def main() -> None:
         for size in sizes:
             slug = f"bench-search-{size}"
             key, organization_id, product_id = asyncio.run(organization(stack, slug))
-            say(f"loading {size:,} chunks ({load()})")
+            say(f"loading {size:,} chunks ({load_average()})")
             matrix = load_index(stack, organization_id, product_id, size, base, rng)
             url = f"{gateway}/api/v1/content/search/{organization_id}"
             if size in SIZES and args.only != "indexing":
@@ -397,7 +370,7 @@ def main() -> None:
                 add([(f"{size:,} chunks, {name}", value) for name, value in query_rounds(stack, caller, key, matrix)])
             else:
                 measure([Request("POST", url, {"x-api-key": key}, {"query": QUERIES[0]})], count=5, warmup=1)
-            resident, peak = worker_memory(stack)
+            [(resident, peak)] = stack.worker_memory(SEARCH)
             add([(f"memory after {size:,} chunks", f"resident {resident:.0f} MiB, peak {peak:.0f} MiB")])
             del matrix
             if size == SIZES[0] and args.only != "queries":

@@ -14,8 +14,6 @@ then eight at a time over the whole mix.
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 import random
 import time
 import uuid
@@ -25,7 +23,7 @@ from urllib.parse import urlencode
 import aiohttp
 import psycopg2
 
-from bench.common import BenchStack, Request, bench_stack, measure, report, say
+from bench.common import BenchStack, Request, bench_stack, copy_rows, measure, report, say
 from deploy.parts import CONTENT, GATEWAY
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
@@ -34,7 +32,6 @@ from libs.common.db import create_pool, session_options, transaction
 
 DOCUMENTS = 100_000
 OTHER_DOCUMENTS = 20_000  # another product of the organization, so the product filter has work to do
-CHUNK = 10_000
 WRITES = 11_000
 WRITES_PER_REQUEST = 25
 WRITERS = 4
@@ -67,8 +64,11 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def document_rows(rng: random.Random, organization_id: str, product_id: str, count: int) -> list[tuple]:
-    """`count` documents spread over sections, types, statuses and two years of edits."""
+def document_rows(
+    rng: random.Random, organization_id: str, product_id: str, count: int, published_share: float = 0.7
+) -> list[tuple]:
+    """`count` documents spread over sections, types, statuses and two years of edits, as the
+    content service stores pages: canonical paths, unique in the product."""
     start = datetime(2024, 11, 1, tzinfo=UTC)
     rows = []
     for index in range(count):
@@ -77,7 +77,7 @@ def document_rows(rng: random.Random, organization_id: str, product_id: str, cou
         title = " ".join(words).capitalize()
         created = start + timedelta(minutes=rng.randint(0, 2 * 365 * 24 * 60))
         updated = created + timedelta(minutes=rng.randint(0, 60 * 24 * 90))
-        published = rng.random() < 0.7
+        published = rng.random() < published_share
         content = "" if rng.random() < 0.1 else f"# {title}\n\n" + " ".join(rng.choices(WORDS, k=rng.randint(50, 300)))
         rows.append((
             str(uuid.UUID(int=rng.getrandbits(128), version=4)), organization_id, product_id,
@@ -95,16 +95,6 @@ def attachment_rows(rng: random.Random, domain_ids: dict[str, str], document_ids
         for position, hostname in enumerate(rng.sample(DOMAINS, rng.randint(1, 2))):
             rows.append((document_id, domain_ids[hostname], hostname, position == 0))
     return rows
-
-
-def copy_rows(cur: psycopg2.extensions.cursor, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    for start in range(0, len(rows), CHUNK):
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        for row in rows[start : start + CHUNK]:
-            writer.writerow(["\\N" if value is None else value for value in row])
-        buffer.seek(0)
-        cur.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN WITH (FORMAT csv, NULL '\\N')", buffer)
 
 
 async def seed_identity(stack: BenchStack) -> tuple[str, str, str, str]:

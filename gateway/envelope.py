@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aiohttp import web
 
-from libs.common.encoding import JSON_CONTENT_TYPE, dumps
+from libs.common.encoding import JSON_CONTENT_TYPE, dumps, streamed_json_response
 from libs.common.errors import ApiError
 
 _OK_OPEN = b'{"ok":true,"data":'
@@ -24,6 +25,18 @@ def error_response(error: ApiError) -> web.Response:
 def ok_response_from_json(data_json: bytes, status: int = 200) -> web.Response:
     """Splice already-encoded JSON into the success envelope, without decoding it."""
     return web.Response(body=_OK_OPEN + data_json + _OK_CLOSE, status=status, content_type=JSON_CONTENT_TYPE)
+
+
+def ok_streamed_response(data_json: AsyncIterator[bytes], status: int = 200) -> web.Response:
+    """Splice JSON still arriving into the success envelope, passing each piece on as it comes."""
+
+    async def spliced() -> AsyncIterator[bytes]:
+        yield _OK_OPEN
+        async for piece in data_json:
+            yield piece
+        yield _OK_CLOSE
+
+    return streamed_json_response(spliced(), status)
 
 
 def ok_response(data: Any, status: int = 200) -> web.Response:

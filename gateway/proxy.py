@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import calendar
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import format_datetime
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway.envelope import ok_response_from_json
+from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.identity import Identity
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
 from libs.common import errors
 from libs.common.contract import Route
 from libs.common.encoding import loads
-from libs.common.http_client import RawResponse, upstream_error
+from libs.common.http_client import RawResponse, StreamedResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
 from libs.common.keys import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
@@ -88,12 +88,22 @@ async def read_body(request: web.Request, timeout: float) -> bytes:
         ) from None
 
 
-def shape(raw: RawResponse) -> web.Response:
-    if raw.status >= 400:
+def _is_json(headers: Mapping[str, str]) -> bool:
+    return headers.get("Content-Type", "").startswith("application/json")
+
+
+def shape(raw: RawResponse | StreamedResponse) -> web.Response:
+    response: web.Response
+    if isinstance(raw, RawResponse) and raw.status >= 400:
         raise upstream_error(raw)
-    if raw.body and not raw.headers.get("Content-Type", "").startswith("application/json"):
+    if isinstance(raw, StreamedResponse) and _is_json(raw.headers):
+        response = ok_streamed_response(raw.pieces(), raw.status)
+    elif isinstance(raw, RawResponse) and (not raw.body or _is_json(raw.headers)):
+        response = ok_response_from_json(raw.body or b"null", raw.status)
+    else:
+        if isinstance(raw, StreamedResponse):
+            raw.close()
         raise errors.BadGateway("upstream answered with a body that is not JSON")
-    response = ok_response_from_json(raw.body or b"null", raw.status)
     for name in PASSED_RESPONSE_HEADERS:
         if name in raw.headers:
             response.headers[name] = raw.headers[name]
@@ -121,7 +131,8 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
         headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
         headers[INTERNAL_TOKEN_HEADER] = app[HTTP].token(checked.identity.caller(request_id, checked.product))
         headers[REQUEST_ID_HEADER] = request_id
-        raw = await app[HTTP].send(
+        send = app[HTTP].stream if route.streamed else app[HTTP].send
+        raw = await send(
             request.method,
             # Always relative, also for an absolute-form request line ("GET http://host/path").
             upstream_url + request.rel_url.raw_path_qs,

@@ -29,15 +29,21 @@ def routes() -> None:
 @click.option("--product", "product_id", help="Only this product of the app; default: every product of the app.")
 @click.option("--status", type=click.Choice(["draft", "published"]), help="Default: published.")
 @click.option("--include-routed", is_flag=True, default=None, help="Also list documents the app already routes.")
+@click.option("--limit", type=int, help="One page of at most this many (1-1000); default: the whole list.")
+@click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
 def routes_candidates(context: Context, app_id: str, product_id: str | None, status: str | None,
-                      include_routed: bool | None, as_json: bool) -> None:  # fmt: skip
-    """List the app's products' documents with the path each would get."""
-    params = compact(productId=product_id, status=status, includeRouted=include_routed)
+                      include_routed: bool | None, limit: int | None, cursor: str | None,
+                      as_json: bool) -> None:  # fmt: skip
+    """List the app's products' documents with the path each would get, all or a page at a time."""
+    params = compact(productId=product_id, status=status, includeRouted=include_routed, limit=limit, cursor=cursor)
     data = context.api().call("GET", f"/api/v1/apps/{app_id}/route-candidates", params=params)
+    footer = f"{data['candidateCount']} candidates"
+    if data.get("nextCursor"):
+        footer += f"; the next page: --cursor {data['nextCursor']}"
     show(data, as_json, rows=data["candidates"], columns=("targetId", "suggestedPath", "pathStatus", "target.title"),
-         footer=f"{data['candidateCount']} candidates")  # fmt: skip
+         footer=footer)  # fmt: skip
 
 
 @routes.command("update")

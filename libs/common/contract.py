@@ -34,6 +34,10 @@ class Route:
     name: str
     summary: str
     timeout: float = DEFAULT_TIMEOUT_SECONDS
+    # The service may stream its answer (a long list): the gateway then passes the body on as it
+    # arrives, inside the envelope, instead of reading it whole; `timeout` bounds the wait for the
+    # answer's headers and each pause in its body, not the whole transfer.
+    streamed: bool = False
     # Tenancy checks at the edge: a path parameter holding an organization id, and a path
     # parameter, query parameter or top-level body field holding a product id; another
     # organization's id is 404.

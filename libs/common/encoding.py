@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
 import orjson
-from aiohttp import web
+from aiohttp import payload, web
 
 JSON_CONTENT_TYPE = "application/json"
 
@@ -55,3 +55,12 @@ def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | Non
 def raw_json_response(body: bytes, status: int = 200) -> web.Response:
     """A response whose JSON is already encoded (by PostgreSQL, say): sent as is."""
     return web.Response(body=body, status=status, content_type=JSON_CONTENT_TYPE)
+
+
+def streamed_json_response(pieces: AsyncIterator[bytes], status: int = 200) -> web.Response:
+    """A JSON response written piece by piece as `pieces` yields them (chunked, no Content-Length),
+    so a long answer is never held whole. The response is returned unprepared, like any other, so
+    the middlewares still set its headers; an exception in `pieces` breaks the connection off
+    before the final chunk, which a client reads as an incomplete answer."""
+    body = payload.AsyncIterablePayload(pieces, content_type=JSON_CONTENT_TYPE)
+    return web.Response(body=body, status=status)

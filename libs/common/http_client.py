@@ -7,9 +7,9 @@ or dropped before any answer (a restarting pod), so a retried request can never 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -36,8 +36,8 @@ class RawResponse:
     body: bytes
 
 
-def _count_failure(url: str, kind: str) -> None:
-    UPSTREAM_FAILURES.labels(route_var.get(), urlsplit(url).netloc, kind).inc()
+def _count_failure(url: str, kind: str, route: str | None = None) -> None:
+    UPSTREAM_FAILURES.labels(route or route_var.get(), urlsplit(url).netloc, kind).inc()
 
 
 def _failure_kind(exc: aiohttp.ClientError) -> str:
@@ -72,6 +72,51 @@ def upstream_error(response: RawResponse) -> errors.ApiError:
     return errors.BadGateway(f"upstream answered {response.status} without an error body")
 
 
+class StreamedResponse:
+    """A success whose body is still arriving: `pieces()` yields it as it comes, once; `close()`
+    drops it unread."""
+
+    def __init__(self, response: aiohttp.ClientResponse, url: str) -> None:
+        self.status = response.status
+        self.headers = response.headers
+        self._response = response
+        self._url = url
+        # The body is read after the handler has returned, outside the route's logging context.
+        self._route = route_var.get()
+
+    async def pieces(self) -> AsyncIterator[bytes]:
+        """An upstream that breaks off, or pauses past the timeout, raises here, so whoever passes
+        the body on breaks off too rather than end it as if it were complete."""
+        try:
+            async for piece in self._response.content.iter_any():
+                yield piece
+        except TimeoutError:
+            _count_failure(self._url, "timeout", self._route)
+            raise
+        except aiohttp.ClientError as exc:
+            _count_failure(self._url, _failure_kind(exc), self._route)
+            raise
+        finally:
+            self._response.release()
+
+    def close(self) -> None:
+        self._response.close()
+
+
+Answer = TypeVar("Answer", RawResponse, RawResponse | StreamedResponse)
+
+
+async def _read(response: aiohttp.ClientResponse, url: str) -> RawResponse:
+    async with response:
+        return RawResponse(response.status, response.headers, await response.read())
+
+
+async def _read_or_stream(response: aiohttp.ClientResponse, url: str) -> RawResponse | StreamedResponse:
+    if response.status >= 400 or response.content_length is not None:
+        return await _read(response, url)
+    return StreamedResponse(response, url)
+
+
 def _retryable(exc: aiohttp.ClientError) -> bool:
     if isinstance(exc, aiohttp.ClientConnectorError):
         return isinstance(exc.os_error, ConnectionRefusedError)
@@ -98,17 +143,45 @@ class InternalClient:
         body: bytes | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
     ) -> RawResponse:
-        """Send one request; failures become 502 (unreachable) or 504 (too slow)."""
+        """Send one request and read its answer; failures become 502 (unreachable) or 504 (too slow)."""
+        return await self._exchange(method, url, headers, body, timeout, aiohttp.ClientTimeout(total=timeout), _read)
+
+    async def stream(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        body: bytes | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+    ) -> RawResponse | StreamedResponse:
+        """Like `send`, but a success answered without a Content-Length (a part streaming a long
+        list) is passed on as it arrives rather than read whole: its headers must come within
+        `timeout`, and then no pause between two pieces of its body may last longer."""
+        client_timeout = aiohttp.ClientTimeout(sock_connect=timeout, sock_read=timeout)
+        return await self._exchange(method, url, headers, body, timeout, client_timeout, _read_or_stream)
+
+    async def _exchange(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str] | None,
+        body: bytes | None,
+        timeout: float,
+        client_timeout: aiohttp.ClientTimeout,
+        take: Callable[[aiohttp.ClientResponse, str], Awaitable[Answer]],
+    ) -> Answer:
+        """One request (retried as the module says), its answer taken by `take` within `timeout`."""
         attempts = 2 if method in IDEMPOTENT_METHODS else 1
-        client_timeout = aiohttp.ClientTimeout(total=timeout)
         for attempt in range(1, attempts + 1):
             try:
-                async with self._session.request(
-                    method, url, headers=headers, data=body, timeout=client_timeout, allow_redirects=False
-                ) as response:
+                async with asyncio.timeout(timeout):
+                    response = await self._session.request(
+                        method, url, headers=headers, data=body, timeout=client_timeout, allow_redirects=False
+                    )
                     if response.status == 503:
                         _count_failure(url, "not_ready")
-                    return RawResponse(response.status, response.headers, await response.read())
+                    return await take(response, url)
             except TimeoutError:
                 _count_failure(url, "timeout")
                 raise errors.UpstreamTimeout(f"upstream did not answer within {timeout:g}s") from None

@@ -259,6 +259,25 @@ class UuidString(fields.String):
         return text.lower()
 
 
+class UuidList(fields.Field[list[str]]):
+    """A JSON array of UUIDs, each checked as UuidString checks one, returned lower-cased.
+
+    For the long lists parts send each other (an app's routed documents: tens of thousands of
+    ids): one pass over the list, where a List of UuidString costs about 2 µs an item in
+    marshmallow's per-item machinery (20 ms for 10,000 ids).
+    """
+
+    default_error_messages = {"invalid": "Not a list.", "invalid_uuid": "Not a valid UUID."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str]:
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not is_uuid(item):
+                raise ValidationError({index: [self.error_messages["invalid_uuid"]]})
+        return [item.lower() for item in value]
+
+
 def priority_field(**kwargs: Any) -> StrictNumber:
     """The content priority: a number from 0 to 100 inclusive."""
     return StrictNumber(validate=validate.Range(min=PRIORITY_MIN, max=PRIORITY_MAX), **kwargs)

@@ -33,15 +33,14 @@ def suggested_paths(documents: list[dict[str, Any]]) -> dict[str, str]:
 
 
 def route_candidates(
-    app_id: str,
     documents: list[dict[str, Any]],
     suggested: dict[str, str],
     routes: list[Route],
     products: Mapping[str, dict[str, str]],
     include_routed: bool,
-) -> dict[str, Any]:
-    """The candidates among `documents` (of `products`, by id), given the app's `routes` at their
-    suggested paths or to them."""
+) -> list[dict[str, Any]]:
+    """The candidates among `documents` (of `products`, by id), in the documents' order, given the
+    app's `routes` at their suggested paths or to them."""
     by_path = {route["path"]: route for route in routes}
     by_target = first_route_by_target(routes)
     candidates = []
@@ -73,5 +72,4 @@ def route_candidates(
                 "product": products[document["productId"]],
             }
         )
-    candidates.sort(key=lambda candidate: (candidate["suggestedPath"], candidate["targetId"]))
-    return {"appId": app_id, "candidateCount": len(candidates), "candidates": candidates}
+    return candidates

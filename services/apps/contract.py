@@ -31,7 +31,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/apps/{appId}/domains", PART, "content:write", "apps_domains_create",
           "Add a domain to an app", body=apps.DomainCreate, response=apps.AppDomain, status=201, tag="Apps"),
     Route("GET", "/api/v1/apps/{appId}/route-candidates", PART, "content:read", "apps_route_candidates",
-          "List a product's documents as route candidates", product_query="productId",
+          "List a product's documents as route candidates", product_query="productId", streamed=True,
           query=apps.RouteCandidatesQuery, response=apps.RouteCandidates, tag="Apps"),
     Route("POST", "/api/v1/apps/{appId}/routes/import-preview", PART, "content:write", "apps_routes_preview",
           "Check a route import without creating routes", body=apps.RouteImport, response=apps.RoutePreview,

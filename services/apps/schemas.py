@@ -6,14 +6,21 @@ response schemas here document them in OpenAPI, and the tests check answers agai
 
 from __future__ import annotations
 
+import base64
+import binascii
+from typing import Any
+
 from marshmallow import fields, validate
 
+from libs.common.encoding import dumps, loads
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
+    ROUTE_PATH_MAX,
     QueryBoolean,
     StrictString,
     UuidString,
     hostname_validators,
+    is_uuid,
     json_object_field,
     length,
     route_path_validators,
@@ -24,6 +31,8 @@ NAME_MAX = 120
 ORIGIN_MAX = 2048
 MAX_RESOLVE_IDS = 500
 MAX_IMPORT_ROUTES = 100
+# Pages of route candidates, beyond the contract (docs/architecture.md, "Apps service").
+CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000
 
 RESOURCE_TYPES = ("product",)
 DOMAIN_TYPES = ("web", "metric", "redirect")
@@ -72,6 +81,30 @@ class DomainResolve(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
 
 
+def encode_cursor(file_path: str, target_id: str) -> str:
+    """The cursor of the page after the candidate of this document: its path and id, base64url JSON."""
+    return base64.urlsafe_b64encode(dumps([file_path, target_id])).rstrip(b"=").decode()
+
+
+class CandidatesCursor(fields.String):
+    """A `nextCursor` as a page of route candidates gave it, loaded as the (path, id) the next page starts after."""
+
+    default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, str]:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            decoded = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
+        except (ValueError, binascii.Error):
+            raise self.make_error("invalid_cursor") from None
+        match decoded:
+            case [str(path), str(target_id)] if (
+                len(path) <= ROUTE_PATH_MAX and "\x00" not in path and is_uuid(target_id)
+            ):
+                return path, target_id.lower()
+        raise self.make_error("invalid_cursor")
+
+
 class RouteCandidatesQuery(ApiSchema):
     product_id = UuidString(
         metadata={
@@ -81,6 +114,21 @@ class RouteCandidatesQuery(ApiSchema):
     )
     status = fields.String(load_default="published", validate=validate.OneOf(DOCUMENT_STATUSES))
     include_routed = QueryBoolean(load_default=False)
+    # Beyond the contract: without either, the whole list is one answer, streamed as it is read.
+    limit = fields.Integer(
+        validate=validate.Range(min=1, max=CANDIDATES_PAGE_MAX),
+        metadata={
+            "description": f"Beyond the contract: answer one page of at most this many candidates (default"
+            f" {CANDIDATES_PAGE_DEFAULT} when only `cursor` is sent), with `nextCursor`. Without `limit` and"
+            " `cursor` the answer is the whole list, as the contract has it."
+        },
+    )
+    cursor = CandidatesCursor(
+        metadata={
+            "description": "Beyond the contract: the `nextCursor` of the page before; the page starts after that"
+            " page's last candidate. Opaque; any other value is 422."
+        }
+    )
 
 
 class RouteItem(ApiSchema):
@@ -199,8 +247,23 @@ class RouteCandidate(ApiSchema):
 
 class RouteCandidates(ApiSchema):
     app_id = fields.String(required=True)
-    candidate_count = fields.Integer(required=True, strict=True)
-    candidates = fields.List(fields.Nested(RouteCandidate), required=True)
+    candidate_count = fields.Integer(
+        required=True,
+        strict=True,
+        metadata={"description": "How many candidates the query lists: with `limit` or `cursor`, on all pages."},
+    )
+    candidates = fields.List(
+        fields.Nested(RouteCandidate),
+        required=True,
+        metadata={"description": "In the order of their documents' paths (their suggested paths), then ids."},
+    )
+    next_cursor = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "Beyond the contract, only when `limit` or `cursor` was sent: the `cursor` of the next"
+            " page; null on the last page."
+        },
+    )
 
 
 class RouteInput(ApiSchema):

@@ -8,7 +8,9 @@ answer with another organization's data.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
+import orjson
 from aiohttp import web
 
 from libs.common.internal_token import Caller, service_caller
@@ -29,9 +31,27 @@ async def documents_by_id(request: web.Request, ids: list[str]) -> dict[str, dic
     return {document["id"]: document for document in answer["documents"]}
 
 
-async def product_documents(request: web.Request, product_id: str, status: str) -> list[dict[str, Any]]:
-    """A product's live documents with `status`, as route targets."""
-    url = f"{request.app[SETTINGS].content_url}/internal/products/{product_id}/documents?status={status}"
+async def targets(
+    request: web.Request, product_ids: list[str], status: str, after: tuple[str, str] | None, limit: int
+) -> list[dict[str, Any]]:
+    """The first `limit` live documents of the products with `status`, as route targets, in path
+    order and then id, after the document (path, id) `after`."""
+    query = [*(("productId", product_id) for product_id in product_ids), ("status", status), ("limit", str(limit))]
+    if after is not None:
+        query += [("afterPath", after[0]), ("afterId", after[1])]
+    url = f"{request.app[SETTINGS].content_url}/internal/targets?{urlencode(query)}"
     answer = await request.app[HTTP].call("GET", url, _as_service(request))
     documents: list[dict[str, Any]] = answer["documents"]
     return documents
+
+
+async def count_targets(request: web.Request, product_ids: list[str], status: str, among: str | None) -> int:
+    """How many live documents of the products have `status`; with `among` (a JSON array of ids, as
+    written), how many of those ids do."""
+    body: dict[str, Any] = {"productIds": product_ids, "status": status}
+    if among is not None:
+        body["ids"] = orjson.Fragment(among)
+    url = f"{request.app[SETTINGS].content_url}/internal/targets/count"
+    answer = await request.app[HTTP].call("POST", url, _as_service(request), json=body)
+    count: int = answer["count"]
+    return count

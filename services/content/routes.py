@@ -26,11 +26,8 @@ def setup_routes(app: web.Application) -> None:
     # In declaration order: /content/by-path comes before /content/{id}, which would take it for an id.
     register_handlers(router, contract.ROUTES, HANDLERS)
     router.add_post("/internal/documents/lookup", internal.internal_documents_lookup, name="internal_documents_lookup")
-    router.add_get(
-        "/internal/products/{productId}/documents",
-        internal.internal_product_documents,
-        name="internal_product_documents",
-    )
+    router.add_get("/internal/targets", internal.internal_targets, name="internal_targets")
+    router.add_post("/internal/targets/count", internal.internal_targets_count, name="internal_targets_count")
     router.add_get("/internal/documents/{id}", internal.internal_document_get, name="internal_document_get")
     router.add_get(
         "/internal/organizations/{orgId}/documents",

@@ -38,6 +38,8 @@ class FakeContent:
     token_secret: str
     documents: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     server: TestServer | None = None
+    # Reads of targets answered before the next ones fail (None: they never do).
+    reads_before_failing: int | None = None
 
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
@@ -59,7 +61,8 @@ class FakeContent:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[internal_auth_middleware(self.token_secret, ("/internal/",))])
         app.router.add_post("/internal/documents/lookup", self.lookup)
-        app.router.add_get("/internal/products/{productId}/documents", self.product_documents)
+        app.router.add_get("/internal/targets", self.targets)
+        app.router.add_post("/internal/targets/count", self.count)
         return app
 
     def _visible(self, request: web.Request) -> list[dict[str, Any]]:
@@ -70,14 +73,32 @@ class FakeContent:
         ids = set((await request.json())["ids"])
         return json_response({"documents": [target for target in self._visible(request) if target["id"] in ids]})
 
-    async def product_documents(self, request: web.Request) -> web.Response:
-        product_id, status = request.match_info["productId"], request.query["status"]
-        documents = [
-            target
-            for target in self._visible(request)
-            if target["productId"] == product_id and target["status"] == status
-        ]
-        return json_response({"documents": documents})
+    def _of(self, request: web.Request, product_ids: list[str], status: str) -> list[dict[str, Any]]:
+        """The products' documents with `status`, in path order and then id, as the content service orders them."""
+        chosen = [t for t in self._visible(request) if t["productId"] in product_ids and t["status"] == status]
+        return sorted(chosen, key=_position)
+
+    async def targets(self, request: web.Request) -> web.Response:
+        if self.reads_before_failing is not None:
+            if self.reads_before_failing == 0:
+                raise web.HTTPInternalServerError()
+            self.reads_before_failing -= 1
+        query = request.query
+        documents = self._of(request, query.getall("productId"), query["status"])
+        if "afterId" in query:
+            documents = [t for t in documents if _position(t) > (query["afterPath"], query["afterId"])]
+        return json_response({"documents": documents[: int(query["limit"])]})
+
+    async def count(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        documents = self._of(request, body["productIds"], body["status"])
+        if "ids" in body:
+            documents = [t for t in documents if t["id"] in body["ids"]]
+        return json_response({"count": len(documents)})
+
+
+def _position(target: dict[str, Any]) -> tuple[str, str]:
+    return target["filePath"] or "", target["id"]
 
 
 @dataclass

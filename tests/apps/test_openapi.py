@@ -43,10 +43,21 @@ async def test_list_operations_answer_arrays(gateway):
 async def test_route_candidates_document_their_query(gateway):
     document = await openapi(gateway)
     parameters = document["paths"]["/api/v1/apps/{appId}/route-candidates"]["get"]["parameters"]
-    assert {p["name"] for p in parameters if p["in"] == "query"} == {"productId", "status", "includeRouted"}
-    [product] = [p for p in parameters if p["name"] == "productId"]
-    assert not product.get("required", False)
-    assert "not a resource of the app is 404" in product["description"]
+    query = {p["name"]: p for p in parameters if p["in"] == "query"}
+    assert set(query) == {"productId", "status", "includeRouted", "limit", "cursor"}
+    assert not any(parameter.get("required", False) for parameter in query.values())
+    assert "not a resource of the app is 404" in query["productId"]["description"]
+    assert (query["limit"]["schema"]["minimum"], query["limit"]["schema"]["maximum"]) == (1, 1000)
+    for name in ("limit", "cursor"):
+        assert query[name]["description"].startswith("Beyond the contract"), name
+
+
+async def test_route_candidates_answer_the_contracts_fields_and_a_next_cursor_only_when_paged(gateway):
+    document = await openapi(gateway)
+    answer = document["components"]["schemas"]["RouteCandidates"]
+    assert set(answer["required"]) == {"appId", "candidateCount", "candidates"}
+    assert answer["properties"]["nextCursor"]["type"] == ["string", "null"]
+    assert answer["properties"]["nextCursor"]["description"].startswith("Beyond the contract")
 
 
 async def test_legacy_routing_is_deprecated_and_may_be_gone(gateway):

@@ -110,7 +110,7 @@ async def test_candidates_are_ordered_by_suggested_path(tenant: Tenant, content:
 
 
 @pytest.mark.parametrize(
-    "params", [{"productId": ""}, {"status": "archived"}, {"includeRouted": "yes"}, {"limit": "10"}],
+    "params", [{"productId": ""}, {"status": "archived"}, {"includeRouted": "yes"}, {"offset": "10"}],
     ids=["empty product", "status", "includeRouted", "unknown"],
 )  # fmt: skip
 async def test_invalid_queries_are_refused(tenant: Tenant, params: dict):
@@ -154,7 +154,7 @@ async def test_a_product_that_is_not_a_resource_of_the_app_is_not_found(tenant: 
     assert (status, body["code"], body["message"]) == (404, "NOT_FOUND", "this product is not a resource of the app")
 
 
-@pytest.mark.parametrize("params", [{}, {"status": "archived"}, {"productId": ""}, {"limit": "10"}])
+@pytest.mark.parametrize("params", [{}, {"status": "archived"}, {"productId": ""}, {"limit": "0"}])
 async def test_another_organizations_app_is_not_found_before_the_query_is_checked(
     tenant: Tenant, other_tenant: Tenant, params: dict
 ):

@@ -12,6 +12,7 @@ from libs.common.validators import (
     QueryBoolean,
     StrictBoolean,
     StrictNumber,
+    UuidList,
     UuidString,
     hostname_validators,
     normalize_hostname,
@@ -31,6 +32,7 @@ class Sample(ApiSchema):
     flag = StrictBoolean()
     query_flag = QueryBoolean()
     ref = UuidString()
+    refs = UuidList()
 
 
 def errors_of(**data) -> dict:
@@ -143,3 +145,11 @@ def test_uuids_are_canonical_and_lowercased():
 )
 def test_a_hostname_is_checked_as_sent_and_upper_case_names_the_lowercase_form(hostname, message):
     assert errors_of(hostname=hostname) == {"hostname": [message]}
+
+
+def test_a_list_of_uuids_is_checked_item_by_item_and_lower_cased():
+    upper = "0D8E6AC7-3F4F-4F7B-9D8E-2C1C8A0B8F10"
+    assert Sample().load({"refs": [upper, upper.lower()]}) == {"refs": [upper.lower()] * 2}
+    assert errors_of(refs=[upper, "nope"]) == {"refs": {1: ["Not a valid UUID."]}}
+    assert errors_of(refs=[upper, 7]) == {"refs": {1: ["Not a valid UUID."]}}
+    assert errors_of(refs=upper) == {"refs": ["Not a list."]}

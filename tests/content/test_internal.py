@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from urllib.parse import urlencode
+
+import pytest
 
 from tests.factories import ContentFactory, IdentityFactory
 
@@ -46,30 +49,101 @@ async def test_lookup_refuses_malformed_and_too_many_ids(content_service, identi
     assert "ids" in body["details"]
 
 
-async def test_product_documents_are_filtered_by_status_published_by_default(
+def targets_of(*products: dict, **params: str) -> str:
+    query = urlencode([*(("productId", product["id"]) for product in products), *params.items()])
+    return f"/internal/targets?{query}"
+
+
+async def test_targets_are_the_products_documents_of_a_status_published_by_default(
     content_service, identity: IdentityFactory, content: ContentFactory
 ):
     org = await identity.organization()
     product = await identity.product(org)
     draft = await content.document(org, product, "b-draft")
     published = await content.document(org, product, "a-published", status="published")
-    path = f"/internal/products/{product['id']}/documents"
-    status, body = await content_service.call("GET", path, org)
+    status, body = await content_service.call("GET", targets_of(product), org)
     assert (status, body) == (200, {"documents": [target(published)]})
-    status, body = await content_service.call("GET", path + "?status=draft", org)
+    status, body = await content_service.call("GET", targets_of(product, status="draft"), org)
     assert (status, body) == (200, {"documents": [target(draft)]})
-    status, body = await content_service.call("GET", path + "?status=archived", org)
+    status, body = await content_service.call("GET", targets_of(product, status="archived"), org)
     assert status == 422
 
 
-async def test_product_documents_of_another_organization_are_not_listed(
+async def test_targets_come_in_path_then_id_order_page_after_page(
+    content_service, identity: IdentityFactory, content: ContentFactory
+):
+    org = await identity.organization()
+    first, second = await identity.product(org), await identity.product(org)
+    made = [await content.document(org, product, slug, status="published")
+            for product in (first, second) for slug in ("b", "a", "c/d", "c")]  # fmt: skip
+    gone = await content.document(org, first, "bb", status="published")
+    await content.delete(org, first, gone["id"])
+    expected = [target(document) for document in sorted(made, key=lambda d: (d["file_path"], d["id"]))]
+    pages, after = [], {}
+    while not pages or pages[-1]:
+        status, body = await content_service.call("GET", targets_of(first, second, limit="3", **after), org)
+        assert status == 200
+        pages.append(body["documents"])
+        if body["documents"]:
+            after = {"afterPath": body["documents"][-1]["filePath"], "afterId": body["documents"][-1]["id"]}
+    assert [len(page) for page in pages] == [3, 3, 2, 0]
+    # /a, /a, /b, /b, /c, /c, /c/d, /c/d: equal paths of the two products in id order
+    assert [document for page in pages for document in page] == expected
+
+
+async def test_targets_of_another_organization_are_neither_listed_nor_counted(
     content_service, identity: IdentityFactory, content: ContentFactory
 ):
     org, other = await identity.organization(), await identity.organization()
     product = await identity.product(org)
-    await content.document(org, product, status="published")
-    status, body = await content_service.call("GET", f"/internal/products/{product['id']}/documents", other)
+    document = await content.document(org, product, status="published")
+    status, body = await content_service.call("GET", targets_of(product), other)
     assert (status, body) == (200, {"documents": []})
+    for ids in (None, [document["id"]]):
+        count = {"productIds": [product["id"]], "status": "published", **({"ids": ids} if ids else {})}
+        status, body = await content_service.call("POST", "/internal/targets/count", other, count)
+        assert (status, body) == (200, {"count": 0})
+
+
+async def test_targets_are_counted_in_all_or_among_given_ids(
+    content_service, identity: IdentityFactory, content: ContentFactory
+):
+    org = await identity.organization()
+    first, second = await identity.product(org), await identity.product(org)
+    published = [await content.document(org, product, status="published") for product in (first, first, second)]
+    draft = await content.document(org, first)
+    gone = await content.document(org, first, status="published")
+    await content.delete(org, first, gone["id"])
+    both = [first["id"], second["id"]]
+
+    async def count(product_ids: list[str], **fields) -> int:
+        status, body = await content_service.call(
+            "POST", "/internal/targets/count", org, {"productIds": product_ids, "status": "published", **fields}
+        )
+        assert status == 200, body
+        return int(body["count"])
+
+    assert await count(both) == 3
+    assert await count([first["id"]]) == 2
+    assert await count(both, status="draft") == 1
+    among = [published[0]["id"], published[2]["id"], draft["id"], gone["id"], str(uuid.uuid4())]
+    assert await count(both, ids=among) == 2
+    assert await count([first["id"]], ids=among) == 1
+    assert await count(both, ids=[]) == 0
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"afterPath": "/a"}, {"afterId": str(uuid.uuid4())}, {"limit": "1001"}, {"limit": "0"}, {"afterId": "x"}],
+    ids=["path alone", "id alone", "limit over", "limit under", "id"],
+)
+async def test_targets_refuse_a_malformed_page(content_service, identity: IdentityFactory, params: dict):
+    org = await identity.organization()
+    product = await identity.product(org)
+    status, body = await content_service.call("GET", targets_of(product, **params), org)
+    assert (status, body["code"]) == (422, "VALIDATION_FAILED")
+    status, body = await content_service.call("GET", "/internal/targets", org)
+    assert (status, body["details"]) == (422, {"productId": "Missing data for required field."})
 
 
 async def test_full_document_includes_deleted_ones(content_service, identity: IdentityFactory, content: ContentFactory):
@@ -154,3 +228,14 @@ async def test_indexed_time_needs_a_zone_and_a_document_of_the_caller(
     assert status == 422
     status, body = await content_service.call("POST", path, other, {"lastIndexedAt": "2026-11-02T10:00:00Z"})
     assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_target_counts_refuse_malformed_ids(content_service, identity: IdentityFactory):
+    org = await identity.organization()
+    product = await identity.product(org)
+    body = {"productIds": [product["id"]], "ids": [product["id"], "nope"]}
+    status, answer = await content_service.call("POST", "/internal/targets/count", org, body)
+    assert (status, answer["details"]) == (422, {"ids.1": "Not a valid UUID."})
+    too_many = {"productIds": [product["id"]], "ids": [product["id"]] * 10_001}
+    status, answer = await content_service.call("POST", "/internal/targets/count", org, too_many)
+    assert (status, list(answer["details"])) == (422, ["ids"])

@@ -9,42 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
-import pytest
 
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.internal_token import HEADER, Caller, Organization, Product, mint
 from tests.factories import AppsProducts, ContentFactory, IdentityFactory, Org
-
-
-@pytest.fixture
-async def tenant(identity: IdentityFactory, apps_products: AppsProducts) -> tuple[Org, dict[str, Any], dict[str, str]]:
-    org = await identity.organization()
-    product = await identity.product(org, "Widget")
-    await apps_products.until_known(product)
-    return org, product, {"x-api-key": await identity.api_key(org)}
-
-
-async def call(gateway, method: str, path: str, headers: dict[str, str], **kwargs: Any) -> tuple[int, dict]:
-    response = await gateway.request(method, path, headers=headers, **kwargs)
-    return response.status, await response.json()
-
-
-async def new_app(gateway, headers: dict[str, str]) -> dict[str, Any]:
-    status, body = await call(gateway, "POST", "/api/v1/apps", headers, json={"name": "Docs site"})
-    assert status == 201, body
-    return body["data"]
-
-
-async def new_app_of(gateway, headers: dict[str, str], product: dict[str, Any]) -> dict[str, Any]:
-    app = await new_app(gateway, headers)
-    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers,
-                              json={"resourceId": product["id"]})  # fmt: skip
-    assert status == 201, body
-    return app
-
-
-def item(path: str, document: dict[str, Any]) -> dict[str, str]:
-    return {"path": path, "targetId": document["id"], "targetType": "product_document"}
+from tests.integration.support import call, item, new_app, new_app_of
 
 
 async def test_published_documents_become_candidates_with_their_real_targets(gateway, tenant, content: ContentFactory):

@@ -80,6 +80,21 @@ async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[
     ]
 
 
+async def routed_targets(cur: Any, app_id: str, per_list: int) -> list[str]:
+    """The ids of the documents the app routes to, each once, as JSON arrays of at most `per_list`.
+
+    PostgreSQL writes the arrays: an app may route tens of thousands of documents, and 10,000 ids
+    read as rows took 150 ms, where one text a list takes a few.
+    """
+    rows = await fetch_all(
+        cur,
+        "SELECT json_agg(target_id)::text AS ids FROM (SELECT target_id, (row_number() OVER () - 1) / %s AS part"
+        " FROM (SELECT DISTINCT target_id FROM routes WHERE app_id = %s) AS routed) AS numbered GROUP BY part",
+        (per_list, app_id),
+    )
+    return [row["ids"] for row in rows]
+
+
 async def insert_routes(
     cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
 ) -> list[dict[str, Any]]:

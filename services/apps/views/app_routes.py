@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from itertools import chain
 from typing import Any
 
 import aiopg
@@ -16,12 +14,12 @@ from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
 from libs.common.validators import normalize_route_path
 from services.apps import upstream
-from services.apps.candidates import route_candidates, suggested_paths
+from services.apps.candidate_listing import CandidateListing
 from services.apps.products import products_by_id
 from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
 from services.apps.route_import import ImportItem, import_items, preview_import
-from services.apps.schemas import RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas import CANDIDATES_PAGE_DEFAULT, RouteCandidatesQuery, RouteImport, RouteUpdate
 
 CANDIDATES_QUERY = RouteCandidatesQuery()
 ROUTE_IMPORT = RouteImport()
@@ -78,16 +76,10 @@ async def routes_candidates(request: web.Request) -> web.Response:
     app_id = await _require_app(request)  # another organization's app is 404 before the query is checked
     query = load_query(request, CANDIDATES_QUERY)
     products = await _candidate_products(request, app_id, query.get("product_id"))
-    per_product = await asyncio.gather(
-        *(upstream.product_documents(request, product_id, query["status"]) for product_id in products)
-    )
-    documents = list(chain.from_iterable(per_product))
-    suggested = suggested_paths(documents)
-    async with cursor(request.app[DB_POOL]) as cur:
-        routes = await queries.all_routes_if_at_most(cur, app_id, len(documents))
-        if routes is None:
-            routes = await queries.routes_matching(cur, app_id, list(suggested.values()), list(suggested))
-    return json_response(route_candidates(app_id, documents, suggested, routes, products, query["include_routed"]))
+    listing = CandidateListing(request, app_id, products, query["status"], query["include_routed"])
+    if "limit" in query or "cursor" in query:
+        return json_response(await listing.page(query.get("cursor"), query.get("limit", CANDIDATES_PAGE_DEFAULT)))
+    return await listing.stream()
 
 
 async def routes_preview(request: web.Request) -> web.Response:

@@ -136,12 +136,62 @@ async def lookup_targets(cur: Any, organization_id: str, ids: list[str]) -> byte
     )
 
 
-async def product_targets(cur: Any, organization_id: str, product_id: str, status: str) -> bytes:
-    return await _targets_json(
+async def product_targets(
+    cur: Any, organization_id: str, product_ids: list[str], status: str, after: tuple[str, str] | None, limit: int
+) -> bytes:
+    """`{"documents": [target, ...]}`: the first `limit` live documents of the products with `status`
+    in path order, then id, after the document (path, id) `after`.
+
+    One range scan of documents_targets_idx per product, merged (a product's paths are unique
+    among its live documents; the id orders equal paths of different products).
+    """
+    after_condition = " AND (d.file_path, d.id) > (%(after_path)s, %(after_id)s::uuid)" if after else ""
+    page: str = await fetch_value(
         cur,
-        "organization_id = %s AND product_id = %s AND status = %s AND deleted_at IS NULL",
-        (organization_id, product_id, status),
+        f"SELECT COALESCE(json_agg(target ORDER BY file_path, id), '[]')::text FROM ("
+        f" SELECT {TARGET_JSON} AS target, file_path, id FROM unnest(%(products)s::uuid[]) AS wanted(product)"
+        " CROSS JOIN LATERAL (SELECT * FROM documents d WHERE d.product_id = wanted.product"
+        " AND d.status = %(status)s AND d.deleted_at IS NULL AND d.organization_id = %(organization)s"
+        f"{after_condition} ORDER BY d.file_path, d.id LIMIT %(limit)s) AS d"
+        " ORDER BY file_path, id LIMIT %(limit)s) AS page",
+        {
+            "products": product_ids,
+            "status": status,
+            "organization": organization_id,
+            "after_path": after[0] if after else None,
+            "after_id": after[1] if after else None,
+            "limit": limit,
+        },
     )
+    return b'{"documents":' + page.encode() + b"}"
+
+
+async def count_targets(
+    cur: Any, organization_id: str, product_ids: list[str], status: str, among: list[str] | None
+) -> int:
+    """How many live documents of the products have `status`; with `among`, how many of those ids do.
+
+    The products' total is the sum of their facet counts (document_counts), a few rows whatever
+    their size; a product whose documents are not the organization's counts nothing.
+    """
+    if among is None:
+        sql = (
+            "SELECT COALESCE(sum(n), 0)::bigint FROM document_counts WHERE status = %(status)s"
+            " AND product_id = ANY(ARRAY(SELECT wanted FROM unnest(%(products)s::uuid[]) AS wanted"
+            " WHERE EXISTS (SELECT 1 FROM documents WHERE product_id = wanted AND deleted_at IS NULL"
+            " AND organization_id = %(organization)s)))"
+        )
+    else:
+        # The ids travel as one JSON parameter: an ARRAY[...] of thousands of literals takes
+        # longer to plan than to run.
+        sql = (
+            "SELECT count(*) FROM documents WHERE id = ANY(ARRAY(SELECT jsonb_array_elements_text(%(among)s)::uuid))"
+            " AND organization_id = %(organization)s AND product_id = ANY(%(products)s::uuid[])"
+            " AND status = %(status)s AND deleted_at IS NULL"
+        )
+    params = {"products": product_ids, "status": status, "organization": organization_id}
+    count: int = await fetch_value(cur, sql, {**params, "among": json_or_null(among)})
+    return count
 
 
 async def organization_documents(cur: Any, organization_id: str, after: str | None, limit: int) -> list[Row]:

@@ -9,12 +9,18 @@ from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
-from libs.common.validators import is_uuid
 from services.content.queries import documents
-from services.content.schemas.internal import DocumentLookup, Indexed, OrganizationDocumentsQuery, ProductDocumentsQuery
+from services.content.schemas.internal import (
+    DocumentLookup,
+    Indexed,
+    OrganizationDocumentsQuery,
+    TargetCount,
+    TargetsQuery,
+)
 
 DOCUMENT_LOOKUP = DocumentLookup()
-PRODUCT_DOCUMENTS_QUERY = ProductDocumentsQuery()
+TARGETS_QUERY = TargetsQuery()
+TARGET_COUNT = TargetCount()
 ORGANIZATION_DOCUMENTS_QUERY = OrganizationDocumentsQuery()
 INDEXED = Indexed()
 
@@ -27,15 +33,25 @@ async def internal_documents_lookup(request: web.Request) -> web.Response:
     return raw_json_response(body)
 
 
-async def internal_product_documents(request: web.Request) -> web.Response:
-    """GET /internal/products/{productId}/documents: the product's live documents with a status, as targets."""
-    query = load_query(request, PRODUCT_DOCUMENTS_QUERY)
-    product_id = request.match_info["productId"]
-    if not is_uuid(product_id):
-        return json_response({"documents": []})
+async def internal_targets(request: web.Request) -> web.Response:
+    """GET /internal/targets: a page of the products' live documents with a status, as targets, in path order."""
+    query = load_query(request, TARGETS_QUERY)
+    after = (query["after_path"], query["after_id"]) if "after_id" in query else None
     async with cursor(request.app[DB_POOL]) as cur:
-        body = await documents.product_targets(cur, caller_of(request).org.id, product_id.lower(), query["status"])
+        body = await documents.product_targets(
+            cur, caller_of(request).org.id, query["product_id"], query["status"], after, query["limit"]
+        )
     return raw_json_response(body)
+
+
+async def internal_targets_count(request: web.Request) -> web.Response:
+    """POST /internal/targets/count: how many of the products' live documents have a status (among `ids`)."""
+    data = await load_json(request, TARGET_COUNT)
+    async with cursor(request.app[DB_POOL]) as cur:
+        count = await documents.count_targets(
+            cur, caller_of(request).org.id, data["product_ids"], data["status"], data.get("ids")
+        )
+    return json_response({"count": count})
 
 
 async def internal_document_get(request: web.Request) -> web.Response:

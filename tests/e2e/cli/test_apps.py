@@ -111,6 +111,23 @@ def test_routes_import_with_conflicts_creates_nothing_unless_asked(cli: Cli, pro
     assert cli.json("routes", "candidates", app["id"], "--product", product["id"])["candidateCount"] == 0
 
 
+def test_routes_candidates_page_by_cursor(cli: Cli, product):
+    app = cli.json("apps", "create", "--name", f"Pages {uuid.uuid4().hex[:6]}")
+    cli.ok("apps", "add-product", app["id"], product["id"])
+    publish_pages(cli, product, 5)
+    whole = cli.json("routes", "candidates", app["id"])
+    assert "nextCursor" not in whole
+    first = cli.json("routes", "candidates", app["id"], "--limit", "3")
+    assert (first["candidateCount"], len(first["candidates"])) == (whole["candidateCount"], 3)
+    table = cli.ok("routes", "candidates", app["id"], "--limit", "3")
+    assert f"--cursor {first['nextCursor']}" in table
+    rest = cli.json("routes", "candidates", app["id"], "--limit", "1000", "--cursor", first["nextCursor"])
+    assert first["candidates"] + rest["candidates"] == whole["candidates"]
+    assert rest["nextCursor"] is None
+    stderr = cli.fails(EXIT_VALIDATION, "routes", "candidates", app["id"], "--cursor", "nonsense")
+    assert "cursor" in stderr
+
+
 def test_routes_update_changes_the_path(cli: Cli, product, tmp_path):
     app = cli.json("apps", "create", "--name", f"Routes {uuid.uuid4().hex[:6]}")
     cli.ok("apps", "add-product", app["id"], product["id"])
