@@ -43,10 +43,6 @@ GROUP = "search-indexer"
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
 PAGE_SIZE = 200
-# Added to an indexing thread's niceness: under CPU contention the scheduler gives queries and
-# requests (niceness 0) about ten times the indexing threads' share, so a burst of writes can use
-# every idle core without making searches wait (docs/architecture.md, "Indexing").
-INDEXING_NICENESS = 10
 LAG_EVERY_SECONDS = 5.0
 
 # Every indexing worker reads the same consumer group: the highest sample is the current one.
@@ -71,9 +67,11 @@ def _text(value: bytes | str) -> str:
 
 
 def _yield_cpu() -> None:
-    """Lower the calling thread's scheduling priority (Linux schedules threads one by one)."""
-    thread = threading.get_native_id()
-    os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + INDEXING_NICENESS))
+    """Run the calling thread only on CPU time nothing else wants (SCHED_IDLE; Linux schedules
+    threads one by one): a burst of writes is embedded on every idle core, and under contention
+    the event loop and the query pool go first, so searches do not queue behind indexing
+    (docs/architecture.md, "Indexing")."""
+    os.sched_setscheduler(threading.get_native_id(), os.SCHED_IDLE, os.sched_param(0))
 
 
 def content_digest(title: str, content: str) -> bytes:

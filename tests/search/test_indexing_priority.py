@@ -1,22 +1,22 @@
-"""Indexing gives way to queries: its threads run at a lower scheduling priority."""
+"""Indexing gives way to queries: its threads run only on CPU time nothing else wants."""
 
 from __future__ import annotations
 
 import os
 import threading
 
-from services.search.indexer import INDEXING_NICENESS, Indexer
+from services.search.indexer import Indexer
 
 
-def niceness() -> int:
-    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+def policy() -> int:
+    return os.sched_getscheduler(threading.get_native_id())
 
 
-def test_indexing_threads_run_at_a_lower_priority_than_the_process():
+def test_indexing_threads_run_at_the_idle_policy_and_the_caller_keeps_its_own():
     indexer = Indexer(None, None, "http://content", None, threads=2)  # type: ignore[arg-type]
     try:
-        seen = {indexer._executor.submit(niceness).result() for _ in range(4)}
+        seen = {indexer._executor.submit(policy).result() for _ in range(4)}
     finally:
         indexer.close()
-    assert seen == {min(19, niceness() + INDEXING_NICENESS)}
-    assert niceness() == os.getpriority(os.PRIO_PROCESS, 0)  # the caller's own thread is untouched
+    assert seen == {os.SCHED_IDLE}
+    assert policy() == os.SCHED_OTHER
