@@ -10,6 +10,7 @@ production; a new service joins the integration tests by being listed there.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
@@ -90,6 +91,24 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
     }
     yield environ
     forget_prefix(REDIS_URL, environ["REDIS_PREFIX"])
+
+
+@contextlib.contextmanager
+def owned_schema(admin_dsn: str, owner: str) -> Iterator[str]:
+    """A scratch schema owned by `owner` (a part's role), dropped afterwards."""
+    name = f"scratch_{uuid.uuid4().hex[:8]}"
+    conn = psycopg2.connect(admin_dsn)
+    conn.autocommit = True
+    try:
+        with conn.cursor() as cur:
+            cur.execute(
+                sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(sql.Identifier(name), sql.Identifier(owner))
+            )
+        yield name
+        with conn.cursor() as cur:
+            cur.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+    finally:
+        conn.close()
 
 
 def free_port() -> int:

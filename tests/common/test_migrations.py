@@ -3,31 +3,22 @@
 from __future__ import annotations
 
 import threading
-import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg2
 import pytest
-from psycopg2 import sql
 
 from deploy.parts import SIMULATIONS
 from libs.common.migrations import MigrationError, apply_migrations
+from tests.conftest import owned_schema
 
 
 @pytest.fixture
-def scratch_schema(database):
+def scratch_schema(database) -> Iterator[str]:
     """A schema owned by the simulations role, dropped afterwards."""
-    name = f"scratch_{uuid.uuid4().hex[:8]}"
-    conn = psycopg2.connect(database.admin_dsn)
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(
-            sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(sql.Identifier(name), sql.Identifier(SIMULATIONS.role))
-        )
-    yield name
-    with conn.cursor() as cur:
-        cur.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
-    conn.close()
+    with owned_schema(database.admin_dsn, SIMULATIONS.role) as name:
+        yield name
 
 
 def write(directory: Path, name: str, text: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import uuid
 from collections.abc import Iterator
 
 import psycopg2
@@ -12,6 +11,7 @@ from psycopg2 import sql
 
 from deploy.parts import CONTENT, ROOT
 from libs.common.migrations import apply_migrations
+from tests.conftest import owned_schema
 
 MIGRATIONS = ROOT / "services" / "content" / "migrations"
 
@@ -19,17 +19,8 @@ MIGRATIONS = ROOT / "services" / "content" / "migrations"
 @pytest.fixture
 def scratch_schema(database) -> Iterator[str]:
     """A schema owned by the content role, dropped afterwards."""
-    name = f"scratch_{uuid.uuid4().hex[:8]}"
-    conn = psycopg2.connect(database.admin_dsn)
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(
-            sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(sql.Identifier(name), sql.Identifier(CONTENT.role))
-        )
-    yield name
-    with conn.cursor() as cur:
-        cur.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
-    conn.close()
+    with owned_schema(database.admin_dsn, CONTENT.role) as name:
+        yield name
 
 
 def test_documents_written_before_the_migration_are_listed_when_live(database, scratch_schema, tmp_path):
