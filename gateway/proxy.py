@@ -93,17 +93,20 @@ def _is_json(headers: Mapping[str, str]) -> bool:
 
 
 def shape(raw: RawResponse | StreamedResponse) -> web.Response:
+    """The envelope of a service's answer: a streamed success passed on as it arrives, a read one
+    spliced whole, a failure as the error it says."""
     response: web.Response
-    if isinstance(raw, RawResponse) and raw.status >= 400:
-        raise upstream_error(raw)
-    if isinstance(raw, StreamedResponse) and _is_json(raw.headers):
-        response = ok_streamed_response(raw.pieces(), raw.status)
-    elif isinstance(raw, RawResponse) and (not raw.body or _is_json(raw.headers)):
-        response = ok_response_from_json(raw.body or b"null", raw.status)
-    else:
-        if isinstance(raw, StreamedResponse):
+    if isinstance(raw, StreamedResponse):  # only successes are streamed
+        if not _is_json(raw.headers):
             raw.close()
-        raise errors.BadGateway("upstream answered with a body that is not JSON")
+            raise errors.BadGateway("upstream answered with a body that is not JSON")
+        response = ok_streamed_response(raw.pieces(), raw.status)
+    else:
+        if raw.status >= 400:
+            raise upstream_error(raw)
+        if raw.body and not _is_json(raw.headers):
+            raise errors.BadGateway("upstream answered with a body that is not JSON")
+        response = ok_response_from_json(raw.body or b"null", raw.status)
     for name in PASSED_RESPONSE_HEADERS:
         if name in raw.headers:
             response.headers[name] = raw.headers[name]
