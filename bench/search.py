@@ -49,8 +49,9 @@ from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization
 from services.search.app import shared_embedder
 from services.search.chunking import model_text
+from services.search.scan import scan_on_one_thread
 from services.search.searching import MIN_CANDIDATES
-from services.search.vectors import Filters, OrganizationVectors, scan_on_one_thread
+from services.search.vectors import Filters, OrganizationVectors
 
 SIZES = (10_000, 100_000)
 LARGE = 500_000

@@ -27,6 +27,7 @@ from libs.common.metrics import UPSTREAM_FAILURES
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_DELAY_SECONDS = 0.05
 DEFAULT_TIMEOUT_SECONDS = 10.0
+_NO_CLIENT_TIMEOUT = aiohttp.ClientTimeout()
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ class InternalClient:
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
     ) -> RawResponse:
         """Send one request and read its answer; failures become 502 (unreachable) or 504 (too slow)."""
-        return await self._exchange(method, url, headers, body, timeout, aiohttp.ClientTimeout(total=timeout), _read)
+        # The exchange's own deadline bounds the whole of it: no second timer of aiohttp's.
+        return await self._exchange(method, url, headers, body, timeout, _NO_CLIENT_TIMEOUT, _read)
 
     async def stream(
         self,

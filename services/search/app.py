@@ -18,9 +18,10 @@ from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
 from services.search.keys import SEARCHER
 from services.search.routes import setup_routes
+from services.search.scan import scan_on_one_thread
 from services.search.searching import Searcher
 from services.search.settings import SearchSettings
-from services.search.vectors import VectorCache, scan_on_one_thread
+from services.search.vectors import VectorCache
 
 PART = SEARCH
 CACHE_CHUNKS = Gauge(

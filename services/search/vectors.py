@@ -11,21 +11,21 @@ organization's principal axes (an orthonormal turn, so every dot product is unch
 reads only the leading PREFIX_DIMENSIONS of each row, where most of the rows' differences lie,
 and the best SHORTLIST_ROWS or more of that pass are scored exactly. Scores are always exact;
 what the first pass may miss is measured as recall against the full scan (docs/performance.md).
+The products themselves, their threads and the axes' arithmetic are services/search/scan.py.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from libs.common.db import Row
 from services.search.embedding import DIMENSIONS
+from services.search.scan import principal_axes, product
 
 # Rows moved at a time when compacting (about 100 MB of vectors).
 COMPACTION_SLICE = 65_536
@@ -42,36 +42,6 @@ PREFIX_DIMENSIONS = 96
 SHORTLIST_ROWS = 2_048
 # Rows sampled to find the principal axes.
 AXES_SAMPLE = 20_000
-
-
-# A large scan is split with a second thread (numpy releases the GIL in the product): with the
-# other core idle, the first pass over 100,000 rows takes 1.3 ms instead of 1.9. Scans run on the
-# event loop, so one at a time: one helper thread is enough.
-_SCAN_HELPER = ThreadPoolExecutor(1, thread_name_prefix="search-scan")
-
-
-def product(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """`matrix @ query`, a large matrix in two halves on two threads."""
-    if len(matrix) < PREFIX_MIN_ROWS:
-        scores: np.ndarray = matrix @ query
-        return scores
-    scores = np.empty(len(matrix), dtype=np.float32)
-    half = len(matrix) // 2
-    other = _SCAN_HELPER.submit(np.matmul, matrix[half:], query, out=scores[half:])
-    np.matmul(matrix[:half], query, out=scores[:half])
-    other.result()
-    return scores
-
-
-def scan_on_one_thread() -> None:
-    """Limit numpy's BLAS to the calling thread, for the whole process.
-
-    A scan is a matrix-vector product bound by memory bandwidth: OpenBLAS's own threads (one per
-    core by default) wake, split it and spin, and at 100,000 chunks made it slower in wall time
-    than one thread, the more so when the other core is busy (docs/performance.md, "Search").
-    Queries already run side by side on the event loop and the query pool's threads.
-    """
-    threadpool_limits(1, user_api="blas")
 
 
 @dataclass
@@ -263,10 +233,7 @@ class OrganizationVectors:
         """Turn the rows, in place, to the principal axes of a sample of the live ones, the axis
         along which they differ most first."""
         live = np.flatnonzero(self.row_live[: self.size])
-        sample = self.matrix[live[:: max(1, len(live) // AXES_SAMPLE)]]
-        sample -= sample.mean(axis=0)
-        _, axes = np.linalg.eigh((sample.T @ sample).astype(np.float64))  # ascending variance
-        turn = np.ascontiguousarray(axes[:, ::-1], dtype=np.float32)
+        turn = principal_axes(self.matrix[live[:: max(1, len(live) // AXES_SAMPLE)]])
         for start in range(0, self.size, COMPACTION_SLICE):  # a slice at a time, as compaction does
             block = self.matrix[start : start + COMPACTION_SLICE]
             block[:] = block @ turn

@@ -6,12 +6,9 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
 from functools import partial
 
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from gateway import contract as gateway_contract
 from libs.common.contract import Route
@@ -32,24 +29,6 @@ ROUTES = (
     echo_route("GET", "/api/v1/product-echo", "content", "content:read", "echo_q", "Echo", product_query="productId"),
     echo_route("GET", "/api/v1/slow", "content", "content:read", "slow", "Slow", timeout=0.3),
 )  # fmt: skip
-
-
-@pytest.fixture
-async def gateway_to(stack) -> AsyncIterator[Callable]:
-    """A gateway whose `content` upstream is the given fake application."""
-    started = []
-
-    async def start(upstream: web.Application):
-        server = TestServer(upstream)
-        await server.start_server()
-        client = await stack.start_gateway({"CONTENT_URL": str(server.make_url("")).rstrip("/")}, routes=ROUTES)
-        started.append((server, client))
-        return client
-
-    yield start
-    for server, client in started:
-        await client.close()
-        await server.close()
 
 
 @pytest.fixture

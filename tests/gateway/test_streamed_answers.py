@@ -10,7 +10,6 @@ from functools import partial
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from gateway import contract as gateway_contract
 from libs.common.contract import Route
@@ -39,21 +38,14 @@ def streaming_upstream(pieces: Pieces) -> web.Application:
 
 
 @pytest.fixture
-async def gateway_to(stack, identity: IdentityFactory) -> AsyncIterator[Callable]:
-    """Start a gateway whose `content` upstream is the given app; returns (client, API key headers)."""
-    started = []
+def gateway_to(gateway_to, identity: IdentityFactory) -> Callable:
+    """The gateway of tests/gateway/conftest.py, with the headers of an API key of every scope."""
 
     async def start(upstream: web.Application):
-        server = TestServer(upstream)
-        await server.start_server()
-        client = await stack.start_gateway({"CONTENT_URL": str(server.make_url("")).rstrip("/")}, routes=ROUTES)
-        started.append((server, client))
-        return client, {"x-api-key": await identity.api_key(await identity.organization())}
+        headers = {"x-api-key": await identity.api_key(await identity.organization())}
+        return await gateway_to(upstream), headers
 
-    yield start
-    for server, client in started:
-        await client.close()
-        await server.close()
+    return start
 
 
 async def test_pieces_reach_the_client_in_the_envelope_before_the_service_has_finished(gateway_to):
