@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, text_or_file
-from cli.output import json_option, show
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, text_or_file
+from aivis.output import json_option, show
 
 PERSONA_FIELDS = ("id", "name", "description", "systemPrompt", "productId", "createdAt", "updatedAt", "deletedAt")
 product_option = click.option("--product", "product_id", required=True, help="The product's id.")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from cli.commands import apps, auth, content, personas, routes, runs
-from cli.context import Context
+from aivis.commands import apps, auth, content, personas, routes, runs
+from aivis.context import Context
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import click
 
-from cli import config
-from cli.api import Api
-from cli.errors import EXIT_VALIDATION, CliError
+from aivis import config
+from aivis.api import Api
+from aivis.errors import EXIT_VALIDATION, CliError
 
 
 @dataclass

@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, json_value, text_or_file
-from cli.output import json_option, show
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, json_value, text_or_file
+from aivis.output import json_option, show
 
 PAGES = "/api/v1/site/pages"
 PAGE_COLUMNS = ("id", "title", "filePath", "status", "type", "updatedAt")

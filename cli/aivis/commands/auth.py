@@ -9,11 +9,11 @@ from typing import Any
 
 import click
 
-from cli import config
-from cli.api import CLIENT_ID, Api, oauth_error, tokens_profile
-from cli.context import Context, pass_context
-from cli.errors import EXIT_AUTH, EXIT_SERVER, CliError
-from cli.output import json_option, print_json, record
+from aivis import config
+from aivis.api import CLIENT_ID, Api, oauth_error, tokens_profile
+from aivis.context import Context, pass_context
+from aivis.errors import EXIT_AUTH, EXIT_SERVER, CliError
+from aivis.output import json_option, print_json, record
 
 
 @click.command()

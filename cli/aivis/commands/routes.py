@@ -9,12 +9,12 @@ from typing import Any
 import click
 from rich.progress import Progress
 
-from cli.api import Api
-from cli.context import Context, pass_context
-from cli.errors import EXIT_CONFLICT, ApiError, CliError
-from cli.inputs import compact
-from cli.output import console, json_option, print_json, show, table
-from cli.route_files import read_routes
+from aivis.api import Api
+from aivis.context import Context, pass_context
+from aivis.errors import EXIT_CONFLICT, ApiError, CliError
+from aivis.inputs import compact
+from aivis.output import console, json_option, print_json, show, table
+from aivis.route_files import read_routes
 
 BATCH_SIZE = 100  # the most one preview or batch call takes
 

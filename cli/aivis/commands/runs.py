@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact
-from cli.output import json_option, show
+from aivis.context import Context, pass_context
+from aivis.inputs import compact
+from aivis.output import json_option, show
 
 RUN_COLUMNS = ("id", "status", "passed", "overallScore", "taskId", "createdAt")
 

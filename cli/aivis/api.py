@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx2 as httpx
 
-from cli import config
-from cli.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_in
+from aivis import config
+from aivis.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_in
 
 CLIENT_ID = "aivis-cli"
 OAUTH = "/api/v1/oauth"

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli.errors import EXIT_VALIDATION, CliError
+from aivis.errors import EXIT_VALIDATION, CliError
 
 ALIASES = {"target_id": "targetId", "target_type": "targetType"}
 

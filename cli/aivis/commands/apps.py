@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, json_object
-from cli.output import json_option, show
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, json_object
+from aivis.output import json_option, show
 
 APP_COLUMNS = ("id", "slug", "name", "createdAt", "updatedAt")
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")

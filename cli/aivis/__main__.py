@@ -1,0 +1,3 @@
+from aivis.main import main
+
+main()
