@@ -115,7 +115,9 @@ def _operation(route: Route) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "operationId": route.name,
         "summary": route.summary,
-        "description": f"Requires the scope `{route.scope}`.",
+        "description": f"Requires the scope `{route.scope}`."
+        if route.scope
+        else "Any valid credential; no scope needed.",
         "tags": [route.tag],
         "security": [{"ApiKey": []}, {"Bearer": []}, {"Session": []}],
         "x-required-scope": route.scope,
