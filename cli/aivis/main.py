@@ -1,20 +1,25 @@
-"""The `aivis` command: sign-in commands and one group of commands per resource."""
+"""The `aivis` command: sign-in commands and one group of commands per resource.
+
+`main()` runs it on the real network and terminal; a test runs `aivis` in-process with
+`CliRunner().invoke(aivis, args, obj=Factory(transport=..., terminal=...))`.
+"""
 
 from __future__ import annotations
 
 import click
 
-from aivis.commands import apps, auth, content, personas, routes, runs
+from aivis import config
+from aivis.commands import apps, auth, completion, content, personas, profiles, routes, runs
 from aivis.context import Context
+from aivis.factory import Factory
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="aivis", prog_name="aivis")
 @click.option(
     "--profile",
     envvar="AIVIS_PROFILE",
-    default="default",
-    show_default=True,
-    help="Which stored sign-in to use (env AIVIS_PROFILE).",
+    help="Which stored sign-in to use (env AIVIS_PROFILE); default: the one `aivis profiles use` chose.",
 )
 @click.option(
     "--base-url",
@@ -22,16 +27,17 @@ from aivis.context import Context
     help="The API's base URL (env AIVIS_BASE_URL); default: the profile's, else http://127.0.0.1:8080.",
 )
 @click.pass_context
-def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
+def aivis(ctx: click.Context, profile: str | None, base_url: str | None) -> None:
     """The command line of the AI visibility API.
 
     Sign in with `aivis login`, or set AIVIS_API_KEY. Exit codes: 0 success, 1 unexpected,
     2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network.
     """
-    ctx.obj = Context(profile, base_url)
+    factory = ctx.obj if isinstance(ctx.obj, Factory) else Factory()
+    ctx.obj = Context(profile or config.current_profile(), base_url, factory)
 
 
-for module in (auth, content, apps, routes, personas, runs):
+for module in (auth, profiles, completion, content, apps, routes, personas, runs):
     module.register(aivis)
 
 

@@ -1,30 +1,77 @@
-"""What commands print: a readable table by default, the answer's JSON with `--json`.
+"""What commands print, as `gh` prints it.
 
-Tables go to a console as wide as their content when stdout is not a terminal, so piped output
-never wraps an id in the middle.
+On a terminal: tables as wide as the terminal (ids shortened, times relative, long text cut
+with an ellipsis), records as two columns. Piped: tab-separated lines without a header, full ids
+and timestamps, and any note on stderr, so `cut -f1` gets ids. With `--json`: the answer's
+JSON; every list in one shape, `{items, nextCursor?, total?}`.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+
+from aivis.factory import Factory
 
 F = TypeVar("F", bound=Callable[..., Any])
+SHORT_ID_LENGTH = 8
 
 
 def json_option(function: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON, for scripts.")(function)
 
 
-def console(stderr: bool = False) -> Console:
-    stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, width=None if stream.isatty() else 10_000, highlight=False)
+@dataclass(frozen=True)
+class Column:
+    """A column: a dotted field of each item (`product.name`), and how a terminal shows it."""
+
+    key: str
+    kind: str = "text"  # "id": shortened (commands take the short form), "time": relative, "text"
+
+    @property
+    def header(self) -> str:
+        return self.key.rsplit(".", 1)[-1]
+
+
+def short_id(key: str = "id") -> Column:
+    return Column(key, "id")
+
+
+def when(key: str) -> Column:
+    return Column(key, "time")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`1 page`, `2 pages`; `words` for a plural not made with -s."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def relative_time(value: str, now: datetime | None = None) -> str:
+    """An ISO 8601 timestamp as `3 minutes ago` (or `in 2 hours`)."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    seconds = int(((now or datetime.now(UTC)) - moment).total_seconds())
+    ahead, seconds = seconds < 0, abs(seconds)
+    if seconds < 60:
+        return "just now"
+    for unit, size in (("year", 365 * 86400), ("month", 30 * 86400), ("day", 86400), ("hour", 3600)):
+        if seconds >= size:
+            amount = plural(seconds // size, unit)
+            break
+    else:
+        amount = plural(seconds // 60, "minute")
+    return f"in {amount}" if ahead else f"{amount} ago"
 
 
 def cell(value: Any) -> str:
@@ -37,47 +84,90 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def table(rows: Iterable[dict[str, Any]], columns: Sequence[str], title: str | None = None) -> None:
-    grid = Table(*columns, title=title, title_justify="left")
-    for row in rows:
-        grid.add_row(*(cell(_path(row, column)) for column in columns))
-    console().print(grid)
-
-
-def record(data: dict[str, Any], fields: Sequence[str] | None = None) -> None:
-    grid = Table("field", "value", show_header=False)
-    for field in fields or list(data):
-        grid.add_row(field, cell(_path(data, field)))
-    console().print(grid)
-
-
-def show(
-    data: Any,
-    as_json: bool,
-    *,
-    rows: list[dict[str, Any]] | None = None,
-    columns: Sequence[str] = (),
-    fields: Sequence[str] | None = None,
-    footer: str | None = None,
-) -> None:
-    """The answer as JSON, or as a table of `rows` (with `footer` below), or as one record."""
-    if as_json:
-        print_json(data)
-    elif rows is not None:
-        table(rows, columns)
-        if footer:
-            click.echo(footer)
-    else:
-        record(data, fields)
-
-
-def _path(row: dict[str, Any], dotted: str) -> Any:
+def field(row: dict[str, Any], dotted: str) -> Any:
     """`product.name` reads a nested field."""
     value: Any = row
     for part in dotted.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
+
+
+def list_json(items: list[Any], total: int | None = None, next_cursor: str | None = None) -> dict[str, Any]:
+    """The one JSON shape of every list."""
+    shaped: dict[str, Any] = {"items": items}
+    if next_cursor:
+        shaped["nextCursor"] = next_cursor
+    if total is not None:
+        shaped["total"] = total
+    return shaped
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class Output:
+    factory: Factory
+
+    def _cell(self, row: dict[str, Any], column: Column, interactive: bool) -> str:
+        value = field(row, column.key)
+        if interactive and isinstance(value, str):
+            if column.kind == "id":
+                return value[:SHORT_ID_LENGTH]
+            if column.kind == "time":
+                return relative_time(value)
+        return cell(value)
+
+    def items(
+        self,
+        items: list[dict[str, Any]],
+        columns: Sequence[str | Column],
+        as_json: bool,
+        *,
+        total: int | None = None,
+        next_cursor: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        """A list: `{items, nextCursor?, total?}` as JSON, a table, or tab-separated lines; `note` below."""
+        if as_json:
+            print_json(list_json(items, total, next_cursor))
+            return
+        self.table(items, columns)
+        if note:
+            self.note(note)
+
+    def table(self, rows: Iterable[dict[str, Any]], columns: Sequence[str | Column], title: str | None = None) -> None:
+        specs = [column if isinstance(column, Column) else Column(column) for column in columns]
+        terminal = self.factory.stdout()
+        if not terminal.interactive:
+            for row in rows:
+                click.echo("\t".join(self._cell(row, spec, False).replace("\t", " ") for spec in specs))
+            return
+        # Cells never wrap: the widest columns give way first (rich collapses wrappable columns,
+        # widest first) and their text ends in an ellipsis.
+        grid = Table(title=title, title_justify="left", box=None, pad_edge=False, header_style="bold")
+        for spec in specs:
+            grid.add_column(spec.header)
+        for row in rows:
+            grid.add_row(*(Text(self._cell(row, spec, True), no_wrap=True, overflow="ellipsis") for spec in specs))
+        self.factory.console().print(grid)
+
+    def record(self, data: dict[str, Any], fields: Sequence[str] | None, as_json: bool) -> None:
+        """One resource: JSON, or its fields one per line (`field<TAB>value` when piped)."""
+        if as_json:
+            print_json(data)
+            return
+        names = list(fields or data)
+        if not self.factory.stdout().interactive:
+            for name in names:
+                click.echo(f"{name}\t{cell(field(data, name))}")
+            return
+        grid = Table("field", "value", show_header=False, box=None, pad_edge=False)
+        for name in names:
+            grid.add_row(name, cell(field(data, name)))
+        self.factory.console().print(grid)
+
+    def note(self, text: str) -> None:
+        """A line for the person: below a table on a terminal, on stderr when piped."""
+        click.echo(text, err=not self.factory.stdout().interactive)
