@@ -1,7 +1,7 @@
 """What commands print, as `gh` prints it.
 
-On a terminal: tables as wide as the terminal (ids shortened, times relative, long text cut
-with an ellipsis), records as two columns. Piped: tab-separated lines without a header, full ids
+On a terminal: tables as wide as the terminal (ids shortened where commands take the short
+form, other ids whole, times relative, long text cut with an ellipsis), records as two columns. Piped: tab-separated lines without a header, full ids
 and timestamps, and any note on stderr, so `cut -f1` gets ids. With `--json`: the answer's
 JSON; every list in one shape, `{items, nextCursor?, total?}`.
 """
@@ -33,11 +33,19 @@ class Column:
     """A column: a dotted field of each item (`product.name`), and how a terminal shows it."""
 
     key: str
-    kind: str = "text"  # "id": shortened (commands take the short form), "time": relative, "text"
+    # "id": shortened (commands take the short form); "key": an id shown whole, never cut;
+    # "time": relative; "text": cut with an ellipsis when the terminal is too narrow.
+    kind: str = "text"
 
     @property
     def header(self) -> str:
         return self.key.rsplit(".", 1)[-1]
+
+    @classmethod
+    def of(cls, key: str) -> Column:
+        """A column named by its field alone: an id (`id`, `targetId`) is shown whole."""
+        name = key.rsplit(".", 1)[-1]
+        return cls(key, "key" if name == "id" or name.endswith("Id") else "text")
 
 
 def short_id(key: str = "id") -> Column:
@@ -138,17 +146,17 @@ class Output:
             self.note(note)
 
     def table(self, rows: Iterable[dict[str, Any]], columns: Sequence[str | Column], title: str | None = None) -> None:
-        specs = [column if isinstance(column, Column) else Column(column) for column in columns]
+        specs = [column if isinstance(column, Column) else Column.of(column) for column in columns]
         terminal = self.factory.stdout()
         if not terminal.interactive:
             for row in rows:
                 click.echo("\t".join(self._cell(row, spec, False).replace("\t", " ") for spec in specs))
             return
         # Cells never wrap: the widest columns give way first (rich collapses wrappable columns,
-        # widest first) and their text ends in an ellipsis.
+        # widest first) and their text ends in an ellipsis; a whole id is not collapsible.
         grid = Table(title=title, title_justify="left", box=None, pad_edge=False, header_style="bold")
         for spec in specs:
-            grid.add_column(spec.header)
+            grid.add_column(spec.header, no_wrap=spec.kind == "key")
         for row in rows:
             grid.add_row(*(Text(self._cell(row, spec, True), no_wrap=True, overflow="ellipsis") for spec in specs))
         self.factory.console().print(grid)

@@ -12,6 +12,7 @@ import click
 from aivis.api import Endpoint
 from aivis.context import Context
 from aivis.errors import EXIT_NOT_FOUND, EXIT_VALIDATION, CliError
+from aivis.output import plural
 
 PRODUCTS_LIST = Endpoint("GET", "/api/v1/products")
 APPS_LIST = Endpoint("GET", "/api/v1/apps")
@@ -30,7 +31,7 @@ def by_prefix(items: Iterable[dict[str, Any]], prefix: str, what: str) -> str:
     if not matches:
         raise CliError(f"no {what} {prefix!r}", EXIT_NOT_FOUND)
     if len(matches) > 1:
-        raise CliError(f"{prefix!r} names {len(matches)} {what}s: give more of the id", EXIT_VALIDATION)
+        raise CliError(f"{prefix!r} names {plural(len(matches), what)}: give more of the id", EXIT_VALIDATION)
     return matches[0]
 
 

@@ -84,3 +84,16 @@ def test_counts_in_messages_agree_with_their_number(run: Aivis, api: FakeApi):
     assert run("suggestions", "regenerate", "--product", "shop").stdout == "1 suggestion made\n"
     api.on("GET", "/api/v1/site/pages", ok({"items": [], "page": 1, "totalPages": 1, "total": 1}))
     assert run("pages", "list", "--product", "shop").stderr == "page 1 of 1, 1 page in all\n"
+
+
+def test_ids_commands_cannot_take_short_are_shown_whole_and_long_text_gives_way(run: Aivis, api: FakeApi):
+    product = "0b6c9f7e-1111-4222-8333-444455556666"
+    pages = [{"id": f"7c7c7c7c-1111-4222-8333-{n:012d}", "title": "A title far too long for any terminal " * 3,
+              "filePath": "/docs/" + "deep/" * 12, "status": "published", "updatedAt": NOW.isoformat()}
+             for n in range(2)]  # fmt: skip
+    api.on("GET", "/api/v1/site/pages", ok({"items": pages, "page": 1, "totalPages": 1, "total": 2}))
+    result = run("pages", "list", "--product", product, interactive=True)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[1].startswith(pages[0]["id"] + " ") and "…" in lines[1] and "just now" in lines[1]
