@@ -1,9 +1,10 @@
 """What commands print, as `gh` prints it.
 
 On a terminal: tables as wide as the terminal (ids shortened where commands take the short
-form, other ids whole, times relative, long text cut with an ellipsis), records as two columns. Piped: tab-separated lines without a header, full ids
-and timestamps, and any note on stderr, so `cut -f1` gets ids. With `--json`: the answer's
-JSON; every list in one shape, `{items, nextCursor?, total?}`.
+form, other ids whole, times relative, long text cut with an ellipsis), records as two
+columns. Piped: tab-separated lines without a header, full ids and timestamps, and any note on
+stderr, so `cut -f1` gets ids. With `--json`: the answer's JSON; every list in one shape,
+`{items, nextCursor?, total?}`.
 """
 
 from __future__ import annotations
