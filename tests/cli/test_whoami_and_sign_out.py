@@ -112,6 +112,7 @@ def test_logout_that_cannot_revoke_says_so(run: Aivis, api: FakeApi):
     result = run("logout")
     assert result.exit_code == 7
     assert "forgot the sign-in here, but could not revoke it" in result.stderr
+    assert len(api.requests) == 2  # the refresh token was still tried
 
 
 def test_version(run: Aivis):

@@ -89,11 +89,15 @@ def logout(context: Context) -> None:
         return
     api = context.api(profile["base_url"])
     config.delete_profile(context.profile)
-    try:
-        revoke(api, profile["access_token"], "access_token")
-        revoke(api, profile["refresh_token"], "refresh_token")
-    except CliError as error:
-        raise CliError(f"forgot the sign-in here, but could not revoke it: {error.message}", error.exit_code) from None
+    failures: list[CliError] = []
+    for token, hint in ((profile["access_token"], "access_token"), (profile["refresh_token"], "refresh_token")):
+        try:
+            revoke(api, token, hint)
+        except CliError as failure:  # the other token is still worth revoking
+            failures.append(failure)
+    if failures:
+        first = failures[0]
+        raise CliError(f"forgot the sign-in here, but could not revoke it: {first.message}", first.exit_code)
     click.echo(f"Signed out of {profile['base_url']}.")
 
 
