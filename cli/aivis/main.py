@@ -1,15 +1,11 @@
-"""The `aivis` command: sign-in commands and one group of commands per resource.
-
-`main()` runs it on the real network and terminal; a test runs `aivis` in-process with
-`CliRunner().invoke(aivis, args, obj=Factory(transport=..., terminal=...))`.
-"""
+"""The `aivis` command: sign-in commands and one group of commands per resource."""
 
 from __future__ import annotations
 
 import click
 
-from aivis import config
 from aivis.commands import apps, auth, completion, content, personas, profiles, routes, runs
+from aivis.config import current_profile
 from aivis.context import Context
 from aivis.factory import Factory
 
@@ -19,7 +15,9 @@ from aivis.factory import Factory
 @click.option(
     "--profile",
     envvar="AIVIS_PROFILE",
-    help="Which stored sign-in to use (env AIVIS_PROFILE); default: the one `aivis profiles use` chose.",
+    default=current_profile,
+    show_default="the one `aivis profiles use` chose, else default",
+    help="Which stored sign-in to use (env AIVIS_PROFILE).",
 )
 @click.option(
     "--base-url",
@@ -27,14 +25,14 @@ from aivis.factory import Factory
     help="The API's base URL (env AIVIS_BASE_URL); default: the profile's, else http://127.0.0.1:8080.",
 )
 @click.pass_context
-def aivis(ctx: click.Context, profile: str | None, base_url: str | None) -> None:
+def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
     """The command line of the AI visibility API.
 
     Sign in with `aivis login`, or set AIVIS_API_KEY. Exit codes: 0 success, 1 unexpected,
     2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network.
     """
-    factory = ctx.obj if isinstance(ctx.obj, Factory) else Factory()
-    ctx.obj = Context(profile or config.current_profile(), base_url, factory)
+    # A test passes its own factory (transport, terminal) as the root's `obj`.
+    ctx.obj = Context(profile, base_url, ctx.obj if isinstance(ctx.obj, Factory) else Factory())
 
 
 for module in (auth, profiles, completion, content, apps, routes, personas, runs):

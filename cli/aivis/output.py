@@ -62,6 +62,13 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def span(shown: int, total: int, offset: int | None, noun: str | None = None) -> str:
+    """Which of a list a page shows, counted from 1: `1-50 of 120` (`of 120 runs` with a noun)."""
+    first = (offset or 0) + 1
+    of = plural(total, noun) if noun else str(total)
+    return f"{first}-{first + shown - 1} of {of}" if shown else f"none of {of}"
+
+
 def relative_time(value: str, now: datetime | None = None) -> str:
     """An ISO 8601 timestamp as `3 minutes ago` (or `in 2 hours`)."""
     try:

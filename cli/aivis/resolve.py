@@ -4,7 +4,7 @@ naming one resource), or, for a product, its slug."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -14,8 +14,11 @@ from aivis.context import Context
 from aivis.errors import EXIT_NOT_FOUND, EXIT_VALIDATION, CliError
 from aivis.output import plural
 
+# The listings a short id or a slug is looked up in.
 PRODUCTS_LIST = Endpoint("GET", "/api/v1/products")
 APPS_LIST = Endpoint("GET", "/api/v1/apps")
+RUNS = Endpoint("GET", "/api/v1/agent-simulation/runs")
+RUNS_PAGE = 200  # the most one list call answers
 
 F = TypeVar("F", bound=Callable[..., Any])
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -60,6 +63,20 @@ def product(context: Context, value: str) -> str:
 
 def app(context: Context, value: str) -> str:
     return by_prefix(context.api().call(APPS_LIST), value, "app")
+
+
+def run(context: Context, value: str) -> str:
+    return by_prefix(every_run(context), value, "run")
+
+
+def every_run(context: Context) -> Iterator[dict[str, Any]]:
+    offset = 0
+    while True:
+        page = context.api().call(RUNS, query={"limit": RUNS_PAGE, "offset": offset})
+        yield from page["runs"]
+        offset += len(page["runs"])
+        if not page["runs"] or offset >= page["total"]:
+            return
 
 
 def product_option(required: bool = True, help: str = "The product's slug or id.") -> Callable[[F], F]:

@@ -7,7 +7,7 @@ import click
 from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact, text_or_file
-from aivis.output import json_option, plural, print_json, when
+from aivis.output import json_option, plural, print_json, span, when
 from aivis.resolve import PRODUCTS_LIST, product_option
 
 PERSONAS = Endpoint("GET", "/api/v1/products/{productId}/personas")
@@ -24,12 +24,6 @@ PERSONA_FIELDS = ("id", "name", "description", "systemPrompt", "productId", "cre
 SUGGESTION_STATUSES = ["pending", "accepted", "rejected"]
 limit_option = click.option("--limit", type=int, help="At most this many (1-200, default 50).")
 offset_option = click.option("--offset", type=int, help="Skip this many.")
-
-
-def footer(shown: int, total: int, offset: int | None) -> str:
-    """Which of the list a page shows, counted from 1: `1-50 of 120`."""
-    first = (offset or 0) + 1
-    return f"{first}-{first + shown - 1} of {total}" if shown else f"none of {total}"
 
 
 @click.group()
@@ -61,7 +55,7 @@ def personas_list(context: Context, product_id: str, limit: int | None, offset: 
     """List a product's active personas."""
     data = context.api().call(PERSONAS, productId=product_id, query=compact(limit=limit, offset=offset))
     context.out.items(data["personas"], ("id", "name", "description", when("updatedAt")), as_json,
-                      total=data["total"], note=footer(len(data["personas"]), data["total"], offset))  # fmt: skip
+                      total=data["total"], note=span(len(data["personas"]), data["total"], offset))  # fmt: skip
 
 
 @personas.command("create")
@@ -117,7 +111,7 @@ def topics_list(context: Context, product_id: str, limit: int | None, offset: in
     """List a product's topics."""
     data = context.api().call(TOPICS, productId=product_id, query=compact(limit=limit, offset=offset))
     context.out.items(data["topics"], ("id", "name", "description", when("createdAt")), as_json,
-                      total=data["total"], note=footer(len(data["topics"]), data["total"], offset))  # fmt: skip
+                      total=data["total"], note=span(len(data["topics"]), data["total"], offset))  # fmt: skip
 
 
 @topics.command("create")
@@ -152,7 +146,7 @@ def suggestions_list(context: Context, product_id: str, topic_id: str | None, st
     params = compact(productId=product_id, topicId=topic_id, status=status, limit=limit, offset=offset)
     data = context.api().call(SUGGESTIONS, query=params)
     context.out.items(data["suggestions"], ("id", "status", "prompt"), as_json, total=data["total"],
-                      note=footer(len(data["suggestions"]), data["total"], offset))  # fmt: skip
+                      note=span(len(data["suggestions"]), data["total"], offset))  # fmt: skip
 
 
 @suggestions.command("review")
