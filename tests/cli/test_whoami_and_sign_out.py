@@ -134,6 +134,7 @@ def test_completion_scripts_for_bash_zsh_and_fish(run: Aivis):
 
 
 def test_profiles_list_and_switch(run: Aivis, api: FakeApi):
+    assert run("profiles").stderr == "no profiles: sign in with `aivis login` (or `aivis --profile NAME login`)\n"
     sign_in(run, "default", access="at-default")
     sign_in(run, "work", access="at-work")
     listed = run("profiles", "--json")

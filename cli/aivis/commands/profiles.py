@@ -34,7 +34,8 @@ def profiles(ctx: click.Context, context: Context, as_json: bool) -> None:
     items = [summary(name, profile, current) for name, profile in sorted(config.profiles().items())]
     rows = [{**item, "current": "*" if item["current"] else ""} for item in items]
     columns = ("current", "name", "user", "organization.slug", "baseUrl")
-    context.out.items(items if as_json else rows, columns, as_json, total=len(items))
+    note = None if items else "no profiles: sign in with `aivis login` (or `aivis --profile NAME login`)"
+    context.out.items(items if as_json else rows, columns, as_json, total=len(items), note=note)
 
 
 @profiles.command("use")
