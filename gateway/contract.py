@@ -15,4 +15,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/products", PART, "products:read", "products_list",
           "List the organization's products, by name", response=schemas.Product, response_many=True,
           tag="Products"),
+    # Any verified credential may ask what it is: a key holding one narrow scope included.
+    Route("GET", "/api/v1/credential", PART, None, "credential_get",
+          "The credential of this request: its organization, scopes, and user or API key",
+          response=schemas.Credential, tag="Identity"),
 )  # fmt: skip

@@ -26,6 +26,7 @@ LICENSE = {"name": "Proprietary: all rights reserved"}
 SERVERS = [{"url": "/", "description": "The host serving this document."}]
 # Every tag a route may carry, in the order the document lists them.
 TAGS = {
+    "Identity": "The credential of a request: its organization, scopes, and user or API key.",
     "Products": "The organization's products: the `productId` most calls need.",
     "Site pages": "A product's site pages in bulk (writes deprecated in favor of Apps).",
     "Content": "Content documents: read, update, attach domains, and semantic search.",
@@ -115,7 +116,9 @@ def _operation(route: Route) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "operationId": route.name,
         "summary": route.summary,
-        "description": f"Requires the scope `{route.scope}`.",
+        "description": f"Requires the scope `{route.scope}`."
+        if route.scope
+        else "Any valid credential; no scope needed.",
         "tags": [route.tag],
         "security": [{"ApiKey": []}, {"Bearer": []}, {"Session": []}],
         "x-required-scope": route.scope,

@@ -166,7 +166,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
             extra_headers.update(decision.headers())
             if not decision.allowed:
                 raise errors.RateLimited(details={"retryAfterSeconds": decision.retry_after_seconds})
-            if route.scope not in identity.scopes:
+            if route.scope is not None and route.scope not in identity.scopes:
                 raise errors.Forbidden(
                     f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                 )

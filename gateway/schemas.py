@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from libs.common.schemas import ApiSchema
 
@@ -11,3 +11,33 @@ class Product(ApiSchema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     slug = fields.String(required=True)
+
+
+class Organization(ApiSchema):
+    id = fields.String(required=True)
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class CredentialUser(ApiSchema):
+    id = fields.String(required=True)
+    email = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class CredentialKey(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    prefix = fields.String(required=True)
+    expires_at = fields.DateTime(required=True, allow_none=True)
+
+
+class Credential(ApiSchema):
+    # How the caller proved itself: an API key, a bearer token or a dashboard session.
+    kind = fields.String(required=True, validate=validate.OneOf(["api_key", "bearer", "session"]))
+    organization = fields.Nested(Organization, required=True)
+    scopes = fields.List(fields.String(), required=True)
+    # The user behind a bearer token or a session; null for an API key.
+    user = fields.Nested(CredentialUser, required=True, allow_none=True)
+    # The API key; null for a user.
+    key = fields.Nested(CredentialKey, required=True, allow_none=True)

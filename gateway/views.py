@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import web
 
 from gateway import queries
@@ -34,5 +36,31 @@ async def products_list(request: web.Request, checked: Checked) -> web.Response:
     return ok_response([_product(row) for row in rows])
 
 
+def _key(row: Row) -> dict[str, Any]:
+    return {"id": str(row["id"]), "name": row["name"], "prefix": row["prefix"], "expiresAt": row["expires_at"]}
+
+
+def _user(row: Row) -> dict[str, str]:
+    return {"id": str(row["id"]), "email": row["email"], "name": row["name"]}
+
+
+async def credential_get(request: web.Request, checked: Checked) -> web.Response:
+    """GET /api/v1/credential: what the request's credential is, in which organization, with which scopes."""
+    identity = checked.identity
+    key = user = None
+    async with cursor(request.app[DB_POOL]) as cur:
+        if identity.kind == "api_key":
+            key = await queries.find_organization_key(cur, identity.organization.id, identity.principal_id)
+        else:
+            user = await queries.find_user_by_id(cur, identity.principal_id)
+    return ok_response({
+        "kind": identity.credential,
+        "organization": identity.organization.to_dict(),
+        "scopes": sorted(identity.scopes),
+        "user": None if user is None else _user(user),
+        "key": None if key is None else _key(key),
+    })  # fmt: skip
+
+
 # The handlers of the gateway's own public routes (gateway/contract.py), by route name.
-HANDLERS = {"products_list": products_list}
+HANDLERS = {"products_list": products_list, "credential_get": credential_get}

@@ -30,7 +30,8 @@ class Route:
     path: str
     # The part that serves the route (a name of deploy/parts.py).
     upstream: str
-    scope: str
+    # The scope a credential needs; None: any verified credential may call the route.
+    scope: str | None
     name: str
     summary: str
     timeout: float = DEFAULT_TIMEOUT_SECONDS

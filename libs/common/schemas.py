@@ -1,4 +1,4 @@
-"""Validation at the edge: one helper for JSON bodies, one for query strings.
+"""Validation at the edge: one helper for JSON bodies, one for query strings, one for ids in the path.
 
 A body that is not JSON is a 400 `BAD_REQUEST`; a body or query that does not fit the schema
 is a 422 `VALIDATION_FAILED` whose `details` map each field path ("pages.0.slug") to a message.
@@ -14,7 +14,8 @@ from aiohttp import web
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from libs.common.encoding import loads
-from libs.common.errors import BadRequest, ValidationFailed
+from libs.common.errors import BadRequest, NotFound, ValidationFailed
+from libs.common.validators import is_uuid
 
 _CAMEL_BOUNDARY = re.compile(r"_([a-z0-9])")
 # How deep a JSON body may nest (the body itself is level 0, so `{"config": {}}` is 1 deep).
@@ -153,3 +154,11 @@ def load_query(request: web.Request, schema: Schema) -> Any:
     if repeated:
         raise ValidationFailed(details=repeated)
     return load_data(schema, data)
+
+
+def path_id(request: web.Request, name: str, what: str) -> str:
+    """A resource id from the path; one that is not a UUID cannot exist."""
+    value = request.match_info[name]
+    if not is_uuid(value):
+        raise NotFound(f"{what} not found")
+    return value.lower()

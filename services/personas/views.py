@@ -12,8 +12,7 @@ from libs.common.db import cursor
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
-from libs.common.schemas import load_json, load_query
-from libs.common.validators import is_uuid
+from libs.common.schemas import load_json, load_query, path_id
 from services.personas import queries
 from services.personas.keys import GENERATOR
 from services.personas.regeneration import regenerate
@@ -34,14 +33,6 @@ TOPIC_CREATE = TopicCreate()
 SUGGESTION_LIST_QUERY = SuggestionListQuery()
 SUGGESTION_REVIEW = SuggestionReview()
 REGENERATE_REQUEST = RegenerateRequest()
-
-
-def path_id(request: web.Request, name: str, what: str) -> str:
-    """A resource id from the path; one that is not a UUID cannot exist."""
-    value = request.match_info[name]
-    if not is_uuid(value):
-        raise NotFound(f"{what} not found")
-    return value.lower()
 
 
 # Personas.

@@ -15,4 +15,6 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/agent-simulation/runs", PART, "simulations:read", "simulation_runs_list",
           "List the organization's agent-simulation runs, newest first",
           query=simulations.RunListQuery, response=simulations.RunList, tag="Agent simulation"),
+    Route("GET", "/api/v1/agent-simulation/runs/{runId}", PART, "simulations:read", "simulation_runs_get",
+          "One of the organization's agent-simulation runs", response=simulations.Run, tag="Agent simulation"),
 )  # fmt: skip

@@ -63,6 +63,17 @@ async def list_runs(cur: Any, organization_id: str, filters: dict[str, Any], lim
     return b'{"runs":' + page.encode() + b',"total":' + str(total).encode() + b"}"
 
 
+async def find_organization_run(cur: Any, organization_id: str, run_id: str) -> bytes | None:
+    """One live run of the organization, as JSON; another organization's is None, like a missing one."""
+    text: str | None = await fetch_value(
+        cur,
+        f"SELECT {RUN_JSON}::text FROM runs r {RUN_JOINS}"
+        " WHERE r.id = %s AND r.organization_id = %s AND r.deleted_at IS NULL",
+        (run_id, organization_id),
+    )
+    return None if text is None else text.encode()
+
+
 async def get_run(cur: Any, run_id: str) -> dict[str, Any] | None:
     text = await fetch_value(cur, f"SELECT {RUN_JSON}::text FROM runs r {RUN_JOINS} WHERE r.id = %s", (run_id,))
     return None if text is None else loads(text)

@@ -7,7 +7,7 @@ from aiohttp import web
 from libs.common.contract import register_handlers
 from services.simulations import contract, views
 
-HANDLERS = {"simulation_runs_list": views.runs_list}
+HANDLERS = {"simulation_runs_list": views.runs_list, "simulation_runs_get": views.runs_get}
 
 
 def setup_routes(app: web.Application) -> None:

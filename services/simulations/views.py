@@ -6,8 +6,9 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, raw_json_response
+from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
-from libs.common.schemas import load_json, load_query
+from libs.common.schemas import load_json, load_query, path_id
 from services.simulations import queries
 from services.simulations.schemas import EnvironmentCreate, RunCreate, RunListQuery, TaskCreate
 
@@ -23,6 +24,16 @@ async def runs_list(request: web.Request) -> web.Response:
     limit, offset = query.pop("limit"), query.pop("offset")
     async with cursor(request.app[DB_POOL]) as cur:
         body = await queries.list_runs(cur, caller_of(request).org.id, query, limit, offset)
+    return raw_json_response(body)
+
+
+async def runs_get(request: web.Request) -> web.Response:
+    """GET /api/v1/agent-simulation/runs/{runId}: one live run of the caller's organization."""
+    run_id = path_id(request, "runId", "run")
+    async with cursor(request.app[DB_POOL]) as cur:
+        body = await queries.find_organization_run(cur, caller_of(request).org.id, run_id)
+    if body is None:
+        raise NotFound("run not found")
     return raw_json_response(body)
 
 

@@ -53,6 +53,7 @@ PATH_IDS = {
     "routeId": "route",
     "personaId": "persona",
     "suggestionId": "suggestion",
+    "runId": "run",
 }
 
 

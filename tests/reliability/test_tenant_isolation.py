@@ -45,7 +45,7 @@ async def organization_a(
     await post(f"/api/v1/products/{product['id']}/topics", {"name": marker})
     suggestions = await post("/api/v1/prompt-suggestions/regenerate", {"productId": product["id"]}, 200)
     environment = await simulations.environment(org, marker)
-    await simulations.run(org, environment, metadata={"secret": marker})
+    run = await simulations.run(org, environment, metadata={"secret": marker})
     return {
         "organization": org.id,
         "product": product["id"],
@@ -55,6 +55,7 @@ async def organization_a(
         "route": route["id"],
         "persona": persona["id"],
         "suggestion": suggestions["ids"][0],
+        "run": run["id"],
     }
 
 

@@ -19,12 +19,15 @@ def create_page(cli: Cli, product: dict, slug: str, title: str = "A page") -> di
 
 def test_pages_create_list_update_and_delete(cli: Cli, product):
     slug = f"guides/{uuid.uuid4().hex[:8]}"
-    output = cli.ok("pages", "create", "--product", product["id"], "--slug", slug, "--title", "Getting started")
-    assert "created: 1" in output and "Getting started" in output
+    done = cli.run("pages", "create", "--product", product["slug"], "--slug", slug, "--title", "Getting started")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "created 1 page\n" and "Getting started" in done.stdout
     listed = cli.json("pages", "list", "--product", product["id"], "--query", "getting")
     assert [item["filePath"] for item in listed["items"]] == [f"/{slug}"]
     page_id = listed["items"][0]["id"]
-    assert "page 1 of 1, 1 pages" in cli.ok("pages", "list", "--product", product["id"])
+    listed_lines = cli.run("pages", "list", "--product", product["id"])
+    assert listed_lines.stdout.split("\t")[:2] == [page_id, "Getting started"]
+    assert listed_lines.stderr == "page 1 of 1, 1 page in all\n"
     updated = cli.json("pages", "update", "--product", product["id"], "--id", page_id, "--title", "Start here",
                        "--status", "published")  # fmt: skip
     assert updated["updatedCount"] == 1
@@ -38,8 +41,9 @@ def test_pages_create_from_a_file_reports_failures(cli: Cli, product, tmp_path):
     slug = f"dup-{uuid.uuid4().hex[:8]}"
     pages = tmp_path / "pages.json"
     pages.write_text(json.dumps([{"slug": slug, "title": "One"}, {"slug": slug, "title": "Two"}]))
-    output = cli.ok("pages", "create", "--product", product["id"], "--file", str(pages))
-    assert "created: 1" in output and "failed: 1" in output
+    done = cli.run("pages", "create", "--product", product["id"], "--file", str(pages))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == ["created 1 page", "failed: 1 page"]
 
 
 def test_content_get_by_path_priority_and_update(cli: Cli, product):
@@ -75,4 +79,4 @@ def test_invalid_input_exits_with_the_validation_code_and_names_the_field(cli: C
     stderr = cli.fails(EXIT_VALIDATION, "pages", "create", "--product", product["id"], "--slug", "Bad Slug",
                        "--title", "x")  # fmt: skip
     assert "error: VALIDATION_FAILED: " in stderr
-    assert "pages.0.slug:" in stderr
+    assert "  page 1: slug:" in stderr

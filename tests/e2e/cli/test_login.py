@@ -45,7 +45,7 @@ def test_login_prints_the_code_first_and_stores_credentials_privately(live_stack
     assert whoami["organization"]["id"] == live_stack.organization_id
     assert "simulations:read" in whoami["scopes"]
     runs = cli.json("runs", "list")
-    assert runs["total"] == 12
+    assert runs["total"] == 12 and len(runs["items"]) == 12
 
 
 def test_expired_access_token_is_refreshed_and_rotated(live_stack, database, tmp_path):
@@ -93,10 +93,28 @@ def test_denied_login_exits_with_the_auth_code(live_stack, database, tmp_path):
     assert not (cli.config_dir / "credentials.json").exists()
 
 
-def test_api_key_needs_no_login(cli: Cli):
+def test_api_key_needs_no_login_and_whoami_asks_the_server(cli: Cli):
     whoami = cli.json("whoami")
-    assert whoami["credential"] == "api key (AIVIS_API_KEY)"
-    assert whoami["keyPrefix"] == cli.api_key[:12]
+    assert (whoami["credential"], whoami["kind"], whoami["user"]) == ("api key (AIVIS_API_KEY)", "api_key", None)
+    assert cli.api_key.startswith(whoami["key"]["prefix"])
+    assert whoami["organization"]["id"] == cli.stack.organization_id
+    assert "simulations:read" in whoami["scopes"]
+    cli.api_key = "avk_made_up"
+    assert cli.fails(EXIT_AUTH, "whoami") == "error: UNAUTHORIZED: invalid api key\n"
+
+
+def test_whoami_after_the_sign_in_was_revoked_is_an_auth_error(live_stack, database, tmp_path):
+    cli, _ = signed_in(live_stack, database, tmp_path)
+    credentials = cli.config_dir / "credentials.json"
+    stored = json.loads(credentials.read_text())
+    profile = stored["profiles"]["default"]
+    with psycopg2.connect(database.admin_dsn) as conn, conn.cursor() as cur:
+        cur.execute("UPDATE identity.oauth_grants SET revoked_at = now(), revoked_reason = 'revoked' WHERE id ="
+                    " (SELECT grant_id FROM identity.refresh_tokens WHERE token_hash = %s)",
+                    (hash_key(profile["refresh_token"]),))  # fmt: skip
+    profile["expires_at"] = 0
+    credentials.write_text(json.dumps(stored))
+    assert "signed out:" in cli.fails(EXIT_AUTH, "whoami")
 
 
 def test_without_credentials_commands_exit_with_the_auth_code(live_stack, tmp_path):

@@ -9,14 +9,21 @@ from typing import Any
 import click
 from rich.progress import Progress
 
-from cli.api import Api
-from cli.context import Context, pass_context
-from cli.errors import EXIT_CONFLICT, ApiError, CliError
-from cli.inputs import compact
-from cli.output import console, json_option, print_json, show, table
-from cli.route_files import read_routes
+from aivis.api import Api, Endpoint
+from aivis.context import Context, pass_context
+from aivis.errors import EXIT_CONFLICT, EXIT_VALIDATION, ApiError, CliError
+from aivis.inputs import compact
+from aivis.output import Output, json_option, plural, print_json
+from aivis.resolve import app_argument, product_option
+from aivis.route_files import read_routes
+
+ROUTE_CANDIDATES = Endpoint("GET", "/api/v1/apps/{appId}/route-candidates")
+ROUTES_PREVIEW = Endpoint("POST", "/api/v1/apps/{appId}/routes/import-preview")
+ROUTES_BATCH = Endpoint("POST", "/api/v1/apps/{appId}/routes/batch")
+ROUTE_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}/routes/{routeId}")
 
 BATCH_SIZE = 100  # the most one preview or batch call takes
+Batch = list[tuple[int, dict[str, str]]]  # rows of the file, each with its number (from 1)
 
 
 @click.group()
@@ -25,8 +32,8 @@ def routes() -> None:
 
 
 @routes.command("candidates")
-@click.argument("app_id")
-@click.option("--product", "product_id", help="Only this product of the app; default: every product of the app.")
+@app_argument
+@product_option(required=False, help="Only this product of the app (its slug or id); default: every product.")
 @click.option("--status", type=click.Choice(["draft", "published"]), help="Default: published.")
 @click.option("--include-routed", is_flag=True, default=None, help="Also list documents the app already routes.")
 @click.option("--limit", type=int, help="One page of at most this many (1-1000); default: the whole list.")
@@ -37,17 +44,18 @@ def routes_candidates(context: Context, app_id: str, product_id: str | None, sta
                       include_routed: bool | None, limit: int | None, cursor: str | None,
                       as_json: bool) -> None:  # fmt: skip
     """List the app's products' documents with the path each would get, all or a page at a time."""
-    params = compact(productId=product_id, status=status, includeRouted=include_routed, limit=limit, cursor=cursor)
-    data = context.api().call("GET", f"/api/v1/apps/{app_id}/route-candidates", params=params)
-    footer = f"{data['candidateCount']} candidates"
+    query = compact(productId=product_id, status=status, includeRouted=include_routed, limit=limit, cursor=cursor)
+    data = context.api().call(ROUTE_CANDIDATES, appId=app_id, query=query)
+    note = plural(data["candidateCount"], "candidate")
     if data.get("nextCursor"):
-        footer += f"; the next page: --cursor {data['nextCursor']}"
-    show(data, as_json, rows=data["candidates"], columns=("targetId", "suggestedPath", "pathStatus", "target.title"),
-         footer=footer)  # fmt: skip
+        note += f"; the next page: --cursor {data['nextCursor']}"
+    columns = ("targetId", "suggestedPath", "pathStatus", "target.title")
+    context.out.items(data["candidates"], columns, as_json, total=data["candidateCount"],
+                      next_cursor=data.get("nextCursor"), note=note)  # fmt: skip
 
 
 @routes.command("update")
-@click.argument("app_id")
+@app_argument
 @click.argument("route_id")
 @click.option("--path")
 @click.option("--target", "target_id", help="The id of the content document to route to.")
@@ -59,8 +67,8 @@ def routes_update(context: Context, app_id: str, route_id: str, path: str | None
     body = compact(path=path, targetId=target_id, targetType="product_document" if target_id else None)
     if not body:
         raise click.UsageError("give --path or --target")
-    data = context.api().call("PATCH", f"/api/v1/apps/{app_id}/routes/{route_id}", body=body)
-    show(data, as_json, fields=("id", "path", "targetType", "targetId", "target.title", "updatedAt"))
+    data = context.api().call(ROUTE_UPDATE, appId=app_id, routeId=route_id, body=body)
+    context.out.record(data, ("id", "path", "targetType", "targetId", "target.title", "updatedAt"), as_json)
 
 
 @dataclass
@@ -73,24 +81,41 @@ class Outcome:
         self.conflicts.append({"row": number, **entry["input"], "issues": entry["issues"]})
 
 
-def batches(rows: list[dict[str, str]]) -> list[list[tuple[int, dict[str, str]]]]:
+def batches(rows: list[dict[str, str]]) -> list[Batch]:
     numbered = list(enumerate(rows, start=1))
     return [numbered[start : start + BATCH_SIZE] for start in range(0, len(numbered), BATCH_SIZE)]
 
 
-def preview(api: Api, app_id: str, batch: list[tuple[int, dict[str, str]]]) -> list[dict[str, Any]]:
-    body = {"routes": [route for _, route in batch]}
-    data = api.call("POST", f"/api/v1/apps/{app_id}/routes/import-preview", body=body)
+def preview(api: Api, app_id: str, batch: Batch) -> list[dict[str, Any]]:
+    """What the app would do with each row; rows the API refuses are named by their row in the file."""
+    try:
+        data = api.call(ROUTES_PREVIEW, appId=app_id, body={"routes": [route for _, route in batch]})
+    except ApiError as error:
+        if error.status != 422 or not isinstance(error.details, dict):
+            raise
+        raise CliError("\n".join(file_rows(batch, error.details)), EXIT_VALIDATION) from None
     entries: list[dict[str, Any]] = data["routes"]
     return entries
 
 
-def write(api: Api, app_id: str, batch: list[tuple[int, dict[str, str]]], outcome: Outcome) -> None:
+def file_rows(batch: Batch, details: dict[str, Any]) -> list[str]:
+    """`routes.3.path: ...` of a batch's answer as `row 104: path: ...` of the file."""
+    lines = []
+    for key, problem in details.items():
+        parts = key.split(".", 2)
+        if len(parts) == 3 and parts[0] == "routes" and parts[1].isdigit() and int(parts[1]) < len(batch):
+            lines.append(f"row {batch[int(parts[1])][0]}: {parts[2]}: {problem}")
+        else:
+            lines.append(f"{key}: {problem}")
+    return lines
+
+
+def write(api: Api, app_id: str, batch: Batch, outcome: Outcome) -> None:
     """Create a batch's routes. Rows that came to conflict since the preview (another writer, or
     a path an earlier batch took) are set aside and the rest sent again."""
     while batch:
         try:
-            data = api.call("POST", f"/api/v1/apps/{app_id}/routes/batch", body={"routes": [r for _, r in batch]})
+            data = api.call(ROUTES_BATCH, appId=app_id, body={"routes": [r for _, r in batch]})
         except ApiError as error:
             if error.status != 409 or not isinstance(error.details, dict):
                 raise
@@ -106,7 +131,7 @@ def write(api: Api, app_id: str, batch: list[tuple[int, dict[str, str]]], outcom
 
 
 @routes.command("import")
-@click.argument("app_id")
+@app_argument
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Only check the file against the app; create nothing.")
 @click.option("--skip-conflicts", is_flag=True, help="Create the other rows when some conflict.")
@@ -122,8 +147,8 @@ def routes_import(context: Context, app_id: str, file: Path, dry_run: bool, skip
     api = context.api()
     chunks = batches(read_routes(file))
     planned = Outcome()
-    writable: list[list[tuple[int, dict[str, str]]]] = []
-    with Progress(console=console(stderr=True), transient=as_json) as progress:
+    writable: list[Batch] = []
+    with Progress(console=context.factory.console(stderr=True), transient=as_json) as progress:
         checking = progress.add_task("Checking", total=sum(len(chunk) for chunk in chunks))
         for chunk in chunks:
             entries = preview(api, app_id, chunk)
@@ -135,10 +160,10 @@ def routes_import(context: Context, app_id: str, file: Path, dry_run: bool, skip
             writable.append([row for row, entry in zip(chunk, entries, strict=True) if entry["action"] != "conflict"])
             progress.advance(checking, len(chunk))
         if dry_run:
-            report(planned, as_json, "would create")
+            report(context.out, planned, as_json, "would create")
             return
         if planned.conflicts and not skip_conflicts:
-            report(Outcome(conflicts=planned.conflicts), as_json, "created",
+            report(context.out, Outcome(conflicts=planned.conflicts), as_json, "created",
                    "nothing was created: fix those rows, or use --skip-conflicts")  # fmt: skip
             return
         outcome = Outcome(conflicts=planned.conflicts)
@@ -146,19 +171,21 @@ def routes_import(context: Context, app_id: str, file: Path, dry_run: bool, skip
         for rows in writable:
             write(api, app_id, rows, outcome)
             progress.advance(importing, len(rows))
-    report(outcome, as_json, "created")
+    report(context.out, outcome, as_json, "created")
 
 
-def report(outcome: Outcome, as_json: bool, verb: str, note: str = "") -> None:
-    """The summary (and the conflicting rows); exit 6 when any row conflicted."""
+def report(out: Output, outcome: Outcome, as_json: bool, verb: str, note: str = "") -> None:
+    """The summary (and the conflicting rows, by their row in the file); exit 6 when any conflicted."""
     if as_json:
         print_json({"created": outcome.created, "skipped": outcome.skipped, "conflicts": outcome.conflicts})
     else:
         if outcome.conflicts:
-            table(outcome.conflicts, ("row", "path", "targetId", "issues"), title="Conflicts")
+            out.table(outcome.conflicts, ("row", "path", "targetId", "issues"), title="Conflicts")
         click.echo(f"{verb} {outcome.created}, skipped {outcome.skipped}, conflicts {len(outcome.conflicts)}")
     if outcome.conflicts:
-        raise CliError(f"{len(outcome.conflicts)} rows conflict" + (f"; {note}" if note else ""), EXIT_CONFLICT)
+        count = len(outcome.conflicts)
+        message = f"{plural(count, 'row')} {'conflicts' if count == 1 else 'conflict'}"
+        raise CliError(message + (f"; {note}" if note else ""), EXIT_CONFLICT)
 
 
 def register(root: click.Group) -> None:

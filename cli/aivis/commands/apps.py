@@ -4,18 +4,34 @@ from __future__ import annotations
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, json_object
-from cli.output import json_option, show
+from aivis.api import Endpoint
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, json_object
+from aivis.output import json_option, short_id, when
+from aivis.resolve import APPS_LIST, app_argument, product_argument
 
-APP_COLUMNS = ("id", "slug", "name", "createdAt", "updatedAt")
+APPS_CREATE = Endpoint("POST", "/api/v1/apps")
+APP = Endpoint("GET", "/api/v1/apps/{appId}")
+APP_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}")
+APP_CONFIG_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}/app-config")
+APP_RESOURCES = Endpoint("GET", "/api/v1/apps/{appId}/resources")
+APP_RESOURCES_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/resources")
+APP_DOMAINS = Endpoint("GET", "/api/v1/apps/{appId}/domains")
+APP_DOMAINS_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/domains")
+LEGACY_ROUTING = Endpoint("GET", "/api/v1/domain/{id}/routing")
+
+APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
-DOMAIN_COLUMNS = ("id", "domain", "type", "scope", "origin", "createdAt")
+DOMAIN_COLUMNS = ("id", "domain", "type", "scope", when("createdAt"))
+DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt")
 
 
 @click.group()
 def apps() -> None:
-    """Apps: publishing units with domains, products, a config and routes."""
+    """Apps: publishing units with domains, products, a config and routes.
+
+    An app is named by its id or the short id `aivis apps list` shows.
+    """
 
 
 @apps.command("list")
@@ -23,8 +39,8 @@ def apps() -> None:
 @pass_context
 def apps_list(context: Context, as_json: bool) -> None:
     """List the organization's apps."""
-    data = context.api().call("GET", "/api/v1/apps")
-    show(data, as_json, rows=data, columns=APP_COLUMNS)
+    data = context.api().call(APPS_LIST)
+    context.out.items(data, APP_COLUMNS, as_json, total=len(data))
 
 
 @apps.command("create")
@@ -36,21 +52,20 @@ def apps_list(context: Context, as_json: bool) -> None:
 def apps_create(context: Context, name: str, slug: str | None, metadata: str | None, as_json: bool) -> None:
     """Create an app."""
     body = compact(name=name, slug=slug, metadata=json_object(metadata, "--metadata"))
-    show(context.api().call("POST", "/api/v1/apps", body=body), as_json, fields=APP_FIELDS)
+    context.out.record(context.api().call(APPS_CREATE, body=body), APP_FIELDS, as_json)
 
 
 @apps.command("get")
-@click.argument("app_id")
+@app_argument
 @json_option
 @pass_context
 def apps_get(context: Context, app_id: str, as_json: bool) -> None:
     """Show an app with its config and resources."""
-    data = context.api().call("GET", f"/api/v1/apps/{app_id}")
-    show(data, as_json, fields=(*APP_FIELDS, "resources"))
+    context.out.record(context.api().call(APP, appId=app_id), (*APP_FIELDS, "resources"), as_json)
 
 
 @apps.command("update")
-@click.argument("app_id")
+@app_argument
 @click.option("--name")
 @click.option("--slug")
 @click.option("--metadata", help="A JSON object, or @file; replaces the metadata.")
@@ -60,41 +75,42 @@ def apps_update(context: Context, app_id: str, name: str | None, slug: str | Non
                 as_json: bool) -> None:  # fmt: skip
     """Change an app's name, slug or metadata."""
     body = compact(name=name, slug=slug, metadata=json_object(metadata, "--metadata"))
-    show(context.api().call("PATCH", f"/api/v1/apps/{app_id}", body=body), as_json, fields=APP_COLUMNS)
+    context.out.record(context.api().call(APP_UPDATE, appId=app_id, body=body), APP_FIELDS, as_json)
 
 
 @apps.command("config")
-@click.argument("app_id")
+@app_argument
 @click.argument("config")
 @json_option
 @pass_context
 def apps_config(context: Context, app_id: str, config: str, as_json: bool) -> None:
     """Replace an app's config with CONFIG, a JSON object or @file."""
     body = {"config": json_object(config, "CONFIG")}
-    data = context.api().call("PATCH", f"/api/v1/apps/{app_id}/app-config", body=body)
-    show(data, as_json, fields=("appId", "productId", "config", "updatedAt"))
+    data = context.api().call(APP_CONFIG_UPDATE, appId=app_id, body=body)
+    context.out.record(data, ("appId", "productId", "config", "updatedAt"), as_json)
 
 
 @apps.command("resources")
-@click.argument("app_id")
+@app_argument
 @json_option
 @pass_context
 def apps_resources(context: Context, app_id: str, as_json: bool) -> None:
     """List an app's resources (its products)."""
-    data = context.api().call("GET", f"/api/v1/apps/{app_id}/resources")
-    show(data, as_json, rows=data, columns=("id", "resourceType", "resourceId", "product.name", "createdAt"))
+    data = context.api().call(APP_RESOURCES, appId=app_id)
+    columns = ("id", "resourceType", "product.slug", "product.name", when("createdAt"))
+    context.out.items(data, columns, as_json, total=len(data))
 
 
 @apps.command("add-product")
-@click.argument("app_id")
-@click.argument("product_id")
+@app_argument
+@product_argument
 @json_option
 @pass_context
 def apps_add_product(context: Context, app_id: str, product_id: str, as_json: bool) -> None:
-    """Add a product to an app as a resource."""
+    """Add a product (its slug or id) to an app as a resource."""
     body = {"resourceId": product_id, "resourceType": "product"}
-    data = context.api().call("POST", f"/api/v1/apps/{app_id}/resources", body=body)
-    show(data, as_json, fields=("id", "appId", "resourceType", "resourceId", "createdAt"))
+    data = context.api().call(APP_RESOURCES_CREATE, appId=app_id, body=body)
+    context.out.record(data, ("id", "appId", "resourceType", "resourceId", "createdAt"), as_json)
 
 
 @click.group()
@@ -103,17 +119,17 @@ def domains() -> None:
 
 
 @domains.command("list")
-@click.argument("app_id")
+@app_argument
 @json_option
 @pass_context
 def domains_list(context: Context, app_id: str, as_json: bool) -> None:
     """List an app's domains."""
-    data = context.api().call("GET", f"/api/v1/apps/{app_id}/domains")
-    show(data, as_json, rows=data, columns=DOMAIN_COLUMNS)
+    data = context.api().call(APP_DOMAINS, appId=app_id)
+    context.out.items(data, DOMAIN_COLUMNS, as_json, total=len(data))
 
 
 @domains.command("add")
-@click.argument("app_id")
+@app_argument
 @click.argument("hostname")
 @click.option("--type", "domain_type", type=click.Choice(["web", "metric", "redirect"]), help="Default: web.")
 @click.option("--origin", help="Where the domain's traffic comes from.")
@@ -123,8 +139,7 @@ def domains_add(context: Context, app_id: str, hostname: str, domain_type: str |
                 as_json: bool) -> None:  # fmt: skip
     """Add a domain (a lowercase hostname) to an app."""
     body = compact(domain=hostname, type=domain_type, origin=origin)
-    data = context.api().call("POST", f"/api/v1/apps/{app_id}/domains", body=body)
-    show(data, as_json, fields=DOMAIN_COLUMNS)
+    context.out.record(context.api().call(APP_DOMAINS_CREATE, appId=app_id, body=body), DOMAIN_FIELDS, as_json)
 
 
 @domains.command("routing")
@@ -133,8 +148,8 @@ def domains_add(context: Context, app_id: str, hostname: str, domain_type: str |
 @pass_context
 def domains_routing(context: Context, domain_id: str, as_json: bool) -> None:
     """Show a domain's legacy routing config (deprecated; retired after 2026-12-15)."""
-    data = context.api().call("GET", f"/api/v1/domain/{domain_id}/routing")
-    show(data, as_json, fields=("publishStatus", "publishedAt", "publishedHash", "publishError", "config"))
+    data = context.api().call(LEGACY_ROUTING, id=domain_id)
+    context.out.record(data, ("publishStatus", "publishedAt", "publishedHash", "publishError", "config"), as_json)
 
 
 def register(root: click.Group) -> None:

@@ -22,6 +22,7 @@ import click
 APP_NAME = "aivis"
 CREDENTIALS_FILE = "credentials.json"
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+DEFAULT_PROFILE = "default"
 
 
 def config_dir() -> Path:
@@ -54,6 +55,22 @@ def _write_all(data: dict[str, Any]) -> None:
 def load_profile(name: str) -> dict[str, Any] | None:
     profile: dict[str, Any] | None = _read_all()["profiles"].get(name)
     return profile
+
+
+def profiles() -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = _read_all()["profiles"]
+    return found
+
+
+def current_profile() -> str:
+    """The profile commands use without --profile: the one `aivis profiles use` chose."""
+    return str(_read_all().get("current") or DEFAULT_PROFILE)
+
+
+def use_profile(name: str) -> None:
+    data = _read_all()
+    data["current"] = name
+    _write_all(data)
 
 
 def save_profile(name: str, profile: dict[str, Any]) -> None:

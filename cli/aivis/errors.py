@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -24,6 +25,8 @@ EXIT_VALIDATION = 5
 EXIT_CONFLICT = 6
 EXIT_SERVER = 7
 
+# A field of an item of a list the API was sent, as the API names it: `pages.0.slug`.
+_ITEM_FIELD = re.compile(r"(\w+?)s?\.(\d+)\.(.+)")
 _EXIT_BY_STATUS = {401: EXIT_AUTH, 403: EXIT_AUTH, 404: EXIT_NOT_FOUND, 410: EXIT_NOT_FOUND, 409: EXIT_CONFLICT}
 
 
@@ -40,7 +43,8 @@ class CliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        # click declares `exit_code` on the class; each error here carries its own.
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: Any = None) -> None:
         click.echo(f"error: {self.format_message()}", err=True)
@@ -52,13 +56,19 @@ class ApiError(CliError):
     def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
         lines = [f"{code}: {message}"]
         if isinstance(details, dict):
-            lines += [f"  {field}: {problem}" for field, problem in details.items()]
+            lines += [f"  {counted_from_one(field)}: {problem}" for field, problem in details.items()]
         elif details is not None:
             lines.append(f"  {details}")
         super().__init__("\n".join(lines), exit_code_for_status(status))
         self.status = status
         self.code = code
         self.details = details
+
+
+def counted_from_one(field: str) -> str:
+    """`pages.0.slug` as a person counts: `page 1: slug`."""
+    item = _ITEM_FIELD.fullmatch(field)
+    return field if item is None else f"{item.group(1)} {int(item.group(2)) + 1}: {item.group(3)}"
 
 
 def not_signed_in(profile: str) -> CliError:

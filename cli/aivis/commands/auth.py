@@ -1,19 +1,30 @@
-"""Signing in with the device flow, signing out, and what the stored sign-in is."""
+"""Signing in with the device flow, signing out, and what the credential in use is."""
 
 from __future__ import annotations
 
 import time
 import webbrowser
-from datetime import UTC, datetime
 from typing import Any
 
 import click
 
-from cli import config
-from cli.api import CLIENT_ID, Api, oauth_error, tokens_profile
-from cli.context import Context, pass_context
-from cli.errors import EXIT_AUTH, EXIT_SERVER, CliError
-from cli.output import json_option, print_json, record
+from aivis import config
+from aivis.api import (
+    CLIENT_ID,
+    OAUTH_DEVICE_CODE,
+    OAUTH_REVOKE,
+    OAUTH_TOKEN,
+    READY,
+    Api,
+    Endpoint,
+    oauth_error,
+    tokens_profile,
+)
+from aivis.context import Context, pass_context
+from aivis.errors import EXIT_AUTH, EXIT_SERVER, CliError
+from aivis.output import json_option, print_json
+
+CREDENTIAL = Endpoint("GET", "/api/v1/credential")
 
 
 @click.command()
@@ -23,10 +34,9 @@ from cli.output import json_option, print_json, record
 @pass_context
 def login(context: Context, login_base_url: str | None, open_browser: bool, scope: str | None) -> None:
     """Sign in through the browser with a one-time code (OAuth device flow)."""
-    base_url = (login_base_url or context.base_url()).rstrip("/")
-    api = Api(context.profile, base_url)
+    api = context.api(login_base_url)
     form = {"client_id": CLIENT_ID, **({"scope": scope} if scope else {})}
-    status, started = api.oauth("device/code", **form)
+    status, started = api.oauth(OAUTH_DEVICE_CODE, **form)
     if status != 200:
         raise oauth_error(status, started)
     click.echo(f"To sign in, open {started['verification_uri']}")
@@ -36,7 +46,7 @@ def login(context: Context, login_base_url: str | None, open_browser: bool, scop
         webbrowser.open(started["verification_uri_complete"])
     click.echo("Waiting for approval...", err=True)
     body = wait_for_approval(api, started)
-    config.save_profile(context.profile, tokens_profile(base_url, body))
+    config.save_profile(context.profile, tokens_profile(api.base_url, body))
     user, organization = body["user"], body["organization"]
     click.echo(f"Signed in as {user['email']} to {organization['name']} ({organization['slug']}).")
 
@@ -48,7 +58,7 @@ def wait_for_approval(api: Api, started: dict[str, Any]) -> dict[str, Any]:
     while time.monotonic() < deadline:
         time.sleep(interval)
         status, body = api.oauth(
-            "token",
+            OAUTH_TOKEN,
             grant_type="urn:ietf:params:oauth:grant-type:device_code",
             client_id=CLIENT_ID,
             device_code=started["device_code"],
@@ -72,55 +82,58 @@ def wait_for_approval(api: Api, started: dict[str, Any]) -> dict[str, Any]:
 @click.command()
 @pass_context
 def logout(context: Context) -> None:
-    """Sign out: revoke the stored sign-in on the server and forget it here."""
+    """Sign out: revoke the access token and the sign-in on the server, and forget them here."""
     profile = config.load_profile(context.profile)
     if profile is None:
         click.echo(f"Not signed in (profile {context.profile!r}).")
         return
-    api = Api(context.profile, profile["base_url"])
+    api = context.api(profile["base_url"])
     config.delete_profile(context.profile)
-    try:
-        status, body = api.oauth("revoke", client_id=CLIENT_ID, token=profile["refresh_token"],
-                                 token_type_hint="refresh_token")  # fmt: skip
-    except CliError as error:
-        raise CliError(f"forgot the sign-in here, but could not revoke it: {error.message}", EXIT_SERVER) from None
-    if status != 200:
-        raise oauth_error(status, body)
+    failures: list[CliError] = []
+    for token, hint in ((profile["access_token"], "access_token"), (profile["refresh_token"], "refresh_token")):
+        try:
+            revoke(api, token, hint)
+        except CliError as failure:  # the other token is still worth revoking
+            failures.append(failure)
+    if failures:
+        first = failures[0]
+        raise CliError(f"forgot the sign-in here, but could not revoke it: {first.message}", first.exit_code)
     click.echo(f"Signed out of {profile['base_url']}.")
 
 
-def identity(context: Context) -> dict[str, Any]:
+def revoke(api: Api, token: str, hint: str) -> None:
+    """Revoke one token (RFC 7009): an unknown token is 200 too. A server that cannot revoke
+    access tokens says `unsupported_token_type`; revoking the refresh token then ends the grant."""
+    status, body = api.oauth(OAUTH_REVOKE, client_id=CLIENT_ID, token=token, token_type_hint=hint)
+    if status == 200 or (hint == "access_token" and body.get("error") == "unsupported_token_type"):
+        return
+    raise oauth_error(status, body)
+
+
+def credential_in_use(context: Context) -> str:
     api = context.api()
-    if api.api_key is not None:
-        return {"credential": "api key (AIVIS_API_KEY)", "keyPrefix": api.api_key[:12], "baseUrl": api.base_url}
-    profile = api.signed_in()
-    api.access_token()  # refreshed when due: a sign-in the server has ended shows here
-    profile = api.signed_in()
-    expires = datetime.fromtimestamp(profile["expires_at"], UTC).isoformat()
-    return {
-        "credential": f"sign-in (profile {context.profile})",
-        "baseUrl": profile["base_url"],
-        "user": profile["user"],
-        "organization": profile["organization"],
-        "scopes": profile["scope"].split(),
-        "accessTokenExpiresAt": expires,
-    }
+    return "api key (AIVIS_API_KEY)" if api.api_key is not None else f"sign-in (profile {context.profile})"
 
 
 @click.command()
 @json_option
 @pass_context
 def whoami(context: Context, as_json: bool) -> None:
-    """Who the commands act as, and in which organization."""
-    data = identity(context)
+    """Ask the server who the commands act as: the user or API key, the organization, the scopes."""
+    api = context.api()
+    data = {**api.call(CREDENTIAL), "baseUrl": api.base_url, "credential": credential_in_use(context)}
     if as_json:
         print_json(data)
-    elif "user" in data:
-        user, organization = data["user"], data["organization"]
-        click.echo(f"{user['email']} in {organization['name']} ({organization['slug']}, {organization['id']})")
-        click.echo(f"scopes: {' '.join(data['scopes'])}")
+        return
+    organization = data["organization"]
+    if data["user"] is not None:
+        click.echo(f"{data['user']['email']} in {organization['name']} ({organization['slug']}, {organization['id']})")
     else:
-        click.echo(f"{data['credential']} {data['keyPrefix']}… at {data['baseUrl']}")
+        key = data["key"]
+        click.echo(f"API key {key['name']!r} ({key['prefix']}…) of {organization['name']} ({organization['slug']}, "
+                   f"{organization['id']})")  # fmt: skip
+    click.echo(f"scopes: {' '.join(data['scopes']) or 'none'}")
+    click.echo(f"at {api.base_url}, with the {data['credential']}")
 
 
 @click.command()
@@ -130,25 +143,18 @@ def status(context: Context, as_json: bool) -> None:
     """The server's readiness and the state of the stored credentials."""
     api = context.api()
     try:
-        ready = api.get_raw("/readyz").status_code == 200
+        ready = api.status_of(READY) == 200
         reachable = True
     except CliError:
         ready = reachable = False
     data: dict[str, Any] = {"baseUrl": api.base_url, "reachable": reachable, "ready": ready}
     profile = config.load_profile(context.profile)
-    if api.api_key is not None:
-        data["credential"] = "api key (AIVIS_API_KEY)"
-    elif profile is not None:
-        data["credential"] = f"sign-in (profile {context.profile})"
+    data["credential"] = None if api.api_key is None and profile is None else credential_in_use(context)
+    if api.api_key is None and profile is not None:
         data["user"] = profile["user"]["email"]
         data["organization"] = profile["organization"]["slug"]
         data["accessTokenExpiresIn"] = max(0, int(profile["expires_at"] - time.time()))
-    else:
-        data["credential"] = None
-    if as_json:
-        print_json(data)
-    else:
-        record(data)
+    context.out.record(data, None, as_json)
     if not reachable:
         raise CliError(f"cannot reach {api.base_url}", EXIT_SERVER)
 

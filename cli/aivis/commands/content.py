@@ -6,14 +6,25 @@ from typing import Any
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, json_value, text_or_file
-from cli.output import json_option, show
+from aivis.api import Endpoint
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, json_value, text_or_file
+from aivis.output import json_option, plural, print_json, when
+from aivis.resolve import product_option
 
-PAGES = "/api/v1/site/pages"
-PAGE_COLUMNS = ("id", "title", "filePath", "status", "type", "updatedAt")
+PAGES = Endpoint("GET", "/api/v1/site/pages")
+PAGES_CREATE = Endpoint("POST", "/api/v1/site/pages")
+PAGES_UPDATE = Endpoint("PATCH", "/api/v1/site/pages")
+PAGES_DELETE = Endpoint("DELETE", "/api/v1/site/pages")
+DOCUMENT = Endpoint("GET", "/api/v1/content/{id}")
+DOCUMENT_BY_PATH = Endpoint("GET", "/api/v1/content/by-path")
+DOCUMENT_PRIORITY = Endpoint("PATCH", "/api/v1/content/{id}")
+DOCUMENT_UPDATE = Endpoint("PUT", "/api/v1/content/{id}")
+DOCUMENT_DOMAINS = Endpoint("PATCH", "/api/v1/content/{id}/domains")
+
+PAGE_COLUMNS = ("id", "title", "filePath", "status", when("updatedAt"))
 DOCUMENT_FIELDS = ("id", "title", "filePath", "sourceUrl", "status", "type", "priority", "publishedAt", "updatedAt")
-product_option = click.option("--product", "product_id", required=True, help="The product's id.")
+STATUSES = click.Choice(["draft", "published"])
 
 
 @click.group()
@@ -22,11 +33,11 @@ def pages() -> None:
 
 
 @pages.command("list")
-@product_option
+@product_option()
 @click.option("--page", type=int, help="Page number, from 1.")
 @click.option("--page-size", type=int)
 @click.option("--query", help="Text in the title or path.")
-@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--status", type=STATUSES)
 @click.option("--type", "page_type")
 @click.option(
     "--manual/--not-manual", "is_manual", default=None, help="Only pages made by hand, or only imported ones."
@@ -47,9 +58,9 @@ def pages_list(context: Context, product_id: str, page: int | None, page_size: i
     params = compact(productId=product_id, page=page, pageSize=page_size, query=query, status=status,
                      type=page_type, isManual=is_manual, pathPrefix=path_prefix, hasContent=has_content,
                      domainId=domain_id, domain=domain, orderBy=order_by, orderByDirection=direction)  # fmt: skip
-    data = context.api().call("GET", PAGES, params=params)
-    footer = f"page {data['page']} of {data['totalPages']}, {data['total']} pages"
-    show(data, as_json, rows=data["items"], columns=PAGE_COLUMNS, footer=footer)
+    data = context.api().call(PAGES, query=params)
+    note = f"page {data['page']} of {data['totalPages']}, {plural(data['total'], 'page')} in all"
+    context.out.items(data["items"], PAGE_COLUMNS, as_json, total=data["total"], note=note)
 
 
 def pages_from_file(path: str) -> list[dict[str, Any]]:
@@ -57,19 +68,20 @@ def pages_from_file(path: str) -> list[dict[str, Any]]:
     return value if isinstance(value, list) else [value]
 
 
-def report_bulk(data: dict[str, Any], as_json: bool, done: str) -> None:
-    """A bulk answer: what was done, then each failure."""
+def report_bulk(context: Context, data: dict[str, Any], as_json: bool, done: str) -> None:
+    """A bulk answer: what was done, then each failure (numbered from 1, in the order sent)."""
     if as_json:
-        show(data, True)
+        print_json(data)
         return
-    show(data, False, rows=data[done], columns=("id", "title"), footer=f"{done}: {data[done + 'Count']}")
+    context.out.table(data[done], ("id", "title"))
+    context.out.note(f"{done} {plural(data[done + 'Count'], 'page')}")
     if data["failed"]:
-        show(data, False, rows=data["failed"], columns=("id", "slug", "message"),
-             footer=f"failed: {data['failedCount']}")  # fmt: skip
+        context.out.table(data["failed"], ("id", "slug", "message"), title="Failed")
+        context.out.note(f"failed: {plural(data['failedCount'], 'page')}")
 
 
 @pages.command("create")
-@product_option
+@product_option()
 @click.option(
     "--file",
     "file",
@@ -82,7 +94,7 @@ def report_bulk(data: dict[str, Any], as_json: bool, done: str) -> None:
 @click.option("--description")
 @click.option("--meta-title")
 @click.option("--meta-description")
-@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--status", type=STATUSES)
 @click.option("--domain", "domain_ids", multiple=True, help="A domain id to attach (repeatable).")
 @click.option("--canonical-domain", "canonical_domain_id")
 @json_option
@@ -98,12 +110,12 @@ def pages_create(context: Context, product_id: str, file: str | None, slug: str 
         items = [compact(slug=slug, title=title, content=text_or_file(content), description=description,
                          metaTitle=meta_title, metaDescription=meta_description, status=status,
                          domainIds=list(domain_ids) or None, canonicalDomainId=canonical_domain_id)]  # fmt: skip
-    data = context.api().call("POST", PAGES, body={"productId": product_id, "pages": items})
-    report_bulk(data, as_json, "created")
+    data = context.api().call(PAGES_CREATE, body={"productId": product_id, "pages": items})
+    report_bulk(context, data, as_json, "created")
 
 
 @pages.command("update")
-@product_option
+@product_option()
 @click.option(
     "--file",
     "file",
@@ -117,7 +129,7 @@ def pages_create(context: Context, product_id: str, file: str | None, slug: str 
 @click.option("--meta-title")
 @click.option("--meta-description")
 @click.option("--file-path")
-@click.option("--status", type=click.Choice(["draft", "published"]))
+@click.option("--status", type=STATUSES)
 @click.option("--manual/--not-manual", "is_manual", default=None)
 @click.option("--no-index/--index", "no_index", default=None)
 @click.option("--redirect-to-url")
@@ -143,19 +155,19 @@ def pages_update(context: Context, product_id: str, file: str | None, page_id: s
                          status=status, isManual=is_manual, noIndex=no_index, redirectToUrl=redirect_to_url,
                          attachDomainIds=list(attach) or None, detachDomainIds=list(detach) or None,
                          canonicalDomainId=canonical_domain_id)]  # fmt: skip
-    data = context.api().call("PATCH", PAGES, body={"productId": product_id, "pages": items})
-    report_bulk(data, as_json, "updated")
+    data = context.api().call(PAGES_UPDATE, body={"productId": product_id, "pages": items})
+    report_bulk(context, data, as_json, "updated")
 
 
 @pages.command("delete")
-@product_option
+@product_option()
 @click.argument("page_ids", nargs=-1, required=True)
 @json_option
 @pass_context
 def pages_delete(context: Context, product_id: str, page_ids: tuple[str, ...], as_json: bool) -> None:
     """Delete site pages by id (1-50)."""
-    data = context.api().call("DELETE", PAGES, body={"productId": product_id, "pageIds": list(page_ids)})
-    report_bulk(data, as_json, "deleted")
+    data = context.api().call(PAGES_DELETE, body={"productId": product_id, "pageIds": list(page_ids)})
+    report_bulk(context, data, as_json, "deleted")
 
 
 @click.group()
@@ -169,18 +181,18 @@ def content() -> None:
 @pass_context
 def content_get(context: Context, document_id: str, as_json: bool) -> None:
     """Show a content document."""
-    show(context.api().call("GET", f"/api/v1/content/{document_id}"), as_json, fields=DOCUMENT_FIELDS)
+    context.out.record(context.api().call(DOCUMENT, id=document_id), DOCUMENT_FIELDS, as_json)
 
 
 @content.command("by-path")
-@product_option
+@product_option()
 @click.option("--path", required=True, help="The document's path, e.g. /docs/start.")
 @json_option
 @pass_context
 def content_by_path(context: Context, product_id: str, path: str, as_json: bool) -> None:
     """Find a product's content document by its path."""
-    data = context.api().call("GET", "/api/v1/content/by-path", params={"brandId": product_id, "path": path})
-    show(data, as_json, fields=("id", "title", "filePath", "sourceUrl", "description"))
+    data = context.api().call(DOCUMENT_BY_PATH, query={"brandId": product_id, "path": path})
+    context.out.record(data, ("id", "title", "filePath", "sourceUrl", "description"), as_json)
 
 
 @content.command("priority")
@@ -191,8 +203,8 @@ def content_by_path(context: Context, product_id: str, path: str, as_json: bool)
 def content_priority(context: Context, document_id: str, priority: float, as_json: bool) -> None:
     """Set a document's priority (0-100)."""
     value = int(priority) if priority.is_integer() else priority
-    data = context.api().call("PATCH", f"/api/v1/content/{document_id}", body={"priority": value})
-    show(data, as_json, fields=DOCUMENT_FIELDS)
+    data = context.api().call(DOCUMENT_PRIORITY, id=document_id, body={"priority": value})
+    context.out.record(data, DOCUMENT_FIELDS, as_json)
 
 
 # PUT /api/v1/content/{id}: the contract's text fields, each an option of its own.
@@ -214,7 +226,7 @@ def kebab(name: str) -> str:
 @click.option("--priority", type=click.FloatRange(0, 100))
 @json_option
 @pass_context
-def content_update(context: Context, document_id: str, text: str | None, tiptap_json: str | None,
+def content_update(context: Context, /, document_id: str, text: str | None, tiptap_json: str | None,
                    no_index: bool | None, tags: tuple[str, ...], priority: float | None, as_json: bool,
                    **texts: str | None) -> None:  # fmt: skip
     """Change the given fields of a content document."""
@@ -224,7 +236,7 @@ def content_update(context: Context, document_id: str, text: str | None, tiptap_
     body.update(compact(**{name: texts[kebab(name).replace("-", "_")] for name in TEXT_FIELDS}))
     if not body:
         raise click.UsageError("give at least one field to change")
-    show(context.api().call("PUT", f"/api/v1/content/{document_id}", body=body), as_json, fields=DOCUMENT_FIELDS)
+    context.out.record(context.api().call(DOCUMENT_UPDATE, id=document_id, body=body), DOCUMENT_FIELDS, as_json)
 
 
 for _name in TEXT_FIELDS:
@@ -242,8 +254,11 @@ def content_domains(context: Context, document_id: str, attach: tuple[str, ...],
                     canonical_domain_id: str | None, as_json: bool) -> None:  # fmt: skip
     """Attach, detach or choose the canonical domain of a document."""
     body = compact(attach=list(attach) or None, detach=list(detach) or None, canonicalDomainId=canonical_domain_id)
-    data = context.api().call("PATCH", f"/api/v1/content/{document_id}/domains", body=body)
-    show(data, as_json, rows=data["domains"], columns=("id", "domain", "isCanonical"))
+    data = context.api().call(DOCUMENT_DOMAINS, id=document_id, body=body)
+    if as_json:
+        print_json(data)
+    else:
+        context.out.table(data["domains"], ("id", "domain", "isCanonical"))
 
 
 def register(root: click.Group) -> None:

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import click
 
-from cli.context import Context, pass_context
-from cli.inputs import compact, text_or_file
-from cli.output import json_option, show
+from aivis.api import Endpoint
+from aivis.context import Context, pass_context
+from aivis.inputs import compact, text_or_file
+from aivis.output import json_option, plural, print_json, span, when
+from aivis.resolve import PRODUCTS_LIST, product_option
+
+PERSONAS = Endpoint("GET", "/api/v1/products/{productId}/personas")
+PERSONAS_CREATE = Endpoint("POST", "/api/v1/products/{productId}/personas")
+PERSONA_UPDATE = Endpoint("PUT", "/api/v1/personas/{personaId}")
+PERSONA_DELETE = Endpoint("DELETE", "/api/v1/personas/{personaId}")
+TOPICS = Endpoint("GET", "/api/v1/products/{productId}/topics")
+TOPICS_CREATE = Endpoint("POST", "/api/v1/products/{productId}/topics")
+SUGGESTIONS = Endpoint("GET", "/api/v1/prompt-suggestions")
+SUGGESTION_REVIEW = Endpoint("PATCH", "/api/v1/prompt-suggestions/{suggestionId}")
+SUGGESTIONS_REGENERATE = Endpoint("POST", "/api/v1/prompt-suggestions/regenerate")
 
 PERSONA_FIELDS = ("id", "name", "description", "systemPrompt", "productId", "createdAt", "updatedAt", "deletedAt")
-product_option = click.option("--product", "product_id", required=True, help="The product's id.")
+SUGGESTION_STATUSES = ["pending", "accepted", "rejected"]
 limit_option = click.option("--limit", type=int, help="At most this many (1-200, default 50).")
 offset_option = click.option("--offset", type=int, help="Skip this many.")
-
-
-def footer(shown: int, total: int, offset: int | None) -> str:
-    first = (offset or 0) + 1
-    return f"{first}-{first + shown - 1} of {total}" if shown else f"none of {total}"
 
 
 @click.group()
@@ -29,8 +36,8 @@ def products() -> None:
 @pass_context
 def products_list(context: Context, as_json: bool) -> None:
     """List the organization's products, by name."""
-    data = context.api().call("GET", "/api/v1/products")
-    show(data, as_json, rows=data, columns=("id", "name", "slug"))
+    data = context.api().call(PRODUCTS_LIST)
+    context.out.items(data, ("slug", "name", "id"), as_json, total=len(data))
 
 
 @click.group()
@@ -39,21 +46,20 @@ def personas() -> None:
 
 
 @personas.command("list")
-@product_option
+@product_option()
 @limit_option
 @offset_option
 @json_option
 @pass_context
 def personas_list(context: Context, product_id: str, limit: int | None, offset: int | None, as_json: bool) -> None:
     """List a product's active personas."""
-    data = context.api().call("GET", f"/api/v1/products/{product_id}/personas",
-                              params=compact(limit=limit, offset=offset))  # fmt: skip
-    show(data, as_json, rows=data["personas"], columns=("id", "name", "description", "updatedAt"),
-         footer=footer(len(data["personas"]), data["total"], offset))  # fmt: skip
+    data = context.api().call(PERSONAS, productId=product_id, query=compact(limit=limit, offset=offset))
+    context.out.items(data["personas"], ("id", "name", "description", when("updatedAt")), as_json,
+                      total=data["total"], note=span(len(data["personas"]), data["total"], offset))  # fmt: skip
 
 
 @personas.command("create")
-@product_option
+@product_option()
 @click.option("--name", required=True)
 @click.option("--description", required=True)
 @click.option("--system-prompt", help="Text, or @file.")
@@ -63,8 +69,8 @@ def personas_create(context: Context, product_id: str, name: str, description: s
                     as_json: bool) -> None:  # fmt: skip
     """Create a persona of a product."""
     body = compact(name=name, description=description, systemPrompt=text_or_file(system_prompt))
-    data = context.api().call("POST", f"/api/v1/products/{product_id}/personas", body=body)
-    show(data, as_json, fields=PERSONA_FIELDS)
+    data = context.api().call(PERSONAS_CREATE, productId=product_id, body=body)
+    context.out.record(data, PERSONA_FIELDS, as_json)
 
 
 @personas.command("update")
@@ -78,7 +84,7 @@ def personas_update(context: Context, persona_id: str, name: str | None, descrip
                     system_prompt: str | None, as_json: bool) -> None:  # fmt: skip
     """Change the given fields of a persona."""
     body = compact(name=name, description=description, systemPrompt=text_or_file(system_prompt))
-    show(context.api().call("PUT", f"/api/v1/personas/{persona_id}", body=body), as_json, fields=PERSONA_FIELDS)
+    context.out.record(context.api().call(PERSONA_UPDATE, personaId=persona_id, body=body), PERSONA_FIELDS, as_json)
 
 
 @personas.command("delete")
@@ -87,7 +93,7 @@ def personas_update(context: Context, persona_id: str, name: str | None, descrip
 @pass_context
 def personas_delete(context: Context, persona_id: str, as_json: bool) -> None:
     """Delete a persona (its name becomes free)."""
-    show(context.api().call("DELETE", f"/api/v1/personas/{persona_id}"), as_json, fields=PERSONA_FIELDS)
+    context.out.record(context.api().call(PERSONA_DELETE, personaId=persona_id), PERSONA_FIELDS, as_json)
 
 
 @click.group()
@@ -96,21 +102,20 @@ def topics() -> None:
 
 
 @topics.command("list")
-@product_option
+@product_option()
 @limit_option
 @offset_option
 @json_option
 @pass_context
 def topics_list(context: Context, product_id: str, limit: int | None, offset: int | None, as_json: bool) -> None:
     """List a product's topics."""
-    data = context.api().call("GET", f"/api/v1/products/{product_id}/topics",
-                              params=compact(limit=limit, offset=offset))  # fmt: skip
-    show(data, as_json, rows=data["topics"], columns=("id", "name", "description", "createdAt"),
-         footer=footer(len(data["topics"]), data["total"], offset))  # fmt: skip
+    data = context.api().call(TOPICS, productId=product_id, query=compact(limit=limit, offset=offset))
+    context.out.items(data["topics"], ("id", "name", "description", when("createdAt")), as_json,
+                      total=data["total"], note=span(len(data["topics"]), data["total"], offset))  # fmt: skip
 
 
 @topics.command("create")
-@product_option
+@product_option()
 @click.option("--name", required=True)
 @click.option("--description")
 @json_option
@@ -118,8 +123,8 @@ def topics_list(context: Context, product_id: str, limit: int | None, offset: in
 def topics_create(context: Context, product_id: str, name: str, description: str | None, as_json: bool) -> None:
     """Create a topic of a product."""
     body = compact(name=name, description=description)
-    data = context.api().call("POST", f"/api/v1/products/{product_id}/topics", body=body)
-    show(data, as_json, fields=("id", "name", "description", "productId", "createdAt"))
+    data = context.api().call(TOPICS_CREATE, productId=product_id, body=body)
+    context.out.record(data, ("id", "name", "description", "productId", "createdAt"), as_json)
 
 
 @click.group()
@@ -128,9 +133,9 @@ def suggestions() -> None:
 
 
 @suggestions.command("list")
-@product_option
+@product_option()
 @click.option("--topic", "topic_id", help="Only this topic's suggestions.")
-@click.option("--status", type=click.Choice(["pending", "accepted", "rejected"]))
+@click.option("--status", type=click.Choice(SUGGESTION_STATUSES))
 @limit_option
 @offset_option
 @json_option
@@ -139,33 +144,33 @@ def suggestions_list(context: Context, product_id: str, topic_id: str | None, st
                      limit: int | None, offset: int | None, as_json: bool) -> None:  # fmt: skip
     """List a product's prompt suggestions."""
     params = compact(productId=product_id, topicId=topic_id, status=status, limit=limit, offset=offset)
-    data = context.api().call("GET", "/api/v1/prompt-suggestions", params=params)
-    show(data, as_json, rows=data["suggestions"], columns=("id", "status", "prompt", "topicId"),
-         footer=footer(len(data["suggestions"]), data["total"], offset))  # fmt: skip
+    data = context.api().call(SUGGESTIONS, query=params)
+    context.out.items(data["suggestions"], ("id", "status", "prompt"), as_json, total=data["total"],
+                      note=span(len(data["suggestions"]), data["total"], offset))  # fmt: skip
 
 
 @suggestions.command("review")
 @click.argument("suggestion_id")
-@click.argument("status", type=click.Choice(["accepted", "rejected", "pending"]))
+@click.argument("status", type=click.Choice(SUGGESTION_STATUSES))
 @json_option
 @pass_context
 def suggestions_review(context: Context, suggestion_id: str, status: str, as_json: bool) -> None:
     """Accept or reject a suggestion (or put it back to pending)."""
-    data = context.api().call("PATCH", f"/api/v1/prompt-suggestions/{suggestion_id}", body={"status": status})
-    show(data, as_json, fields=("id", "status", "prompt", "topicId", "personaId", "updatedAt"))
+    data = context.api().call(SUGGESTION_REVIEW, suggestionId=suggestion_id, body={"status": status})
+    context.out.record(data, ("id", "status", "prompt", "topicId", "personaId", "updatedAt"), as_json)
 
 
 @suggestions.command("regenerate")
-@product_option
+@product_option()
 @json_option
 @pass_context
 def suggestions_regenerate(context: Context, product_id: str, as_json: bool) -> None:
     """Replace a product's pending suggestions with new ones, per topic."""
-    data = context.api().call("POST", "/api/v1/prompt-suggestions/regenerate", body={"productId": product_id})
+    data = context.api().call(SUGGESTIONS_REGENERATE, body={"productId": product_id})
     if as_json:
-        show(data, True)
+        print_json(data)
     else:
-        click.echo(f"{data['count']} suggestions made")
+        click.echo(f"{plural(data['count'], 'suggestion')} made")
 
 
 def register(root: click.Group) -> None:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import click
 
-from cli.commands import apps, auth, content, personas, routes, runs
-from cli.context import Context
+from aivis.commands import apps, auth, completion, content, personas, profiles, routes, runs
+from aivis.config import current_profile
+from aivis.context import Context
+from aivis.factory import Factory
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="aivis", prog_name="aivis")
 @click.option(
     "--profile",
     envvar="AIVIS_PROFILE",
-    default="default",
-    show_default=True,
+    default=current_profile,
+    show_default="the one `aivis profiles use` chose, else default",
     help="Which stored sign-in to use (env AIVIS_PROFILE).",
 )
 @click.option(
@@ -28,10 +31,11 @@ def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
     Sign in with `aivis login`, or set AIVIS_API_KEY. Exit codes: 0 success, 1 unexpected,
     2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network.
     """
-    ctx.obj = Context(profile, base_url)
+    # A test passes its own factory (transport, terminal) as the root's `obj`.
+    ctx.obj = Context(profile, base_url, ctx.obj if isinstance(ctx.obj, Factory) else Factory())
 
 
-for module in (auth, content, apps, routes, personas, runs):
+for module in (auth, profiles, completion, content, apps, routes, personas, runs):
     module.register(aivis)
 
 

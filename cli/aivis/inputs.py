@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli.errors import EXIT_VALIDATION, CliError
+from aivis.errors import EXIT_VALIDATION, CliError
 
 
 def compact(**fields: Any) -> dict[str, Any]:

@@ -1,8 +1,11 @@
-"""Calls to the API with the right credential, and the OAuth calls behind `login`.
+"""Calls to the API with the right credential, and the OAuth calls behind `login` and `logout`.
 
 `AIVIS_API_KEY`, when set, is sent as `x-api-key` and wins over any stored sign-in, so servers
 need no login. Otherwise the profile's access token is sent, refreshed a minute before it
 expires or when the API refuses it, under the credentials lock (config.locked).
+
+Every path the client calls is an `Endpoint` declared at the top level of a module of this
+package, in the route table's own spelling; a test holds each one to the gateway's table.
 """
 
 from __future__ import annotations
@@ -11,16 +14,33 @@ import os
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import httpx2 as httpx
 
-from cli import config
-from cli.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_in
+from aivis import config
+from aivis.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_in
 
 CLIENT_ID = "aivis-cli"
-OAUTH = "/api/v1/oauth"
 REFRESH_MARGIN_SECONDS = 60
-TIMEOUT_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A method and a path template (`/api/v1/apps/{appId}`) the client calls."""
+
+    method: str
+    path: str
+
+    def url(self, **parameters: str) -> str:
+        """The path with each parameter filled in, escaped as one segment."""
+        return self.path.format(**{name: quote(value, safe="") for name, value in parameters.items()})
+
+
+OAUTH_DEVICE_CODE = Endpoint("POST", "/api/v1/oauth/device/code")
+OAUTH_TOKEN = Endpoint("POST", "/api/v1/oauth/token")
+OAUTH_REVOKE = Endpoint("POST", "/api/v1/oauth/revoke")
+READY = Endpoint("GET", "/readyz")
 
 
 def tokens_profile(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -41,6 +61,7 @@ def tokens_profile(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
 class Api:
     profile: str
     base_url: str
+    client: httpx.Client
 
     @property
     def api_key(self) -> str | None:
@@ -48,27 +69,28 @@ class Api:
 
     def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         try:
-            with httpx.Client(base_url=self.base_url, timeout=TIMEOUT_SECONDS) as client:
-                return client.request(method, path, **kwargs)
+            return self.client.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
             raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
 
     # The API.
 
-    def call(self, method: str, path: str, *, body: Any = None, params: dict[str, Any] | None = None) -> Any:
+    def call(self, endpoint: Endpoint, *, query: dict[str, Any] | None = None, body: Any = None, **path: str) -> Any:
         """The `data` of a successful answer; an error envelope raises ApiError."""
-        query = {key: _query_value(value) for key, value in (params or {}).items() if value is not None}
-        kwargs: dict[str, Any] = {"params": query}
+        kwargs: dict[str, Any] = {
+            "params": {key: _query_value(value) for key, value in (query or {}).items() if value is not None}
+        }
         if body is not None:
             kwargs["json"] = body
+        method, url = endpoint.method, endpoint.url(**path)
         if self.api_key is not None:
-            response = self._send(method, path, headers={"x-api-key": self.api_key}, **kwargs)
+            response = self._send(method, url, headers={"x-api-key": self.api_key}, **kwargs)
         else:
             token = self.access_token()
-            response = self._send(method, path, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+            response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
             if response.status_code == 401:
                 token = self._refresh(token)
-                response = self._send(method, path, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+                response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
         return _data_of(response)
 
     # The profile's tokens.
@@ -92,7 +114,7 @@ class Api:
             if profile["access_token"] != stale_token and fresh:
                 return str(profile["access_token"])  # another command refreshed meanwhile
             status, body = self.oauth(
-                "token", grant_type="refresh_token", client_id=CLIENT_ID, refresh_token=profile["refresh_token"]
+                OAUTH_TOKEN, grant_type="refresh_token", client_id=CLIENT_ID, refresh_token=profile["refresh_token"]
             )
             if status != 200:
                 if body.get("error") == "invalid_grant":
@@ -104,8 +126,8 @@ class Api:
 
     # OAuth, which answers in its own shape.
 
-    def oauth(self, endpoint: str, **form: str) -> tuple[int, dict[str, Any]]:
-        response = self._send("POST", f"{OAUTH}/{endpoint}", data=form)
+    def oauth(self, endpoint: Endpoint, **form: str) -> tuple[int, dict[str, Any]]:
+        response = self._send(endpoint.method, endpoint.path, data=form)
         try:
             body = response.json()
         except ValueError:
@@ -114,8 +136,9 @@ class Api:
             body = {}
         return response.status_code, body
 
-    def get_raw(self, path: str) -> httpx.Response:
-        return self._send("GET", path)
+    def status_of(self, endpoint: Endpoint) -> int:
+        """The status a path answers with, whatever its body."""
+        return self._send(endpoint.method, endpoint.path).status_code
 
 
 def oauth_error(status: int, body: dict[str, Any]) -> CliError:
