@@ -31,7 +31,16 @@ import redis.asyncio as aioredis
 from psycopg2 import sql
 from redis.exceptions import RedisError, ResponseError
 
-from libs.common.db import DICT_CURSOR, Row, fetch_all, fetch_one, fetch_value, session_options
+from libs.common.db import (
+    DICT_CURSOR,
+    OUTAGE,
+    Row,
+    closing_half_made,
+    fetch_all,
+    fetch_one,
+    fetch_value,
+    session_options,
+)
 from libs.common.encoding import dumps
 from libs.common.metrics import REDIS_ERRORS
 
@@ -167,9 +176,11 @@ class OutboxRelay:
         """Whether this relay is the publisher: connect if need be, then try for the lock."""
         if self._conn is None or self._conn.closed:
             self._holding = False
-            self._conn = await aiopg.connect(
-                self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
-            )
+            with closing_half_made():
+                self._conn = await aiopg.connect(
+                    self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
+                )
+            OUTAGE.answered()
         if not self._holding:
             async with self._conn.cursor() as cur:
                 await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (self._outbox.lock_name,))
