@@ -153,11 +153,27 @@ class Outbox:
         )
 
     async def prune_published(self, cur: Any, retention_days: int) -> None:
-        """Forget events published longer ago than the retention; the stream holds them now."""
+        """Forget events published longer ago than the retention; the stream holds them now.
+        The highest position forgotten is kept, so `changes_after` can tell a reader what is gone."""
         await cur.execute(
-            self.query("DELETE FROM {outbox} WHERE published_at < clock_timestamp() - make_interval(days => %s)"),
+            self.query(
+                "WITH gone AS (DELETE FROM {outbox}"
+                " WHERE published_at < clock_timestamp() - make_interval(days => %s) RETURNING position)"
+                " UPDATE {relay} SET pruned_through = greatest(pruned_through, (SELECT max(position) FROM gone))"
+            ),
             (retention_days,),
         )
+
+    async def changes_after(self, cur: Any, after: int, limit: int) -> tuple[list[Row], bool]:
+        """The first `limit` events placed after position `after`, in position order, and whether
+        the outbox still holds every event after it (none pruned)."""
+        rows = await fetch_all(
+            cur,
+            self.query("SELECT * FROM {outbox} WHERE position > %s ORDER BY position LIMIT %s"),
+            (after, limit),
+        )
+        pruned_through = await fetch_value(cur, self.query("SELECT pruned_through FROM {relay}"))
+        return rows, after >= pruned_through
 
 
 class OutboxRelay:
