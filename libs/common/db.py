@@ -7,7 +7,6 @@ sets `search_path` to its part's schema, so a part's SQL names only its own tabl
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeAlias
@@ -22,6 +21,7 @@ from libs.common.encoding import dumps
 from libs.common.errors import Conflict, ServiceUnavailable
 from libs.common.keys import DB_POOL, SETTINGS
 from libs.common.metrics import DB_POOL_IN_USE, DB_POOL_WAITING
+from libs.common.outage import Outage
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
@@ -81,29 +81,8 @@ def database_unavailable() -> ServiceUnavailable:
     return ServiceUnavailable("database unavailable")
 
 
-class Outage:
-    """This process's view of whether the database answers: one line when it stops answering,
-    one when it answers again with how many operations failed meanwhile; nothing per failure
-    (every failed request still has its access-log line and its 503)."""
-
-    def __init__(self) -> None:
-        self._since: float | None = None
-        self._failures = 0
-
-    def failed(self, exc: BaseException) -> None:
-        self._failures += 1
-        if self._since is None:
-            self._since = time.monotonic()
-            log.warning("database unavailable (%r); failures are counted until it answers again", exc)
-
-    def answered(self) -> None:
-        if self._since is not None:
-            log.warning("database available again after %.1fs; %d operations failed meanwhile",
-                        time.monotonic() - self._since, self._failures)  # fmt: skip
-            self._since, self._failures = None, 0
-
-
-OUTAGE = Outage()
+# This process's view of whether its database answers.
+OUTAGE = Outage("database", log)
 
 
 @contextmanager

@@ -26,12 +26,13 @@ from prometheus_client import Gauge
 from redis.exceptions import RedisError
 
 from libs.common.catch_up import NotApplied
-from libs.common.db import cursor, transaction
+from libs.common.db import cursor, is_database_unavailable, transaction
 from libs.common.encoding import loads
-from libs.common.errors import NotFound
+from libs.common.errors import ApiError, NotFound
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
 from libs.common.metrics import REDIS_ERRORS
+from libs.common.outage import Outage
 from libs.common.stream_consumer import Entry, StreamConsumer
 from services.search import chunking, store
 from services.search.embedding import Embedder
@@ -44,6 +45,9 @@ GROUP = "search-indexer"
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
 PAGE_SIZE = 200
+# The content service or this part's own pool failing under the indexer (an outage): two lines,
+# not a trace per document and retry; the documents' events stay pending and are read again.
+DOCUMENTS_UNAVAILABLE = Outage("documents to index", log)
 LAG_EVERY_SECONDS = 5.0
 
 # Every indexing worker reads the same consumer group: the highest sample is the current one.
@@ -246,10 +250,16 @@ class EventConsumer(StreamConsumer):
             async with slots:
                 try:
                     await self._indexer.index(*key)
-                except Exception:
+                except Exception as exc:
                     failed += 1
-                    log.exception("indexing document %s failed; its events stay pending", key[1])
+                    if is_database_unavailable(exc):
+                        pass  # this part's database: counted by its outage (libs.common.db)
+                    elif isinstance(exc, ApiError) and exc.status >= 500:
+                        DOCUMENTS_UNAVAILABLE.failed(exc)
+                    else:
+                        log.exception("indexing document %s failed; its events stay pending", key[1])
                     return
+            DOCUMENTS_UNAVAILABLE.answered()
             if done is not None:
                 await done(key)
 

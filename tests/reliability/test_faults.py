@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 import redis
 
-from deploy.parts import CONTENT
+from deploy.parts import CONTENT, PARTS
 from deploy.stack import start_postgres, stop_postgres
 from libs.common.events import content_events_stream
 from libs.common.stream_consumer import RETRY_MAX_SECONDS
@@ -253,8 +253,21 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     async def start_it() -> None:
         await asyncio.to_thread(start_postgres, directory, private_stack.postgres_port)
 
+    logged_before = private_stack.log.stat().st_size
     load, recovered = await fault_round(private_stack, stop_it, start_it)
     await check(private_stack, "PostgreSQL stopped", load, recovered)
+    with private_stack.log.open("rb") as log:
+        log.seek(logged_before)
+        lines = [json.loads(line) for line in log.read().splitlines() if line.startswith(b"{")]
+    messages = [line["message"] for line in lines]
+    assert [m for m in messages if "Unclosed connection" in m or "never retrieved" in m] == []
+    # Each process that met the outage says so once when it starts and once when it ends.
+    started = [line for line in lines if line["message"].startswith("database unavailable (")]
+    ended = [line for line in lines if line["message"].startswith("database available again after")]
+    assert started and len(started) == len(ended), messages
+    assert len(started) <= sum(part.workers for part in PARTS)
+    print(f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
+          + "; ".join(line["message"] for line in ended))  # fmt: skip
 
 
 async def test_a_service_worker_killed(private_stack: PrivateStack):
