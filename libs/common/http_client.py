@@ -133,7 +133,7 @@ def _retryable(exc: aiohttp.ClientError) -> bool:
 
 
 class InternalClient:
-    """A thin layer over one shared `aiohttp.ClientSession`."""
+    """A thin layer over the shared `aiohttp.ClientSession`s (kept-alive connections; fresh ones for retries)."""
 
     def __init__(self, session: aiohttp.ClientSession, fresh: aiohttp.ClientSession, token_secret: str) -> None:
         self._session = session
