@@ -51,7 +51,7 @@ GATEWAY = Part(
     "gateway", "identity", "gateway", 8080, workers=2, calls=("content", "apps", "personas", "search", "simulations")
 )
 CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",))
-APPS = Part("apps", "apps", "services.apps", 8082, calls=("content",))
+APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"))
 PERSONAS = Part("personas", "personas", "services.personas", 8083)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))

@@ -35,6 +35,7 @@ from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.middlewares import (
     error_middleware,
+    internal_auth_middleware,
     observe_middleware,
     request_id_middleware,
 )
@@ -118,6 +119,10 @@ def create_app(
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
         dashboard_middleware,  # the dashboard's pages: CSRF checks, HTML error pages (inside the session)
+        # The one endpoint parts call (product changes) needs the internal token, as a service's do.
+        internal_auth_middleware(
+            settings.internal_token_secret, ("/internal/",), *settings.internal_secrets_also_accepted
+        ),
     )
     app = web.Application(
         middlewares=middlewares, client_max_size=settings.max_body_bytes, handler_args=GATEWAY_HANDLER_ARGS

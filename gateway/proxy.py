@@ -142,6 +142,7 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
             headers=headers,
             body=checked.body or None,
             timeout=route.timeout,
+            retry=route.retry_safe,  # never a write: the Idempotency-Key is the client's tool for those
         )
         return shape(raw)
 

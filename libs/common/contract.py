@@ -39,6 +39,9 @@ class Route:
     # arrives, inside the envelope, instead of reading it whole; `timeout` bounds the wait for the
     # answer's headers and each pause in its body, not the whole transfer.
     streamed: bool = False
+    # The request only reads, whatever its method (a search sent as POST): the gateway may send it
+    # once more when the upstream connection broke before any answer (GET and HEAD always may).
+    read_only: bool = False
     # Tenancy checks at the edge: a path parameter holding an organization id, and a path
     # parameter, query parameter or top-level body field holding a product id; another
     # organization's id is 404.
@@ -60,6 +63,11 @@ class Route:
     # gateway/openapi.py derives them from the route.
     errors: tuple[int, ...] | None = None
     tag: str = ""
+
+    @property
+    def retry_safe(self) -> bool:
+        """Whether sending the request twice is harmless: it reads, by its method or its declaration."""
+        return self.read_only or self.method in ("GET", "HEAD")
 
 
 class ContractMismatch(RuntimeError):

@@ -6,6 +6,7 @@ sets `search_path` to its part's schema, so a part's SQL names only its own tabl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeAlias
@@ -20,6 +21,7 @@ from libs.common.encoding import dumps
 from libs.common.errors import Conflict, ServiceUnavailable
 from libs.common.keys import DB_POOL, SETTINGS
 from libs.common.metrics import DB_POOL_IN_USE, DB_POOL_WAITING
+from libs.common.outage import Outage
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
@@ -27,6 +29,8 @@ Params = Sequence[Any] | dict[str, Any] | None
 Query: TypeAlias = "str | psycopg2.sql.Composable"
 
 DICT_CURSOR = psycopg2.extras.RealDictCursor
+
+log = logging.getLogger(__name__)
 
 
 async def db_pool_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -77,28 +81,75 @@ def database_unavailable() -> ServiceUnavailable:
     return ServiceUnavailable("database unavailable")
 
 
+# This process's view of whether its database answers.
+OUTAGE = Outage("database", log)
+
+
+@contextmanager
+def closing_half_made() -> Iterator[None]:
+    """Close the connection an aiopg connect left half made when it failed.
+
+    On uvloop, a socket that the server's end broke can leave the loop watching its descriptor
+    number; a new connection that gets the same number fails in aiopg's constructor (uvloop's
+    `RuntimeError ... <UVPoll closed=True>`), after psycopg2 opened it. Nobody holds that object:
+    left to the garbage collector it logs "Unclosed connection" and "Future exception was never
+    retrieved" at ERROR (hundreds in a ten-second outage), and until then the stale watch fails
+    every connection given that number. Closing it here stops watching the descriptor, so the
+    next connection works, and says nothing.
+    """
+    try:
+        yield
+    except Exception as exc:
+        frame = exc.__traceback__
+        while frame is not None:
+            made = frame.tb_frame.f_locals.get("self")
+            if isinstance(made, aiopg.Connection) and not made.closed:
+                # Its constructor made the future that close() fails with "Connection closed";
+                # nothing awaits it, so it is retrieved here.
+                waiter = made._waiter
+                made.close()
+                if waiter is not None and waiter.done() and not waiter.cancelled():
+                    waiter.exception()
+                break
+            frame = frame.tb_next
+        raise
+
+
 @asynccontextmanager
 async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
     """A pooled connection; one that broke while in use is closed, so the pool never hands it out
     again, and waiting longer than the pool's timeout for a free one is a 503. Counted while
-    awaited (db_pool_waiting) and while lent out (db_pool_in_use)."""
+    awaited (db_pool_waiting) and while lent out (db_pool_in_use); failures that mean the
+    database is unavailable go to OUTAGE."""
     DB_POOL_WAITING.inc()
     try:
-        conn = await pool.acquire()
-    except TimeoutError:
+        with closing_half_made():
+            conn = await pool.acquire()
+    except TimeoutError as exc:
+        OUTAGE.failed(exc)
         raise database_unavailable() from None
+    except Exception as exc:
+        if is_database_unavailable(exc):
+            OUTAGE.failed(exc)
+        raise
     finally:
         DB_POOL_WAITING.dec()
     DB_POOL_IN_USE.inc()
     try:
         yield conn
     except BaseException as exc:
-        if _connection_broken(exc) and not conn.closed:
-            try:
-                conn.close()
-            except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
-                pass
+        if _connection_broken(exc):
+            OUTAGE.failed(exc)
+            if not conn.closed:
+                try:
+                    conn.close()
+                except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
+                    pass
+        elif isinstance(exc, Exception):  # the database answered; what failed is the caller's
+            OUTAGE.answered()
         raise
+    else:
+        OUTAGE.answered()
     finally:
         DB_POOL_IN_USE.dec()
         pool.release(conn)

@@ -1,13 +1,17 @@
 """The HTTP client parts use to call each other (and the gateway to call upstreams).
 
-Timeouts on every call; one retry, for idempotent methods only, when the connection was refused
-or dropped before any answer (a restarting pod), so a retried request can never apply twice.
+Timeouts on every call; one retry, for requests safe to send twice only, when the connection was
+refused or broke before any answer (a restarting pod, a worker that died with requests in
+flight). The retry goes out on a fresh connection, never another kept-alive one that may lead to
+the same dead worker, and within the same deadline as the first attempt.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -22,8 +26,9 @@ from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Caller, Minter
 from libs.common.keys import HTTP, SETTINGS
 from libs.common.logs import route_var
-from libs.common.metrics import UPSTREAM_FAILURES
+from libs.common.metrics import UPSTREAM_FAILURES, UPSTREAM_RETRIES
 
+# Sent twice when nothing says otherwise (calls between parts); the gateway decides per route.
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_DELAY_SECONDS = 0.05
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -119,16 +124,21 @@ async def _read_or_stream(response: aiohttp.ClientResponse, url: str) -> RawResp
 
 
 def _retryable(exc: aiohttp.ClientError) -> bool:
+    """Whether the request certainly got no answer: refused, or its connection closed or reset."""
     if isinstance(exc, aiohttp.ClientConnectorError):
         return isinstance(exc.os_error, ConnectionRefusedError)
-    return isinstance(exc, aiohttp.ServerDisconnectedError)
+    if isinstance(exc, aiohttp.ClientOSError):
+        return exc.errno in (errno.ECONNRESET, errno.EPIPE)
+    return isinstance(exc, aiohttp.ServerDisconnectedError | aiohttp.ClientConnectionResetError)
 
 
 class InternalClient:
-    """A thin layer over one shared `aiohttp.ClientSession`."""
+    """A thin layer over the shared `aiohttp.ClientSession`s (kept-alive connections; fresh ones for retries)."""
 
-    def __init__(self, session: aiohttp.ClientSession, token_secret: str) -> None:
+    def __init__(self, session: aiohttp.ClientSession, fresh: aiohttp.ClientSession, token_secret: str) -> None:
         self._session = session
+        # Never keeps a connection: a retry must not ride a kept-alive one to the worker that died.
+        self._fresh = fresh
         self._minter = Minter(token_secret)
 
     def token(self, caller: Caller) -> str:
@@ -143,10 +153,12 @@ class InternalClient:
         headers: Mapping[str, str] | None = None,
         body: bytes | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: bool | None = None,
     ) -> RawResponse:
-        """Send one request and read its answer; failures become 502 (unreachable) or 504 (too slow)."""
+        """Send one request and read its answer; failures become 502 (unreachable) or 504 (too slow).
+        `retry`: whether it may be sent twice (default: by its method, IDEMPOTENT_METHODS)."""
         # The exchange's own deadline bounds the whole of it: no second timer of aiohttp's.
-        return await self._exchange(method, url, headers, body, timeout, _NO_CLIENT_TIMEOUT, _read)
+        return await self._exchange(method, url, headers, body, timeout, retry, _NO_CLIENT_TIMEOUT, _read)
 
     async def stream(
         self,
@@ -156,12 +168,13 @@ class InternalClient:
         headers: Mapping[str, str] | None = None,
         body: bytes | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: bool | None = None,
     ) -> RawResponse | StreamedResponse:
         """Like `send`, but a success answered without a Content-Length (a part streaming a long
         list) is passed on as it arrives rather than read whole: its headers must come within
         `timeout`, and then no pause between two pieces of its body may last longer."""
         client_timeout = aiohttp.ClientTimeout(sock_connect=timeout, sock_read=timeout)
-        return await self._exchange(method, url, headers, body, timeout, client_timeout, _read_or_stream)
+        return await self._exchange(method, url, headers, body, timeout, retry, client_timeout, _read_or_stream)
 
     async def _exchange(
         self,
@@ -170,30 +183,36 @@ class InternalClient:
         headers: Mapping[str, str] | None,
         body: bytes | None,
         timeout: float,
+        retry: bool | None,
         client_timeout: aiohttp.ClientTimeout,
         take: Callable[[aiohttp.ClientResponse, str], Awaitable[Answer]],
     ) -> Answer:
         """One request (retried as the module says), its answer taken by `take` within `timeout`."""
-        attempts = 2 if method in IDEMPOTENT_METHODS else 1
-        for attempt in range(1, attempts + 1):
-            try:
-                async with asyncio.timeout(timeout):
-                    response = await self._session.request(
-                        method, url, headers=headers, data=body, timeout=client_timeout, allow_redirects=False
-                    )
-                    if response.status == 503:
-                        _count_failure(url, "not_ready")
-                    return await take(response, url)
-            except TimeoutError:
-                _count_failure(url, "timeout")
-                raise errors.UpstreamTimeout(f"upstream did not answer within {timeout:g}s") from None
-            except aiohttp.ClientError as exc:
-                if attempt < attempts and _retryable(exc):
+
+        async def request(session: aiohttp.ClientSession) -> aiohttp.ClientResponse:
+            return await session.request(
+                method, url, headers=headers, data=body, timeout=client_timeout, allow_redirects=False
+            )
+
+        try:
+            async with asyncio.timeout(timeout):
+                try:
+                    response = await request(self._session)
+                except aiohttp.ClientError as exc:
+                    if not _retryable(exc) or not (method in IDEMPOTENT_METHODS if retry is None else retry):
+                        raise
+                    UPSTREAM_RETRIES.labels(route_var.get(), urlsplit(url).netloc).inc()
                     await asyncio.sleep(RETRY_DELAY_SECONDS)
-                    continue
-                _count_failure(url, _failure_kind(exc))
-                raise errors.BadGateway("upstream unreachable") from None
-        raise AssertionError("unreachable: the loop returns or raises")
+                    response = await request(self._fresh)
+                if response.status == 503:
+                    _count_failure(url, "not_ready")
+                return await take(response, url)
+        except TimeoutError:
+            _count_failure(url, "timeout")
+            raise errors.UpstreamTimeout(f"upstream did not answer within {timeout:g}s") from None
+        except aiohttp.ClientError as exc:
+            _count_failure(url, _failure_kind(exc))
+            raise errors.BadGateway("upstream unreachable") from None
 
     async def call(
         self,
@@ -221,21 +240,36 @@ class InternalClient:
             raise errors.BadGateway("upstream answered with a body that is not JSON") from None
 
 
-def client_session(limit: int = 100) -> aiohttp.ClientSession:
-    """Kept-alive connections; no cookies (a service's Set-Cookie must never reach another caller's
-    request) and none of aiohttp's default headers (nothing upstream reads them; the bodies are
-    passed on as they come, so they must never arrive compressed)."""
-    return aiohttp.ClientSession(
-        connector=aiohttp.TCPConnector(limit=limit, keepalive_timeout=30),
+def client_session(limit: int = 100, *, keep_alive: bool = True) -> aiohttp.ClientSession:
+    """Kept-alive connections (unless `keep_alive` is false); no cookies (a service's Set-Cookie
+    must never reach another caller's request) and none of aiohttp's default headers (nothing
+    upstream reads them; the bodies are passed on as they come, so they must never arrive
+    compressed)."""
+    session = aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(
+            limit=limit, keepalive_timeout=30 if keep_alive else None, force_close=not keep_alive
+        ),
         cookie_jar=aiohttp.DummyCookieJar(),
         skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding"),
         json_serialize=lambda value: dumps(value).decode(),
         auto_decompress=False,
     )
+    # aiohttp would otherwise send PUT and DELETE again by itself, on whatever pooled connection
+    # comes next, when a kept-alive one breaks: writes the gateway must never repeat. Retrying is
+    # InternalClient's decision alone. There is no public switch (aiohttp's own TestClient sets it).
+    session._retry_connection = False
+    return session
+
+
+@asynccontextmanager
+async def internal_client(token_secret: str) -> AsyncIterator[InternalClient]:
+    """An `InternalClient` over its two sessions (kept-alive connections, and fresh ones for retries)."""
+    async with client_session() as session, client_session(keep_alive=False) as fresh:
+        yield InternalClient(session, fresh, token_secret)
 
 
 async def http_client_ctx(app: web.Application) -> AsyncIterator[None]:
-    """The shared client session, opened at startup and closed at cleanup."""
-    async with client_session() as session:
-        app[HTTP] = InternalClient(session, app[SETTINGS].internal_token_secret)
+    """The shared client, opened at startup and closed at cleanup."""
+    async with internal_client(app[SETTINGS].internal_token_secret) as client:
+        app[HTTP] = client
         yield

@@ -36,6 +36,12 @@ UPSTREAM_FAILURES = Counter(
     "or not_ready (it answered 503), by the route being served and the upstream's address.",
     ["route", "upstream", "kind"],
 )
+UPSTREAM_RETRIES = Counter(
+    "upstream_retries_total",
+    "Requests sent to another part a second time, on a fresh connection, because the first connection "
+    "was refused or reset before any answer (a worker that died); only requests that merely read.",
+    ["route", "upstream"],
+)
 # Which part a sample is of comes from the scrape target (the pod's app.kubernetes.io/name).
 DB_POOL_IN_USE = Gauge("db_pool_connections_in_use", "Database connections lent out.", multiprocess_mode="livesum")
 DB_POOL_WAITING = Gauge(

@@ -65,8 +65,7 @@ def error_middleware(render: Render) -> Middleware:
             log.exception("redis unavailable")
             return render(errors.ServiceUnavailable("session store unavailable"))
         except Exception as exc:
-            if is_database_unavailable(exc):
-                log.warning("database unavailable on %s %s: %r", request.method, request.path, exc)
+            if is_database_unavailable(exc):  # logged once per outage (libs.common.db.Outage)
                 return render(database_unavailable())
             log.exception("unhandled error on %s %s", request.method, request.path)
             return render(errors.InternalError())

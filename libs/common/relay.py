@@ -31,7 +31,16 @@ import redis.asyncio as aioredis
 from psycopg2 import sql
 from redis.exceptions import RedisError, ResponseError
 
-from libs.common.db import DICT_CURSOR, Row, fetch_all, fetch_one, fetch_value, session_options
+from libs.common.db import (
+    DICT_CURSOR,
+    OUTAGE,
+    Row,
+    closing_half_made,
+    fetch_all,
+    fetch_one,
+    fetch_value,
+    session_options,
+)
 from libs.common.encoding import dumps
 from libs.common.metrics import REDIS_ERRORS
 
@@ -144,11 +153,27 @@ class Outbox:
         )
 
     async def prune_published(self, cur: Any, retention_days: int) -> None:
-        """Forget events published longer ago than the retention; the stream holds them now."""
+        """Forget events published longer ago than the retention; the stream holds them now.
+        The highest position forgotten is kept, so `changes_after` can tell a reader what is gone."""
         await cur.execute(
-            self.query("DELETE FROM {outbox} WHERE published_at < clock_timestamp() - make_interval(days => %s)"),
+            self.query(
+                "WITH gone AS (DELETE FROM {outbox}"
+                " WHERE published_at < clock_timestamp() - make_interval(days => %s) RETURNING position)"
+                " UPDATE {relay} SET pruned_through = greatest(pruned_through, (SELECT max(position) FROM gone))"
+            ),
             (retention_days,),
         )
+
+    async def changes_after(self, cur: Any, after: int, limit: int) -> tuple[list[Row], bool]:
+        """The first `limit` events placed after position `after`, in position order, and whether
+        the outbox still holds every event after it (none pruned)."""
+        rows = await fetch_all(
+            cur,
+            self.query("SELECT * FROM {outbox} WHERE position > %s ORDER BY position LIMIT %s"),
+            (after, limit),
+        )
+        pruned_through = await fetch_value(cur, self.query("SELECT pruned_through FROM {relay}"))
+        return rows, after >= pruned_through
 
 
 class OutboxRelay:
@@ -167,9 +192,11 @@ class OutboxRelay:
         """Whether this relay is the publisher: connect if need be, then try for the lock."""
         if self._conn is None or self._conn.closed:
             self._holding = False
-            self._conn = await aiopg.connect(
-                self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
-            )
+            with closing_half_made():
+                self._conn = await aiopg.connect(
+                    self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
+                )
+            OUTAGE.answered()
         if not self._holding:
             async with self._conn.cursor() as cur:
                 await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (self._outbox.lock_name,))

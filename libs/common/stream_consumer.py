@@ -8,8 +8,9 @@ CLAIM_IDLE_MS. Handlers must be idempotent: an entry read again may have been ap
 
 A Redis that restarts without its data (or fails over to an empty replica) has lost the stream
 and its groups; a consumer whose read is refused with NOGROUP makes its group again and reads
-on. What the lost stream held and the group had not acknowledged is gone with it
-(docs/reliability.md).
+on. What the lost stream held and the group had not acknowledged is gone from Redis with it; the
+consuming part reads those changes from their owner instead (libs/common/catch_up.py), told by
+`group_lost` and `coverage()`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class StreamConsumer(ABC):
         self._claimed_at = 0.0
         self._retry_at = 0.0
         self._retry_delay = RETRY_FIRST_SECONDS
+        # Set when the group had to be made again (Redis lost it): entries may be lost with it.
+        self.group_lost = asyncio.Event()
 
     @abstractmethod
     async def handle(self, entries: Iterable[Entry]) -> None:
@@ -99,6 +102,7 @@ class StreamConsumer(ABC):
         log.warning("the consumer group %s of %s is gone (Redis lost its data); making it again from %s",
                     self._group, self._stream, LOST_GROUP_START)  # fmt: skip
         await self._create_group(LOST_GROUP_START)
+        self.group_lost.set()
         return await work()
 
     async def _claim_stale(self) -> list[Entry]:
@@ -151,6 +155,26 @@ class StreamConsumer(ABC):
     async def _next_entries(self) -> list[Entry]:
         return await self._claim_stale() or await self._read_own_pending() or await self._read(">", READ_BLOCK_MS)
 
+    async def coverage(self) -> tuple[int | None, int | None]:
+        """The position of the stream's first entry (None when the stream is empty or gone), and
+        the position through which the group has acknowledged every entry (None without a group).
+        A position is an entry id's first part: relays publish event `n` as `n-0`."""
+        try:
+            info = await self._redis.xinfo_stream(self._stream)
+        except ResponseError:  # no such key
+            return None, None
+        first = info.get("first-entry")
+        groups = await self._redis.xinfo_groups(self._stream)
+        group = next((g for g in groups if _text(g["name"]) == self._group), None)
+        if group is None:
+            return _position(first[0]) if first else None, None
+        pending = await self._redis.xpending(self._stream, self._group)
+        if int(pending["pending"]):
+            through = _position(pending["min"]) - 1
+        else:
+            through = _position(group["last-delivered-id"])
+        return _position(first[0]) if first else None, through
+
     async def lag(self) -> tuple[int, float]:
         """Entries the group has not acknowledged or not yet read, and the age in seconds of the
         oldest one (from its event's `occurredAt`; 0 when none)."""
@@ -178,3 +202,7 @@ class StreamConsumer(ABC):
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _position(entry_id: bytes | str) -> int:
+    return int(_text(entry_id).partition("-")[0])

@@ -8,6 +8,8 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from libs.common.db import OUTAGE, is_database_unavailable
+
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
@@ -17,8 +19,11 @@ async def _every(interval: float, step: Callable[[], Awaitable[object]], name: s
     while not stopping.is_set():
         try:
             await step()
-        except Exception:  # one failed round must not end the loop; the next round retries
-            log.exception("periodic task %s failed", name)
+        except Exception as exc:  # one failed round must not end the loop; the next round retries
+            if is_database_unavailable(exc):
+                OUTAGE.failed(exc)  # one line for the whole outage, not one a round
+            else:
+                log.exception("periodic task %s failed", name)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stopping.wait(), interval)
 

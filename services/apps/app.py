@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
+from functools import partial
 
 from aiohttp import web
 
 from deploy.parts import APPS
-from libs.common.keys import DB_POOL, REDIS, SETTINGS
+from libs.common.catch_up import STEP_SECONDS, CatchUp
+from libs.common.changes import PRODUCT_CHANGES_PATH, read_changes
+from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
@@ -28,7 +31,11 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
     """Keep the copy of the products up to date for as long as the app runs."""
     settings: AppsSettings = app[SETTINGS]
     consumer = ProductConsumer(app[REDIS], settings.events_stream, app[DB_POOL])
-    async with periodic(0.0, consumer.step, "apps-products"):
+    # Background work with no request waiting on it: reading the gateway's changes here is no
+    # request crossing back into the part that called.
+    read = partial(read_changes, app[HTTP], settings.gateway_url, PRODUCT_CHANGES_PATH, PART.name)
+    catch_up = CatchUp(consumer, app[DB_POOL], "products", read, consumer.apply_events)
+    async with periodic(0.0, consumer.step, "apps-products"), periodic(STEP_SECONDS, catch_up.step, "apps-catch-up"):
         yield
 
 

@@ -15,6 +15,7 @@ import aiopg
 import redis.asyncio as aioredis
 from aiohttp import web
 
+from libs.common.catch_up import NotApplied
 from libs.common.db import transaction
 from libs.common.encoding import loads
 from libs.common.keys import caller_of
@@ -30,8 +31,12 @@ ProductEvent = tuple[str, dict[str, Any], int]
 
 
 def parse_event(fields: dict[bytes, bytes]) -> ProductEvent:
+    """The organization, product state and version a stream entry's event carries."""
+    return product_event(loads(fields[b"event"]))
+
+
+def product_event(event: dict[str, Any]) -> ProductEvent:
     """The organization, product state and version an event carries."""
-    event = loads(fields[b"event"])
     product = event["product"]
     state = {key: product[key] for key in ("id", "name", "slug", "deletedAt")}
     return str(event["organizationId"]), state, int(event["version"])
@@ -57,16 +62,25 @@ class ProductConsumer(StreamConsumer):
                 await self.ack(entry_id)
                 continue
             applied.append(entry_id)
-        if not applied:
-            return
+        if applied and await self._apply(events):
+            await self.ack(*applied)
+
+    async def apply_events(self, events: list[dict[str, Any]]) -> None:
+        """Apply product events read from the gateway when the stream lost them
+        (libs/common/catch_up.py); raise when they could not be."""
+        if not await self._apply([product_event(event) for event in events]):
+            raise NotApplied(f"{len(events)} product events")
+
+    async def _apply(self, events: list[ProductEvent]) -> bool:
+        """Apply the events in one transaction; whether it committed (a failure is logged)."""
         try:
             async with transaction(self._pool) as cur:
                 for organization_id, product, version in events:
                     await queries.apply_event(cur, organization_id, product, version)
         except Exception:
-            log.exception("applying %d product events failed; they stay pending", len(applied))
-            return
-        await self.ack(*applied)
+            log.exception("applying %d product events failed; they stay pending", len(events))
+            return False
+        return True
 
 
 async def products_by_id(request: web.Request, cur: Any, ids: list[str]) -> queries.Lookup:

@@ -17,6 +17,8 @@ class AppsSettings(ServiceSettings):
     content_url: str
     # Which edge provider registers new domains (services/apps/edge.py).
     edge_provider: str
+    # Product changes the event stream lost are read from the gateway (libs/common/catch_up.py).
+    gateway_url: str
 
     @property
     def events_stream(self) -> str:
@@ -33,4 +35,5 @@ class AppsSettings(ServiceSettings):
             **common_fields(part, env),
             content_url=env.part_url("content"),
             edge_provider=edge_provider,
+            gateway_url=env.part_url("gateway"),
         )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.changes import CONTENT_CHANGES_PATH, changes_handler
 from libs.common.contract import register_handlers
 from services.content import contract
+from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.views import documents, internal, page_batches, site_pages
 
 HANDLERS = {
@@ -37,3 +39,4 @@ def setup_routes(app: web.Application) -> None:
     router.add_post(
         "/internal/documents/{id}/indexed", internal.internal_document_indexed, name="internal_document_indexed"
     )
+    router.add_get(CONTENT_CHANGES_PATH, changes_handler(CONTENT_OUTBOX), name="internal_changes")

@@ -20,7 +20,7 @@ from libs.common.cli import OperatorParser, parse_uuid
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
-from libs.common.http_client import InternalClient, client_session
+from libs.common.http_client import internal_client
 from libs.common.settings import SettingsError
 from services.search.app import load_settings, shared_embedder
 from services.search.indexer import Indexer
@@ -39,9 +39,8 @@ async def reindex(environ: Mapping[str, str] | None, organization_id: str) -> di
     settings = load_settings(environ)
     async with (
         create_pool(settings.database_url, settings.db_schema, 1, 2) as pool,
-        client_session() as session,
+        internal_client(settings.internal_token_secret) as http,
     ):
-        http = InternalClient(session, settings.internal_token_secret)
         indexer = Indexer(pool, http, settings.content_url, shared_embedder(), settings.indexing_threads)
         try:
             indexed, removed = await indexer.reindex(organization_id)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
-from functools import cache
+from functools import cache, partial
 
 from aiohttp import web
 from prometheus_client import Gauge
 
 from deploy.parts import SEARCH
+from libs.common.catch_up import STEP_SECONDS, CatchUp
+from libs.common.changes import CONTENT_CHANGES_PATH, read_changes
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
@@ -69,9 +71,12 @@ async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: SearchSettings = app[SETTINGS]
     indexer = Indexer(app[DB_POOL], app[HTTP], settings.content_url, await load_embedder(), settings.indexing_threads)
     consumer = EventConsumer(app[REDIS], settings.events_stream, indexer)
+    read = partial(read_changes, app[HTTP], settings.content_url, CONTENT_CHANGES_PATH, PART.name)
+    catch_up = CatchUp(consumer, app[DB_POOL], "content", read, consumer.apply_events)
     async with (
         periodic(0.0, consumer.step, "search-indexer"),
         periodic(LAG_EVERY_SECONDS, consumer.measure_lag, "search-indexing-lag"),
+        periodic(STEP_SECONDS, catch_up.step, "search-catch-up"),
     ):
         yield
     indexer.close()

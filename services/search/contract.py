@@ -14,5 +14,5 @@ PART = "search"
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/content/search/{orgId}", PART, "content:read", "content_search",
           "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content",
-          body=search.SearchRequest, response=search.SearchResult),
+          read_only=True, body=search.SearchRequest, response=search.SearchResult),
 )  # fmt: skip

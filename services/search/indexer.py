@@ -14,7 +14,7 @@ import hashlib
 import logging
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
@@ -25,12 +25,14 @@ import redis.asyncio as aioredis
 from prometheus_client import Gauge
 from redis.exceptions import RedisError
 
-from libs.common.db import cursor, transaction
+from libs.common.catch_up import NotApplied
+from libs.common.db import cursor, is_database_unavailable, transaction
 from libs.common.encoding import loads
-from libs.common.errors import NotFound
+from libs.common.errors import ApiError, NotFound
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
 from libs.common.metrics import REDIS_ERRORS
+from libs.common.outage import Outage
 from libs.common.stream_consumer import Entry, StreamConsumer
 from services.search import chunking, store
 from services.search.embedding import Embedder
@@ -43,6 +45,9 @@ GROUP = "search-indexer"
 # and every indexing thread has work. More would only queue for the threads.
 DOCUMENTS_AT_ONCE = 4
 PAGE_SIZE = 200
+# The content service or this part's own pool failing under the indexer (an outage): two lines,
+# not a trace per document and retry; the documents' events stay pending and are read again.
+DOCUMENTS_UNAVAILABLE = Outage("documents to index", log)
 LAG_EVERY_SECONDS = 5.0
 
 # Every indexing worker reads the same consumer group: the highest sample is the current one.
@@ -215,27 +220,56 @@ class EventConsumer(StreamConsumer):
                 await self.ack(entry_id)
                 continue
             by_document.setdefault(key, _Pending()).add(entry_id, event.get("occurredAt"))
-        slots = asyncio.Semaphore(DOCUMENTS_AT_ONCE)
 
-        async def index(organization_id: str, document_id: str, pending: _Pending) -> None:
-            async with slots:
-                try:
-                    await self._indexer.index(organization_id, document_id)
-                except Exception:
-                    log.exception("indexing document %s failed; its events stay pending", document_id)
-                    return
+        async def done(key: tuple[str, str]) -> None:
+            pending = by_document[key]
             await self.ack(*pending.entry_ids)
             if pending.first_occurred is not None:
                 INDEXING_LAG.observe(max(0.0, (datetime.now(UTC) - pending.first_occurred).total_seconds()))
 
+        await self._index_all(by_document, done)
+
+    async def apply_events(self, events: list[dict[str, Any]]) -> None:
+        """Index every document the events name (changes read from the content service when the
+        stream lost them: libs/common/catch_up.py); raise when any failed, so none is skipped."""
+        documents = list(dict.fromkeys((str(event["organizationId"]), str(event["documentId"])) for event in events))
+        failed = await self._index_all(documents, None)
+        if failed:
+            raise NotApplied(f"{failed} of {len(documents)} documents failed to index")
+
+    async def _index_all(
+        self, documents: Iterable[tuple[str, str]], done: Callable[[tuple[str, str]], Awaitable[None]] | None
+    ) -> int:
+        """Index each (organization, document), DOCUMENTS_AT_ONCE at a time, then await `done` for
+        it. Returns how many failed (logged); their events stay pending."""
+        slots = asyncio.Semaphore(DOCUMENTS_AT_ONCE)
+        failed = 0
+
+        async def index(key: tuple[str, str]) -> None:
+            nonlocal failed
+            async with slots:
+                try:
+                    await self._indexer.index(*key)
+                except Exception as exc:
+                    failed += 1
+                    if is_database_unavailable(exc):
+                        pass  # this part's database: counted by its outage (libs.common.db)
+                    elif isinstance(exc, ApiError) and exc.status >= 500:
+                        DOCUMENTS_UNAVAILABLE.failed(exc)
+                    else:
+                        log.exception("indexing document %s failed; its events stay pending", key[1])
+                    return
+            DOCUMENTS_UNAVAILABLE.answered()
+            if done is not None:
+                await done(key)
+
         # No document of the read outlives the step, even when another's acknowledgement failed;
         # that failure is raised once all are done, and what is unacknowledged is read again.
-        outcomes = await asyncio.gather(
-            *(index(*key, pending) for key, pending in by_document.items()), return_exceptions=True
-        )
+        outcomes = await asyncio.gather(*(index(key) for key in documents), return_exceptions=True)
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
+        return failed
 
 
 class _Pending:

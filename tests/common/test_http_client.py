@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from libs.common.errors import BadGateway, NotFound, ServiceUnavailable, UpstreamError, UpstreamTimeout
-from libs.common.http_client import InternalClient, client_session
+from libs.common.http_client import InternalClient, internal_client
 from libs.common.internal_token import service_caller
 from tests.conftest import free_port
 
@@ -20,8 +20,8 @@ SECRET = "s" * 48
 
 @pytest.fixture
 async def client() -> AsyncIterator[InternalClient]:
-    async with client_session() as session:
-        yield InternalClient(session, SECRET)
+    async with internal_client(SECRET) as client:
+        yield client
 
 
 class DropFirstConnection:

@@ -15,7 +15,7 @@ from deploy.parts import CONTENT, GATEWAY
 from gateway.keys import LIMITER
 from libs.common.db import create_pool, cursor
 from libs.common.encoding import dumps
-from libs.common.http_client import InternalClient, client_session
+from libs.common.http_client import internal_client
 from libs.common.redis_client import create_redis
 from services.content.app import measure_backlog
 from services.search.indexer import EventConsumer
@@ -56,8 +56,8 @@ async def test_upstream_failures_are_counted_by_route_upstream_and_kind(stack, i
         assert (await client.get(RUNS, headers=headers)).status == 502
         assert sample("upstream_failures_total", route=RUNS, upstream=refused, kind="refused") == before + 1
         # A part answering 503 is "not ready"; a call outside any request is counted as background work.
-        async with client_session() as session:
-            await InternalClient(session, "s" * 48).send("GET", f"http://{failing}{RUNS}")
+        async with internal_client("s" * 48) as internal:
+            await internal.send("GET", f"http://{failing}{RUNS}")
         assert sample("upstream_failures_total", route="background", upstream=failing, kind="not_ready") == 1
     finally:
         await client.close()

@@ -9,30 +9,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import secrets
-import shutil
 import signal
-import subprocess
 import time
-import uuid
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import ExitStack
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import aiohttp
 import pytest
 import redis
 
-from deploy import db
-from deploy.parts import CONTENT, GATEWAY, PARTS
-from deploy.run import start, stop, wait_ready
-from deploy.stack import DATA, private_postgres, private_redis, start_postgres, stop_postgres
+from deploy.parts import CONTENT, PARTS
+from deploy.stack import start_postgres, stop_postgres
 from libs.common.events import content_events_stream
 from libs.common.stream_consumer import RETRY_MAX_SECONDS
 from services.search.indexer import GROUP
-from tests.conftest import free_port
-from tests.e2e.conftest import admin
+from tests.reliability.conftest import PrivateStack
 
 pytestmark = pytest.mark.slow
 
@@ -48,57 +40,6 @@ SEARCH_FLOOR_SECONDS = RETRY_MAX_SECONDS + 5
 # still indexing them when it strikes, so its reads from content, its own database and its
 # acknowledgements fail mid-work.
 BACKLOG_PAGES = 25
-
-
-@dataclass
-class PrivateStack:
-    directory: object
-    environ: dict[str, str]
-    gateway: str
-    running: list
-    postgres_port: int
-    redis_port: int
-    key: str
-    organization_id: str
-    product_id: str
-
-
-@pytest.fixture(scope="module")
-def private_stack(base_environ: dict[str, str]) -> Iterator[PrivateStack]:
-    directory = DATA / f"faults-{uuid.uuid4().hex[:8]}"
-    postgres_port, redis_port = free_port(), free_port()
-    ports = {part.name: free_port() for part in PARTS}
-    with ExitStack() as stack:
-        stack.callback(shutil.rmtree, directory, True)
-        database_url = stack.enter_context(private_postgres(directory / "postgres", postgres_port))
-        redis_url = stack.enter_context(private_redis(directory / "redis", redis_port))
-        db.setup(database_url)
-        environ = {
-            **os.environ,
-            **base_environ,
-            "DATABASE_URL": database_url,
-            "REDIS_URL": redis_url,
-            "DB_POOL_MAX": "4",
-            # The session's stack leaves indexing to tests/search; this one is whole, as `make run` starts it.
-            "SEARCH_INDEXING": "on",
-        }
-        environ.update(
-            {
-                f"{part.name.upper()}_URL": f"http://127.0.0.1:{port}"
-                for part, port in zip(PARTS, ports.values(), strict=True)
-            }
-        )
-        output = stack.enter_context(open(DATA / f"{directory.name}.log", "wb"))  # kept, like the e2e logs
-        running = start(PARTS, environ, ports, output)
-        stack.callback(stop, running)
-        wait_ready(running)
-        gateway_environ = {**environ, "DATABASE_URL": db.part_dsn(database_url, GATEWAY)}
-        slug = f"faults-{uuid.uuid4().hex[:8]}"
-        organization = admin(gateway_environ, "create-org", "--slug", slug, "--name", "Faults")
-        product = admin(gateway_environ, "create-product", "--org", slug, "--slug", "handbook", "--name", "Handbook")
-        key = admin(gateway_environ, "create-key", "--org", slug, "--name", "faults", "--scopes", "all")
-        yield PrivateStack(directory, environ, f"http://127.0.0.1:{ports['gateway']}", running, postgres_port,
-                           redis_port, key["key"], organization["id"], product["id"])  # fmt: skip
 
 
 @dataclass
@@ -312,18 +253,26 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     async def start_it() -> None:
         await asyncio.to_thread(start_postgres, directory, private_stack.postgres_port)
 
+    logged_before = private_stack.log.stat().st_size
     load, recovered = await fault_round(private_stack, stop_it, start_it)
     await check(private_stack, "PostgreSQL stopped", load, recovered)
+    with private_stack.log.open("rb") as log:
+        log.seek(logged_before)
+        lines = [json.loads(line) for line in log.read().splitlines() if line.startswith(b"{")]
+    messages = [line["message"] for line in lines]
+    assert [m for m in messages if "Unclosed connection" in m or "never retrieved" in m] == []
+    # Each process that met the outage says so once when it starts and once when it ends.
+    started = [line for line in lines if line["message"].startswith("database unavailable (")]
+    ended = [line for line in lines if line["message"].startswith("database available again after")]
+    assert started and len(started) == len(ended), messages
+    assert len(started) <= sum(part.workers for part in PARTS)
+    print(f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
+          + "; ".join(line["message"] for line in ended))  # fmt: skip
 
 
 async def test_a_service_worker_killed(private_stack: PrivateStack):
-    master = next(item.process.pid for item in private_stack.running if item.part is CONTENT)
-
     async def kill_worker() -> None:
-        workers = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
-        assert workers
-        for pid in workers:
-            os.kill(int(pid), signal.SIGKILL)
+        private_stack.signal_workers(CONTENT, signal.SIGKILL)
 
     async def nothing() -> None:
         pass

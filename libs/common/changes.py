@@ -1,0 +1,72 @@
+"""A part's changes after a position, read from its outbox: the internal endpoint that serves them
+and the call that reads them, declared once for both sides.
+
+A part that publishes events (content, and the gateway for products) answers
+`GET <path>?after=N&limit=L` with `{changes: [{position, event}], complete}`: the events its
+outbox placed after stream position N, in position order, each shaped as on the stream, and
+whether the outbox still holds every change after N (published events are pruned after 7 days).
+A consumer whose stream lost entries reads them here instead (libs/common/catch_up.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+from marshmallow import fields, validate
+
+from libs.common.db import cursor
+from libs.common.encoding import json_response
+from libs.common.errors import Forbidden
+from libs.common.http_client import InternalClient
+from libs.common.internal_token import service_caller
+from libs.common.keys import DB_POOL, caller_of
+from libs.common.relay import Outbox
+from libs.common.schemas import ApiSchema, load_query
+
+# The content service's changes (content events) and the gateway's (product events).
+CONTENT_CHANGES_PATH = "/internal/changes"
+PRODUCT_CHANGES_PATH = "/internal/product-changes"
+PAGE_MAX = 1000
+
+
+class ChangesQuery(ApiSchema):
+    after = fields.Integer(required=True, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=PAGE_MAX, validate=validate.Range(min=1, max=PAGE_MAX))
+
+
+CHANGES_QUERY = ChangesQuery()
+
+
+def changes_handler(outbox: Outbox) -> Handler:
+    """The endpoint listing `outbox`'s changes after a position. Only parts call it, on their own
+    behalf: the list spans every organization."""
+
+    async def changes(request: web.Request) -> web.Response:
+        """GET the changes after `after` (at most `limit`), and whether none of them was pruned."""
+        if caller_of(request).principal_kind != "service":
+            raise Forbidden("only a part may list every organization's changes")
+        query = load_query(request, CHANGES_QUERY)
+        async with cursor(request.app[DB_POOL]) as cur:
+            rows, complete = await outbox.changes_after(cur, query["after"], query["limit"])
+        changed = [{"position": row["position"], "event": outbox.event_from_row(row)} for row in rows]
+        return json_response({"changes": changed, "complete": complete})
+
+    return changes
+
+
+@dataclass(frozen=True)
+class Changes:
+    """A page of changes: (position, event) in position order, and whether none was pruned."""
+
+    events: list[tuple[int, dict[str, Any]]]
+    complete: bool
+
+
+async def read_changes(http: InternalClient, base_url: str, path: str, reader: str, after: int) -> Changes:
+    """The first page of the changes after `after` from the part at `base_url`, as `reader`."""
+    url = f"{base_url}{path}?after={after}&limit={PAGE_MAX}"
+    page = await http.call("GET", url, service_caller(reader))
+    return Changes([(int(change["position"]), change["event"]) for change in page["changes"]], bool(page["complete"]))
