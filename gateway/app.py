@@ -72,7 +72,6 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
-        periodic(SYNC_INTERVAL_SECONDS, failures.limiter.sync, "failed-credentials-sync"),
     ):
         yield
     await keys.flush_last_used()
@@ -101,7 +100,7 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
 ) -> web.Application:
     signer = TokenSigner(
-        settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
+        settings.jwt_private_key, settings.issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
     )
     redis = create_redis(settings.redis_url)
     sessions = RedisStorage(

@@ -79,6 +79,9 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "INTERNAL_TOKEN_SECRET": secrets.token_urlsafe(48),
         "JWT_PRIVATE_KEY": jwt_private_key,
         "ENVIRONMENT": "development",
+        # Test gateways listen on free ports: their links and OAuth endpoints follow each request's
+        # origin, which only development allows (an outer PUBLIC_URL, e.g. `make test`'s, is not theirs).
+        "PUBLIC_URL": "",
         "DB_POOL_MAX": "8",
         # High enough that only the rate-limit tests, which lower it, ever meet it.
         "RATE_LIMIT_PER_MINUTE": "600000",

@@ -17,6 +17,7 @@ from gateway.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.tokens import TokenSigner, invalid_token
+from gateway.client_address import client_address
 from gateway.directory import Directory
 from gateway.identity import Identity
 from libs.common.errors import Unauthorized
@@ -36,17 +37,15 @@ class Authenticator:
         self._failures = failures
 
     async def identify(self, request: web.Request) -> Identity:
-        """The caller; 401 for a bad credential, 429 for an address that sent too many."""
+        """The caller; 401 for a bad credential, 429 for one from an address that sent too many."""
         if not (
             API_KEY_HEADER in request.headers or "Authorization" in request.headers or SESSION_COOKIE in request.cookies
         ):
             raise Unauthorized("authentication required")
-        address = request.remote or "unknown"
-        self._failures.check(address)
         try:
             return await self._resolve(request)
         except Unauthorized:
-            self._failures.record(address)
+            await self._failures.record(client_address(request))
             raise
 
     async def _resolve(self, request: web.Request) -> Identity:

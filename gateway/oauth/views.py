@@ -20,7 +20,8 @@ DEVICE_PAGE = "/device"
 
 
 def public_url(request: web.Request) -> str:
-    """Where people reach the gateway: PUBLIC_URL when set (behind a proxy), else this request's origin."""
+    """Where people reach the gateway: PUBLIC_URL, which only local development may leave unset
+    (then this request's origin). Never the Host header elsewhere: the metadata is cached publicly."""
     settings: GatewaySettings = request.app[SETTINGS]
     return settings.public_url or str(request.url.origin())
 
@@ -98,7 +99,7 @@ async def metadata(request: web.Request) -> web.Response:
     base = public_url(request)
     api = base + "/api/v1/oauth"
     document = {
-        "issuer": base,
+        "issuer": request.app[SETTINGS].issuer,  # the JWTs' `iss`
         "device_authorization_endpoint": f"{api}/device/code",
         "token_endpoint": f"{api}/token",
         "revocation_endpoint": f"{api}/revoke",
