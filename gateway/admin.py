@@ -25,10 +25,9 @@ import redis
 from gateway import queries
 from gateway.auth import key_changes
 from gateway.auth.api_keys import KEY_MARK, PREFIX_LENGTH
-from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.passwords import PasswordRefused, check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
-from gateway.auth.sessions import open_session
+from gateway.auth.sessions import SESSION_COOKIE, open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
 from gateway.settings import load_public_url, token_issuer
 from libs.common.cli import (
@@ -133,7 +132,7 @@ async def create_user(cur: Any, args: argparse.Namespace, env: Env) -> dict[str,
 
 async def set_password(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     user = await queries.get_user(cur, args.user)
-    await queries.set_password_hash(cur, user["id"], hash_password(read_password()))
+    await queries.change_password(cur, user["id"], hash_password(read_password()))
     return {**user, "canSignIn": True}
 
 

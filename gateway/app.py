@@ -12,8 +12,9 @@ from aiohttp_session.redis_storage import RedisStorage
 
 from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
-from gateway.auth.credentials import SESSION_COOKIE, Authenticator
+from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
+from gateway.auth.sessions import SESSION_COOKIE
 from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory

@@ -16,6 +16,7 @@ from aiohttp import web
 from gateway.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
+from gateway.auth.sessions import SESSION_COOKIE, opened_at
 from gateway.auth.tokens import TokenSigner, invalid_token
 from gateway.client_address import client_address
 from gateway.directory import Directory
@@ -24,7 +25,6 @@ from libs.common.errors import Unauthorized
 from libs.common.internal_token import Organization
 
 API_KEY_HEADER = "x-api-key"
-SESSION_COOKIE = "app-auth.session_token"
 
 
 class Authenticator:
@@ -72,6 +72,11 @@ class Authenticator:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("unsupported authorization scheme: use Bearer")
         claims = self._signer.verify(token.strip())
+        grant_id = claims.get("gid")
+        if grant_id is not None and await self._directory.grant_revoked(grant_id):
+            raise invalid_token()
+        if claims["iat"] <= await self._directory.credentials_revoked_at(claims["sub"]):
+            raise invalid_token()
         granted = frozenset(claims["scope"].split())
         member = await self._as_member(claims["sub"], claims["org"], granted, invalid_token)
         return replace(member, credential="bearer")
@@ -80,6 +85,8 @@ class Authenticator:
         session = await aiohttp_session.get_session(request)
         user_id, organization_id = session.get("user_id"), session.get("organization_id")
         if not isinstance(user_id, str) or not isinstance(organization_id, str):
+            raise Unauthorized("invalid session")
+        if opened_at(session) <= await self._directory.credentials_revoked_at(user_id):
             raise Unauthorized("invalid session")
         member = await self._as_member(user_id, organization_id, None, lambda: Unauthorized("invalid session"))
         return replace(member, credential="session")

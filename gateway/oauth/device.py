@@ -105,7 +105,7 @@ async def decide(
         return None
     if approve:
         granted = sorted(frozenset(row["requested_scopes"]) & grants.GRANTABLE_SCOPES[role])
-        decision = ("approved", user_id, organization_id, granted)
+        decision: tuple[str, str, str | None, list[str] | None] = ("approved", user_id, organization_id, granted)
     else:
         decision = ("denied", user_id, None, None)
     await queries.decide_device_authorization(cur, str(row["id"]), *decision, now)

@@ -115,6 +115,14 @@ async def mark_refresh_token_used(cur: Any, token_id: str, now: datetime) -> Non
     await cur.execute("UPDATE refresh_tokens SET used_at = %s WHERE id = %s", (now, token_id))
 
 
+async def narrow_grant(cur: Any, grant_id: str, scopes: list[str]) -> None:
+    await cur.execute("UPDATE oauth_grants SET scopes = %s WHERE id = %s", (scopes, grant_id))
+
+
+async def find_grant(cur: Any, grant_id: str) -> Row | None:
+    return await fetch_one(cur, "SELECT id, client_id FROM oauth_grants WHERE id = %s", (grant_id,))
+
+
 async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> None:
     await cur.execute(
         "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL",

@@ -81,15 +81,15 @@ async def token(request: web.Request) -> web.Response:
 
 @oauth_endpoint
 async def revoke(request: web.Request) -> web.Response:
-    """POST /api/v1/oauth/revoke: revoke a refresh token and its whole grant (RFC 7009)."""
+    """POST /api/v1/oauth/revoke: revoke a refresh or access token and its whole grant (RFC 7009).
+    The token's kind is found from the token itself; `token_type_hint` is not needed."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
     value = required(parameters, "token")
     async with transaction(request.app[DB_POOL]) as cur:
-        revoked = await grants.revoke(cur, client.client_id, value, request.app[CLOCK]())
-    if not revoked and parameters.get("token_type_hint") == "access_token":
-        # Access tokens are self-contained and live at most an hour; the refresh token ends the grant.
-        raise OAuthError("unsupported_token_type", "access tokens cannot be revoked; revoke the refresh token")
+        revoked = await grants.revoke(cur, request.app[SIGNER], client.client_id, value, request.app[CLOCK]())
+    if revoked is None:
+        raise OAuthError("unsupported_token_type", "this access token was not issued under a grant; it expires")
     # An unknown or already revoked token is not an error (RFC 7009 §2.2).
     return json_response({}, headers=NO_STORE)
 

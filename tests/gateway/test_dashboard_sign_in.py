@@ -9,8 +9,7 @@ from argon2 import PasswordHasher
 
 from deploy.parts import GATEWAY
 from gateway import queries
-from gateway.auth.credentials import SESSION_COOKIE
-from gateway.auth.sessions import session_record_key
+from gateway.auth.sessions import SESSION_COOKIE, session_record_key
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.settings import SettingsError
