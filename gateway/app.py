@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from aiohttp import web
 from aiohttp_session import session_middleware
@@ -20,6 +21,8 @@ from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
+from gateway.oauth import device
+from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.openapi import render_document
 from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
@@ -38,6 +41,7 @@ from libs.common.middlewares import (
     error_middleware,
     observe_middleware,
     request_id_middleware,
+    security_headers_middleware,
 )
 from libs.common.redis_client import attach_redis, create_redis
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
@@ -72,6 +76,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
+        periodic(EXPIRY_SWEEP_SECONDS, partial(device.delete_expired, pool, app[CLOCK]), "device-codes-expiry"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
     ):
         yield
@@ -114,6 +119,7 @@ def create_app(
     )
     middlewares = (
         request_id_middleware,  # first, so every log line and error envelope carries the id
+        security_headers_middleware(settings.public_url.startswith("https://")),  # on every answer
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it

@@ -5,10 +5,12 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway.auth.scopes import ALL_SCOPES
+from gateway.client_address import client_address
 from gateway.keys import CLOCK, SIGNER
 from gateway.oauth import device, grants
 from gateway.oauth.clients import client_of
 from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
+from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.encoding import json_response
@@ -42,6 +44,12 @@ async def device_code(request: web.Request) -> web.Response:
     parameters = await read_parameters(request)
     client = client_of(parameters)
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
+    wait = await DeviceFlowLimits(request.app).reserve_code(client_address(request))
+    if wait:
+        raise OAuthError(
+            "slow_down", f"too many device codes from this address; try again in {wait} seconds", status=429,
+            headers={"Retry-After": str(wait)},
+        )  # fmt: skip
     async with transaction(request.app[DB_POOL]) as cur:
         code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
     verification_uri = public_url(request) + DEVICE_PAGE
