@@ -16,7 +16,7 @@ from aiohttp_session import get_session
 
 from gateway.auth.scopes import SCOPE_GRANTS
 from gateway.client_address import client_address
-from gateway.dashboard.render import render
+from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
 from gateway.keys import CLOCK
 from gateway.oauth import device
@@ -74,9 +74,7 @@ async def _pending(request: web.Request, cur: Any, code: str | None) -> dict[str
 
 
 async def _too_many(request: web.Request, typed: str, wait: int) -> web.Response:
-    minutes = max(1, -(-wait // 60))
-    message = f"Too many codes tried. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
-    response = await _entry(request, typed, message, status=429)
+    response = await _entry(request, typed, f"Too many codes tried. {try_again_in(wait)}", status=429)
     response.headers["Retry-After"] = str(wait)
     return response
 

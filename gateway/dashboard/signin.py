@@ -9,7 +9,7 @@ from gateway import queries
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.client_address import client_address
-from gateway.dashboard.render import render
+from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import (
     ANONYMOUS_MAX_AGE,
     USER_ID,
@@ -77,10 +77,7 @@ async def login(request: web.Request) -> web.Response:
 
     wait = await throttle.reserve(email, address)  # counted now, before the slow hash, so a burst cannot pass
     if wait:
-        minutes = max(1, -(-wait // 60))
-        response = await again(
-            f"Too many failed sign-ins. Try again in {minutes} minute{'s' if minutes > 1 else ''}.", 429
-        )
+        response = await again(f"Too many failed sign-ins. {try_again_in(wait)}", 429)
         response.headers["Retry-After"] = str(wait)
         return response
     async with cursor(request.app[DB_POOL]) as cur:
