@@ -4,7 +4,6 @@ of every part is bound to its schema."""
 from __future__ import annotations
 
 import psycopg2
-from psycopg2 import sql
 
 from deploy.parts import PARTS
 from tests import conftest
@@ -35,10 +34,7 @@ async def test_a_membership_deleted_from_another_search_path_is_recorded(
     try:
         with conn, conn.cursor() as cur:
             cur.execute("SET search_path = public")
-            cur.execute(
-                sql.SQL("DELETE FROM identity.memberships WHERE user_id = %s AND organization_id = %s"),
-                (user, org.id),
-            )
+            cur.execute("DELETE FROM identity.memberships WHERE user_id = %s AND organization_id = %s", (user, org.id))
             assert cur.rowcount == 1
             cur.execute(
                 "SELECT count(*) FROM identity.identity_changes WHERE kind = 'membership' AND key = %s",
