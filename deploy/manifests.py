@@ -152,6 +152,10 @@ data:
   REDIS_PREFIX: "aivis:"
   LOG_LEVEL: INFO
   ENVIRONMENT: production
+  # Where people reach the gateway (the OAuth issuer and every link it gives): required; set yours.
+  PUBLIC_URL: https://api.example.com
+  # The ingress controller's addresses, whose X-Forwarded-For names the client: set your cluster's.
+  TRUSTED_PROXIES: ""
 {urls}"""
 
 MIGRATE_TEMPLATE = """\

@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from psycopg2.extensions import make_dsn
 
 from deploy.db import DEFAULT_DATABASE_URL
-from deploy.parts import ROOT
+from deploy.parts import GATEWAY, ROOT, part_ports
 
 DATA = ROOT / ".data"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -192,6 +192,9 @@ def local_stack() -> Iterator[dict[str, str]]:
         environ["REDIS_URL"] = redis_url
         for name, value in local_secrets().items():
             environ.setdefault(name, value)
+        # The local gateway's own address: its OAuth issuer and links, as in production, and what
+        # `make admin` mints tokens for.
+        environ.setdefault("PUBLIC_URL", f"http://127.0.0.1:{part_ports(environ)[GATEWAY.name]}")
         yield environ
 
 

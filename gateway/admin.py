@@ -1,7 +1,7 @@
 """`python -m gateway.admin`: organizations, products, users, memberships, API keys, tokens.
 
-Reads DATABASE_URL (the gateway's role); to mint tokens, JWT_PRIVATE_KEY, JWT_ISSUER and
-JWT_AUDIENCE; to open sessions, REDIS_URL — like the gateway. Results print as aligned tables;
+Reads DATABASE_URL (the gateway's role); to mint tokens, JWT_PRIVATE_KEY, PUBLIC_URL (the issuer)
+and JWT_AUDIENCE; to open sessions, REDIS_URL — like the gateway. Results print as aligned tables;
 `--json` prints one JSON object for scripts. An API key's secret is printed once, when it is
 created, and never again. A mistake in the input (a malformed value, an unknown organization or
 user, a taken slug) is one line on stderr and exit code 2; an unreachable database or Redis, or
@@ -25,11 +25,11 @@ import redis
 from gateway import queries
 from gateway.auth import key_changes
 from gateway.auth.api_keys import KEY_MARK, PREFIX_LENGTH
-from gateway.auth.credentials import SESSION_COOKIE
 from gateway.auth.passwords import PasswordRefused, check_new_password, hash_password
 from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
-from gateway.auth.sessions import open_session
+from gateway.auth.sessions import SESSION_COOKIE, open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
+from gateway.settings import load_public_url, token_issuer
 from libs.common.cli import (
     OperatorParser,
     argument_type,
@@ -51,7 +51,10 @@ Command = Callable[[Any, argparse.Namespace, Env], Awaitable[dict[str, Any]]]
 NAME_MAX = 200  # organizations, products and API keys (the identity schema's checks)
 DAY_SECONDS = 86_400
 MAX_EXPIRY_DAYS = 3650
-MAX_LIFETIME_SECONDS = 30 * DAY_SECONDS  # bearer tokens and sessions
+MAX_LIFETIME_SECONDS = 30 * DAY_SECONDS  # sessions
+# A minted bearer token cannot be refreshed, only revoked with its user's credentials (a password
+# change): short by default, and never longer than a day.
+MAX_TOKEN_TTL_SECONDS = DAY_SECONDS
 _KEY_PREFIX = re.compile(rf"{KEY_MARK}[A-Za-z0-9]{{{PREFIX_LENGTH}}}")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 
@@ -129,7 +132,7 @@ async def create_user(cur: Any, args: argparse.Namespace, env: Env) -> dict[str,
 
 async def set_password(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     user = await queries.get_user(cur, args.user)
-    await queries.set_password_hash(cur, user["id"], hash_password(read_password()))
+    await queries.change_password(cur, user["id"], hash_password(read_password()))
     return {**user, "canSignIn": True}
 
 
@@ -168,9 +171,9 @@ async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
     scopes = ROLE_SCOPES[role] if args.scopes is None else args.scopes
     if not scopes <= ROLE_SCOPES[role]:
         raise ApiError(f"a {role} cannot hold: {', '.join(sorted(scopes - ROLE_SCOPES[role]))}")
-    signer = TokenSigner(
-        env.text("JWT_PRIVATE_KEY"), env.text("JWT_ISSUER", "aivis"), env.text("JWT_AUDIENCE", "aivis-api")
-    )
+    development = env.text("ENVIRONMENT", "production") == "development"
+    issuer = token_issuer(load_public_url(env, development))
+    signer = TokenSigner(env.text("JWT_PRIVATE_KEY"), issuer, env.text("JWT_AUDIENCE", "aivis-api"))
     token = signer.mint(str(user["id"]), str(organization["id"]), scopes, args.ttl)
     return {"token": token, "userId": user["id"], "organizationId": organization["id"], "scopes": sorted(scopes),
             "expiresIn": args.ttl}  # fmt: skip
@@ -242,8 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     user_option(sub)
     org_option(sub)
     sub.add_argument("--scopes", default=None, type=SCOPES, help="default: everything the user's role allows")
-    sub.add_argument("--ttl", type=bounded_int(1, MAX_LIFETIME_SECONDS), default=DEFAULT_TTL_SECONDS,
-                     help="seconds")  # fmt: skip
+    sub.add_argument("--ttl", type=bounded_int(1, MAX_TOKEN_TTL_SECONDS), default=DEFAULT_TTL_SECONDS,
+                     help=f"seconds (default {DEFAULT_TTL_SECONDS}, at most {MAX_TOKEN_TTL_SECONDS})")  # fmt: skip
     sub = command("create-session", create_session, "open a dashboard session (prints the cookie)")
     user_option(sub)
     org_option(sub)

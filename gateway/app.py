@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from aiohttp import web
 from aiohttp_session import session_middleware
@@ -12,13 +13,16 @@ from aiohttp_session.redis_storage import RedisStorage
 
 from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
-from gateway.auth.credentials import SESSION_COOKIE, Authenticator
+from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
+from gateway.auth.sessions import SESSION_COOKIE
 from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
+from gateway.oauth import device
+from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.openapi import render_document
 from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
@@ -38,6 +42,7 @@ from libs.common.middlewares import (
     internal_auth_middleware,
     observe_middleware,
     request_id_middleware,
+    security_headers_middleware,
 )
 from libs.common.redis_client import attach_redis, create_redis
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
@@ -72,8 +77,8 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
+        periodic(EXPIRY_SWEEP_SECONDS, partial(device.delete_expired, pool, app[CLOCK]), "device-codes-expiry"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
-        periodic(SYNC_INTERVAL_SECONDS, failures.limiter.sync, "failed-credentials-sync"),
     ):
         yield
     await keys.flush_last_used()
@@ -102,7 +107,7 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
 ) -> web.Application:
     signer = TokenSigner(
-        settings.jwt_private_key, settings.jwt_issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
+        settings.jwt_private_key, settings.issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
     )
     redis = create_redis(settings.redis_url)
     sessions = RedisStorage(
@@ -115,6 +120,7 @@ def create_app(
     )
     middlewares = (
         request_id_middleware,  # first, so every log line and error envelope carries the id
+        security_headers_middleware(settings.public_url.startswith("https://")),  # on every answer
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it

@@ -3,8 +3,9 @@
 Organizations, products and memberships change rarely; reading them from memory keeps the
 request path free of database round trips. Every change of one is recorded by a trigger
 (migration 004); every replica reads the recent changes each CHANGES_POLL_SECONDS and drops
-what they name, so a removed membership, a downgraded role, a deleted organization or product
-stops working everywhere within about a second. Entries are refreshed in the background before
+what they name, so a removed membership, a downgraded role, a deleted organization or product,
+a revoked OAuth grant or a user's revoked credentials (migration 006) stop working everywhere
+within about a second. Entries are refreshed in the background before
 they expire, the held row answering meanwhile. Malformed ids are answered as unknown without a query.
 """
 
@@ -53,6 +54,8 @@ class Directory:
         self._organizations: TtlCache[Organization | None] = _cache()
         self._products: TtlCache[OwnedProduct | None] = _cache()
         self._roles: TtlCache[str | None] = _cache()
+        self._grants: TtlCache[bool] = _cache()
+        self._revocations: TtlCache[float] = _cache()
         self._changed_since: datetime | None = None
         self._polls = 0
 
@@ -63,7 +66,13 @@ class Directory:
             if self._polls % PRUNE_EVERY_POLLS == 0:
                 await queries.prune_identity_changes(cur)
         self._polls += 1
-        caches = {"organization": self._organizations, "product": self._products, "membership": self._roles}
+        caches: dict[str, TtlCache[Any]] = {
+            "organization": self._organizations,
+            "product": self._products,
+            "membership": self._roles,
+            "grant": self._grants,
+            "user": self._revocations,
+        }
         for change in changes:
             caches[change["kind"]].discard(change["key"])
         self._changed_since = now - CHANGES_OVERLAP
@@ -103,3 +112,27 @@ class Directory:
                 return await queries.find_membership_role(cur, user_id, organization_id)
 
         return await self._roles.get_or_load(f"{user_id}:{organization_id}", load)
+
+    async def grant_revoked(self, grant_id: str) -> bool:
+        """Whether an OAuth grant (a refresh-token family) is revoked; an unknown one is."""
+
+        async def load() -> bool:
+            if not is_uuid(grant_id):
+                return True
+            async with cursor(self._pool) as cur:
+                return await queries.is_grant_revoked(cur, grant_id)
+
+        return await self._grants.get_or_load(grant_id, load)
+
+    async def credentials_revoked_at(self, user_id: str) -> float:
+        """When the user's sessions and access tokens were last revoked (a password change), as
+        a Unix time; 0 when never. Credentials issued at or before it are refused."""
+
+        async def load() -> float:
+            if not is_uuid(user_id):
+                return 0.0
+            async with cursor(self._pool) as cur:
+                revoked = await queries.find_credentials_revoked_at(cur, user_id)
+            return 0.0 if revoked is None else revoked.timestamp()
+
+        return await self._revocations.get_or_load(user_id, load)

@@ -8,7 +8,8 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from gateway.auth.credentials import API_KEY_HEADER, SESSION_COOKIE
+from gateway.auth.credentials import API_KEY_HEADER
+from gateway.auth.sessions import SESSION_COOKIE
 from libs.common.contract import Route
 from libs.common.encoding import dumps
 from libs.common.schemas import MAX_JSON_DEPTH

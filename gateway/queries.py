@@ -61,7 +61,7 @@ async def get_user(cur: Any, id_or_email: str) -> Row:
 async def find_user_by_id(cur: Any, user_id: str) -> Row | None:
     if not is_uuid(user_id):
         return None
-    return await fetch_one(cur, "SELECT id, email, name FROM users WHERE id = %s", (user_id,))
+    return await fetch_one(cur, "SELECT id, email, name, credentials_revoked_at FROM users WHERE id = %s", (user_id,))
 
 
 async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
@@ -70,6 +70,36 @@ async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
 
 async def set_password_hash(cur: Any, user_id: str, password_hash: str) -> None:
     await cur.execute("UPDATE users SET password_hash = %s, updated_at = now() WHERE id = %s", (password_hash, user_id))
+
+
+async def change_password(cur: Any, user_id: str, password_hash: str) -> None:
+    """A new password ends everything the old one opened: every session and access token issued
+    until now (credentials_revoked_at), and every refresh-token family of the user."""
+    await cur.execute(
+        "UPDATE users SET password_hash = %s, credentials_revoked_at = clock_timestamp(), updated_at = now()"
+        " WHERE id = %s",
+        (password_hash, user_id),
+    )
+    await cur.execute(
+        "UPDATE oauth_grants SET revoked_at = clock_timestamp(), revoked_reason = 'password'"
+        " WHERE user_id = %s AND revoked_at IS NULL",
+        (user_id,),
+    )
+
+
+async def find_credentials_revoked_at(cur: Any, user_id: str) -> datetime | None:
+    value: datetime | None = await fetch_value(
+        cur, "SELECT credentials_revoked_at FROM users WHERE id = %s", (user_id,)
+    )
+    return value
+
+
+async def is_grant_revoked(cur: Any, grant_id: str) -> bool:
+    """Whether the grant is revoked; an unknown grant (deleted with its user) counts as revoked."""
+    revoked: bool | None = await fetch_value(
+        cur, "SELECT revoked_at IS NOT NULL FROM oauth_grants WHERE id = %s", (grant_id,)
+    )
+    return revoked is not False
 
 
 async def list_memberships(cur: Any, user_id: str) -> list[Row]:

@@ -119,10 +119,23 @@ class RateLimiter:
             REJECTED.inc()
         return self._decision(bucket, allowed)
 
-    def peek(self, key: str) -> Decision:
-        """Whether `key`'s bucket has a token, spending none. No I/O."""
-        bucket = self._refilled(key)
-        return self._decision(bucket, bucket.tokens >= 1)
+    async def take_shared(self, key: str) -> Decision:
+        """Spend one token of `key`'s bucket in Redis itself, exact across replicas: for rare
+        events (refused credentials), where a round trip costs nothing that matters. Without
+        Redis, the local bucket decides."""
+        if self._redis is None or self._script is None:
+            return self.take(key)
+        try:
+            level = float(await self._script(keys=[f"{self._prefix}ratelimit:{key}"], args=[self.rate, self.burst, 1]))
+        except (RedisError, OSError):
+            REDIS_ERRORS.labels("ratelimit_shared").inc()
+            LOCAL_ONLY.inc()
+            return self.take(key)
+        # The level is after this event: from `burst` down, the event that takes it below zero is refused.
+        allowed = level >= 0
+        if not allowed:
+            REJECTED.inc()
+        return self._decision(_Bucket(tokens=level + (1 if allowed else 0), updated=self._clock()), allowed)
 
     def _decision(self, bucket: _Bucket, allowed: bool) -> Decision:
         return Decision(

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from deploy.parts import SERVICES, Part
+from gateway.client_address import Network, parse_trusted_proxies
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+
+# The bearer tokens' issuer in local development when PUBLIC_URL is unset (never elsewhere).
+DEVELOPMENT_ISSUER = "aivis"
 
 
 @dataclass(frozen=True)
@@ -16,7 +21,6 @@ class GatewaySettings(ServiceSettings):
     # Public keys (PEM, one after another) that still verify bearer tokens while the signing key
     # is rotated (docs/operations.md#rotating-the-jwt-signing-key); served in the JWKS too.
     jwt_verify_keys: str
-    jwt_issuer: str
     jwt_audience: str
     # Local development serves plain HTTP, so the session cookie cannot be Secure there.
     development: bool
@@ -30,16 +34,31 @@ class GatewaySettings(ServiceSettings):
     # Refused credentials allowed per client address (gateway/auth/failures.py).
     failed_credentials_per_minute: int
     failed_credentials_burst: int
-    # Where people reach the gateway (for links such as the device page), when a proxy in front
-    # changes it; empty means each request's own origin.
+    # Where people reach the gateway: the OAuth issuer (metadata and the JWTs' `iss`) and every
+    # link it gives. Required outside development; empty there means each request's own origin.
     public_url: str
-    # Failed dashboard sign-ins allowed per account and per address within the window.
-    sign_in_failures_per_account: int
+    # Proxies whose X-Forwarded-For is believed (gateway/client_address.py).
+    trusted_proxies: tuple[Network, ...]
+    # Failed dashboard sign-ins allowed within the window: per account from one address, per
+    # address, and per account over all addresses (never refusing an address that has not failed).
+    sign_in_failures_per_account_and_address: int
     sign_in_failures_per_address: int
+    sign_in_failures_per_account: int
     sign_in_failure_window: int
+    # The device flow: codes issued per address, and user codes that match nothing per dashboard
+    # session and per address, within DEVICE_FLOW_WINDOW_SECONDS.
+    device_codes_per_address: int
+    user_code_misses_per_session: int
+    user_code_misses_per_address: int
+    device_flow_window: int
     # Development and tests only: how far ahead of the real time this gateway's clock runs, so
     # a test can see a grace period end without waiting for it.
     clock_offset_seconds: int
+
+    @property
+    def issuer(self) -> str:
+        """The bearer tokens' `iss` and the OAuth metadata's `issuer`: one value."""
+        return token_issuer(self.public_url)
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> GatewaySettings:
@@ -48,11 +67,11 @@ class GatewaySettings(ServiceSettings):
         clock_offset = env.integer("CLOCK_OFFSET_SECONDS", 0, minimum=0)
         if clock_offset and not development:
             raise SettingsError("CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only")
+        public_url = load_public_url(env, development)
         return cls(
             **common_fields(part, env),
             jwt_private_key=env.text("JWT_PRIVATE_KEY"),
             jwt_verify_keys=env.text("JWT_VERIFY_KEYS", ""),
-            jwt_issuer=env.text("JWT_ISSUER", "aivis"),
             jwt_audience=env.text("JWT_AUDIENCE", "aivis-api"),
             development=development,
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
@@ -63,9 +82,37 @@ class GatewaySettings(ServiceSettings):
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
             failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
-            public_url=env.text("PUBLIC_URL", "").rstrip("/"),
-            sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 5, minimum=1),
+            public_url=public_url,
+            trusted_proxies=parse_trusted_proxies(env.text("TRUSTED_PROXIES", "")),
+            sign_in_failures_per_account_and_address=env.integer(
+                "SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5, minimum=1
+            ),
             sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
+            sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 100, minimum=1),
             sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
+            device_codes_per_address=env.integer("DEVICE_CODES_PER_ADDRESS", 20, minimum=1),
+            user_code_misses_per_session=env.integer("USER_CODE_MISSES_PER_SESSION", 10, minimum=1),
+            user_code_misses_per_address=env.integer("USER_CODE_MISSES_PER_ADDRESS", 30, minimum=1),
+            device_flow_window=env.integer("DEVICE_FLOW_WINDOW_SECONDS", 15 * 60, minimum=1),
             clock_offset_seconds=clock_offset,
         )
+
+
+def load_public_url(env: Env, development: bool) -> str:
+    """PUBLIC_URL, an http(s) origin without a trailing slash; required outside development."""
+    url = env.text("PUBLIC_URL", "").rstrip("/")
+    if not url and not development:
+        raise SettingsError(
+            "environment variable PUBLIC_URL is required outside ENVIRONMENT=development:"
+            " where people reach the gateway, such as https://api.example.com"
+        )
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise SettingsError(f"PUBLIC_URL must be an http(s) URL such as https://api.example.com, not {url!r}")
+    return url
+
+
+def token_issuer(public_url: str) -> str:
+    """The issuer for a gateway reached at `public_url` (empty only in development)."""
+    return public_url or DEVELOPMENT_ISSUER

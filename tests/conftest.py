@@ -79,12 +79,18 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "INTERNAL_TOKEN_SECRET": secrets.token_urlsafe(48),
         "JWT_PRIVATE_KEY": jwt_private_key,
         "ENVIRONMENT": "development",
+        # Test gateways listen on free ports: their links and OAuth endpoints follow each request's
+        # origin, which only development allows (an outer PUBLIC_URL, e.g. `make test`'s, is not theirs).
+        "PUBLIC_URL": "",
         "DB_POOL_MAX": "8",
-        # High enough that only the rate-limit tests, which lower it, ever meet it.
+        # High enough that only the limits' own tests, which lower them, ever meet them.
         "RATE_LIMIT_PER_MINUTE": "600000",
         "RATE_LIMIT_BURST": "10000",
         "FAILED_CREDENTIALS_PER_MINUTE": "600000",
         "FAILED_CREDENTIALS_BURST": "10000",
+        "DEVICE_CODES_PER_ADDRESS": "100000",
+        "USER_CODE_MISSES_PER_SESSION": "100000",
+        "USER_CODE_MISSES_PER_ADDRESS": "100000",
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
         # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
         "SEARCH_INDEXING": "off",

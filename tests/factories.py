@@ -21,6 +21,7 @@ from gateway.auth.passwords import hash_password
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
+from gateway.settings import DEVELOPMENT_ISSUER
 from libs.common.db import cursor, fetch_one, transaction
 from libs.common.internal_token import HEADER, mint, service_caller
 from services.apps.domains import register_domain
@@ -53,7 +54,7 @@ class IdentityFactory:
     def __init__(self, pool: aiopg.Pool, redis: aioredis.Redis, jwt_private_key: str) -> None:
         self.pool = pool
         self.redis = redis
-        self.signer = TokenSigner(jwt_private_key, "aivis", "aivis-api")
+        self.signer = TokenSigner(jwt_private_key, DEVELOPMENT_ISSUER, "aivis-api")  # the test gateways' issuer
 
     async def organization(self) -> Org:
         slug = unique("org")

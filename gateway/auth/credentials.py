@@ -16,14 +16,15 @@ from aiohttp import web
 from gateway.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
+from gateway.auth.sessions import SESSION_COOKIE, opened_at
 from gateway.auth.tokens import TokenSigner, invalid_token
+from gateway.client_address import client_address
 from gateway.directory import Directory
 from gateway.identity import Identity
 from libs.common.errors import Unauthorized
 from libs.common.internal_token import Organization
 
 API_KEY_HEADER = "x-api-key"
-SESSION_COOKIE = "app-auth.session_token"
 
 
 class Authenticator:
@@ -36,17 +37,15 @@ class Authenticator:
         self._failures = failures
 
     async def identify(self, request: web.Request) -> Identity:
-        """The caller; 401 for a bad credential, 429 for an address that sent too many."""
+        """The caller; 401 for a bad credential, 429 for one from an address that sent too many."""
         if not (
             API_KEY_HEADER in request.headers or "Authorization" in request.headers or SESSION_COOKIE in request.cookies
         ):
             raise Unauthorized("authentication required")
-        address = request.remote or "unknown"
-        self._failures.check(address)
         try:
             return await self._resolve(request)
         except Unauthorized:
-            self._failures.record(address)
+            await self._failures.record(client_address(request))
             raise
 
     async def _resolve(self, request: web.Request) -> Identity:
@@ -73,6 +72,11 @@ class Authenticator:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("unsupported authorization scheme: use Bearer")
         claims = self._signer.verify(token.strip())
+        grant_id = claims.get("gid")
+        if grant_id is not None and await self._directory.grant_revoked(grant_id):
+            raise invalid_token()
+        if claims["iat"] <= await self._directory.credentials_revoked_at(claims["sub"]):
+            raise invalid_token()
         granted = frozenset(claims["scope"].split())
         member = await self._as_member(claims["sub"], claims["org"], granted, invalid_token)
         return replace(member, credential="bearer")
@@ -81,6 +85,8 @@ class Authenticator:
         session = await aiohttp_session.get_session(request)
         user_id, organization_id = session.get("user_id"), session.get("organization_id")
         if not isinstance(user_id, str) or not isinstance(organization_id, str):
+            raise Unauthorized("invalid session")
+        if opened_at(session) <= await self._directory.credentials_revoked_at(user_id):
             raise Unauthorized("invalid session")
         member = await self._as_member(user_id, organization_id, None, lambda: Unauthorized("invalid session"))
         return replace(member, credential="session")

@@ -1,11 +1,10 @@
-"""Failed credentials, bounded per client address.
+"""Refused credentials, bounded per client address, in the shared store.
 
-Every refused credential may have cost a database lookup (an API key not seen before, a
-membership not cached), so an address that keeps sending bad ones is refused with 429 before
-any lookup once it has spent its allowance. The allowance is a token bucket per address, shared
-across replicas like the rate limits (gateway/ratelimit.py); a good credential spends none of it.
-The address is the connection's peer: behind a proxy that hides clients' addresses, the proxy
-must limit by client itself.
+Each refused credential spends a token of its address's bucket in Redis (the rate limits' token
+bucket, gateway/ratelimit.py, applied per event rather than synced later), so the limit is exact
+across workers and replicas: with a burst of 30, the 31st refusal is the first 429. Only what
+fails is throttled: a valid credential from the same address (a neighbour behind one NAT) is
+resolved and served as usual, whatever others there sent. The address is `client_address`.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from libs.common.errors import RateLimited
 FAILED = Counter("gateway_auth_failed_total", "Requests whose credential was refused (401).")
 LIMITED = Counter(
     "gateway_auth_failed_limited_total",
-    "Requests refused with 429, before any lookup, because their address sent too many bad credentials.",
+    "Refused credentials answered 429 rather than 401, because their address sent too many.",
 )
 
 
@@ -26,9 +25,10 @@ class FailedCredentials:
     def __init__(self, limiter: RateLimiter) -> None:
         self.limiter = limiter
 
-    def check(self, address: str) -> None:
-        """429 when `address` has no failed attempt left."""
-        decision = self.limiter.peek(_key(address))
+    async def record(self, address: str) -> None:
+        """Count a refused credential; 429 when `address` has none left to refuse."""
+        FAILED.inc()
+        decision = await self.limiter.take_shared(f"failed-credentials:{address}")
         if not decision.allowed:
             LIMITED.inc()
             raise RateLimited(
@@ -36,11 +36,3 @@ class FailedCredentials:
                 details={"retryAfterSeconds": decision.retry_after_seconds},
                 headers={"Retry-After": str(decision.retry_after_seconds)},
             )
-
-    def record(self, address: str) -> None:
-        FAILED.inc()
-        self.limiter.take(_key(address))
-
-
-def _key(address: str) -> str:
-    return f"failed-credentials:{address}"

@@ -1,8 +1,10 @@
 """Dashboard sessions, stored in Redis in aiohttp-session's format under the cookie's name.
 
-A session holds a user and the organization they act in, never scopes. The dashboard's sign-in
-opens sessions through aiohttp-session itself; `open_session` writes the same record for
-operators (`python -m gateway.admin create-session`) and tests.
+A session holds a user and the organization they act in, never scopes, and when it was opened
+(`opened_at`): a password change refuses every session opened before it, on every replica,
+without having to find them in Redis. The dashboard's sign-in opens sessions through
+aiohttp-session itself; `open_session` writes the same record for operators
+(`python -m gateway.admin create-session`) and tests.
 """
 
 from __future__ import annotations
@@ -10,10 +12,19 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Mapping
+from typing import Any
 
 import redis.asyncio as aioredis
 
-from gateway.auth.credentials import SESSION_COOKIE
+SESSION_COOKIE = "app-auth.session_token"
+OPENED_AT = "opened_at"
+
+
+def opened_at(session: Mapping[str, Any]) -> float:
+    """When the session was opened (Unix time); 0 for one that does not say."""
+    value = session.get(OPENED_AT)
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def session_record_key(cookie_value: str) -> str:
@@ -24,7 +35,8 @@ def session_record_key(cookie_value: str) -> str:
 async def open_session(redis: aioredis.Redis, user_id: str, organization_id: str, max_age: int) -> str:
     """Store a session for the user in the organization; returns the cookie value."""
     key = uuid.uuid4().hex
-    record = {"created": int(time.time()), "session": {"user_id": user_id, "organization_id": organization_id}}
+    session = {"user_id": user_id, "organization_id": organization_id, OPENED_AT: time.time()}
+    record = {"created": int(time.time()), "session": session}
     await redis.set(session_record_key(key), json.dumps(record), ex=max_age)
     return key
 

@@ -88,9 +88,18 @@ class TokenSigner:
         # The signing key first, then the others that still verify.
         self.jwks = {"keys": [_jwk(public_key) for public_key in self._public_keys.values()]}
 
-    def mint(self, user_id: str, organization_id: str, scopes: Iterable[str], ttl: int = DEFAULT_TTL_SECONDS) -> str:
+    def mint(
+        self,
+        user_id: str,
+        organization_id: str,
+        scopes: Iterable[str],
+        ttl: int = DEFAULT_TTL_SECONDS,
+        grant_id: str | None = None,
+    ) -> str:
+        """A token for the user in the organization; `grant_id` names the OAuth grant it was
+        issued under (`gid`), so revoking the grant ends it too."""
         now = int(time.time())
-        claims = {
+        claims: dict[str, Any] = {
             "iss": self._issuer,
             "aud": self._audience,
             "sub": user_id,
@@ -100,12 +109,15 @@ class TokenSigner:
             "exp": now + ttl,
             "jti": uuid.uuid4().hex,
         }
+        if grant_id is not None:
+            claims["gid"] = grant_id
         return jwt.encode(claims, self._private_key, algorithm=ALGORITHM, headers={"kid": self.kid})
 
     def verify(self, token: str) -> dict[str, Any]:
         """The claims of a valid token; any defect (signature, kid, exp, iss, aud, alg) is a 401."""
         try:
-            public_key = self._public_keys.get(jwt.get_unverified_header(token).get("kid"))
+            kid = jwt.get_unverified_header(token).get("kid")
+            public_key = self._public_keys.get(kid) if isinstance(kid, str) else None
             if public_key is None:
                 raise invalid_token()
             claims: dict[str, Any] = jwt.decode(
@@ -119,5 +131,7 @@ class TokenSigner:
         except jwt.PyJWTError:
             raise invalid_token() from None
         if not isinstance(claims.get("org"), str) or not isinstance(claims.get("scope"), str):
+            raise invalid_token()
+        if not isinstance(claims.get("gid", ""), str):
             raise invalid_token()
         return claims

@@ -12,14 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
+from aiohttp_session import get_session
 
 from gateway.auth.scopes import SCOPE_GRANTS
-from gateway.dashboard.render import render
+from gateway.client_address import client_address
+from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
 from gateway.keys import CLOCK
 from gateway.oauth import device
 from gateway.oauth.clients import CLIENTS
 from gateway.oauth.grants import GRANTABLE_SCOPES
+from gateway.oauth.throttle import DeviceFlowLimits
 from libs.common.db import cursor, transaction
 from libs.common.errors import ValidationFailed
 from libs.common.keys import DB_POOL
@@ -56,17 +59,36 @@ async def _entry(request: web.Request, code: str, error: str | None, status: int
     return await render(request, "device.html", {"code": code, "error": error}, status=status)
 
 
+async def _pending(request: web.Request, cur: Any, code: str | None) -> dict[str, Any] | int | None:
+    """The pending authorization of an entered code, None when there is none, or the seconds to
+    wait when this session or address has entered too many codes that matched nothing."""
+    limits = DeviceFlowLimits(request.app)
+    session_id, address = str((await get_session(request)).identity), client_address(request)
+    wait = await limits.reserve_entry(session_id, address)
+    if wait:
+        return wait
+    row = await device.pending(cur, code, request.app[CLOCK]()) if code is not None else None
+    if row is not None:
+        await limits.matched(session_id, address)
+    return row
+
+
+async def _too_many(request: web.Request, typed: str, wait: int) -> web.Response:
+    response = await _entry(request, typed, f"Too many codes tried. {try_again_in(wait)}", status=429)
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
 async def device_page(request: web.Request) -> web.Response:
     """GET /device[?user_code=&organization=]: enter a code, then confirm it."""
     signed_in = await require_user(request)
     typed = request.query.get("user_code", "").strip()[:32]
     if not typed:
         return await _entry(request, "", None)
-    code = device.normalize_user_code(typed)
-    row = None
-    if code is not None:
-        async with cursor(request.app[DB_POOL]) as cur:
-            row = await device.pending(cur, code, request.app[CLOCK]())
+    async with cursor(request.app[DB_POOL]) as cur:
+        row = await _pending(request, cur, device.normalize_user_code(typed))
+    if isinstance(row, int):
+        return await _too_many(request, typed, row)
     if row is None:
         return await _entry(request, typed, NOT_PENDING, status=404)
     membership = _chosen(signed_in, request.query.get("organization"))
@@ -88,7 +110,9 @@ async def device_decide(request: web.Request) -> web.Response:
         raise ValidationFailed("You are not a member of that organization.")
     now = request.app[CLOCK]()
     async with transaction(request.app[DB_POOL]) as cur:
-        row = await device.pending(cur, code, now) if code is not None else None
+        row = await _pending(request, cur, code)
+        if isinstance(row, int):
+            return await _too_many(request, str(form.get("user_code", "")), row)
         if row is None:
             return await _entry(request, str(form.get("user_code", "")), NOT_PENDING, status=404)
         approve = decision == "approve"

@@ -72,3 +72,9 @@ async def _layout(request: web.Request) -> dict[str, Any]:
         "request_path": request.path,
         "now": request.app[CLOCK](),
     }
+
+
+def try_again_in(seconds: int) -> str:
+    """How long a refused attempt must wait, for people: whole minutes, at least one."""
+    minutes = max(1, -(-seconds // 60))
+    return f"Try again in {minutes} minute{'s' if minutes > 1 else ''}."

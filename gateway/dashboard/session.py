@@ -8,6 +8,7 @@ token. Signing in starts a new session under a new id; signing out deletes it fr
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
@@ -15,8 +16,7 @@ from aiohttp import web
 from aiohttp_session import Session, get_session, new_session
 
 from gateway import queries
-from gateway.auth.credentials import SESSION_COOKIE
-from gateway.auth.sessions import close_session
+from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
 from gateway.dashboard.csrf import csrf_token
 from libs.common.db import cursor
 from libs.common.errors import NotFound
@@ -88,8 +88,9 @@ async def current_user(request: web.Request) -> SignedIn | None:
     async with cursor(request.app[DB_POOL]) as cur:
         user = await queries.find_user_by_id(cur, user_id)
         rows = await queries.list_memberships(cur, user_id) if user is not None else []
-    if user is None:
-        return None
+    revoked = user["credentials_revoked_at"] if user is not None else None
+    if user is None or (revoked is not None and opened_at(session) <= revoked.timestamp()):
+        return None  # no such user any more, or a password change ended the session
     organization_id = session.get(ORGANIZATION_ID)
     signed_in = SignedIn(
         user_id=str(user["id"]),
@@ -139,6 +140,7 @@ async def sign_in(request: web.Request, user_id: str, organization_id: str | Non
         await close_session(request.app[REDIS], str(previous.identity))
     session = await new_session(request)
     session[USER_ID] = user_id
+    session[OPENED_AT] = time.time()
     if organization_id is not None:
         session[ORGANIZATION_ID] = organization_id
     csrf_token(session)

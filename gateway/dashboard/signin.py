@@ -6,8 +6,10 @@ from aiohttp import web
 from aiohttp_session import get_session
 
 from gateway import queries
+from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
-from gateway.dashboard.render import render
+from gateway.client_address import client_address
+from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import (
     ANONYMOUS_MAX_AGE,
     USER_ID,
@@ -34,11 +36,10 @@ def keys_page(slug: str) -> str:
 def _throttle(app: web.Application) -> SignInThrottle:
     settings: GatewaySettings = app[SETTINGS]
     return SignInThrottle(
-        app[REDIS],
-        settings.redis_prefix,
-        settings.sign_in_failures_per_account,
+        Attempts(app[REDIS], settings.redis_prefix, settings.sign_in_failure_window),
+        settings.sign_in_failures_per_account_and_address,
         settings.sign_in_failures_per_address,
-        settings.sign_in_failure_window,
+        settings.sign_in_failures_per_account,
     )
 
 
@@ -68,18 +69,15 @@ async def login(request: web.Request) -> web.Response:
     password = str(form.get("password", ""))
     target = local_path(form.get("next"))
     throttle = _throttle(request.app)
-    address = request.remote or "unknown"
+    address = client_address(request)
 
     async def again(error: str, status: int) -> web.Response:
         context = {"next": target, "email": email, "error": error, "notice": None}
         return await render(request, "login.html", context, status=status)
 
-    wait = await throttle.retry_after(email, address)
+    wait = await throttle.reserve(email, address)  # counted now, before the slow hash, so a burst cannot pass
     if wait:
-        minutes = max(1, -(-wait // 60))
-        response = await again(
-            f"Too many failed sign-ins. Try again in {minutes} minute{'s' if minutes > 1 else ''}.", 429
-        )
+        response = await again(f"Too many failed sign-ins. {try_again_in(wait)}", 429)
         response.headers["Retry-After"] = str(wait)
         return response
     async with cursor(request.app[DB_POOL]) as cur:
@@ -87,7 +85,6 @@ async def login(request: web.Request) -> web.Response:
     stored = user["password_hash"] if user is not None else None
     matches = await verify_password(stored, password)  # run for unknown emails too: same time
     if user is None or not matches:
-        await throttle.failed(email, address)
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
     upgraded = await upgraded_hash(user["password_hash"], password)

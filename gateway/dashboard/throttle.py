@@ -1,50 +1,42 @@
-"""Failed sign-ins, counted in Redis per account and per address over a fixed window.
+"""Failed sign-ins, limited per account from one address, per address, and per account.
 
-Shared by every gateway replica and worker. Once either count reaches its limit, sign-in is
-refused (even with the right password) until the window ends. A success clears the account's
-count, not the address's, so one valid account does not reopen an address guessing others.
+Each attempt is reserved before the password is hashed (gateway/auth/attempts.py), so a burst
+of concurrent guesses gets no more through than a slow series would; a success gives its
+reservation back and clears the account's count from that address. Shared by every replica.
+
+No stranger can lock an account: the per-account ceiling, far above the per-(account, address)
+limit, refuses only addresses that have already failed for that account in the window, so its
+owner, from an address that never failed, still signs in with the right password.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-import redis.asyncio as aioredis
+from gateway.auth.attempts import Attempts, Limit, hashed
 
 
 class SignInThrottle:
-    def __init__(
-        self, redis: aioredis.Redis, prefix: str, per_account: int, per_address: int, window_seconds: int
-    ) -> None:
-        self._redis = redis
-        self._prefix = prefix
-        self._per_account = per_account
+    def __init__(self, attempts: Attempts, per_account_and_address: int, per_address: int, per_account: int) -> None:
+        self._attempts = attempts
+        self._per_pair = per_account_and_address
         self._per_address = per_address
-        self._window = window_seconds
+        self._per_account = per_account
 
-    def _keys(self, email: str, address: str) -> tuple[str, str]:
-        # Hashed: Redis needs no copy of who tried to sign in from where.
-        account = hashlib.sha256(email.encode()).hexdigest()[:32]
-        place = hashlib.sha256(address.encode()).hexdigest()[:32]
-        return f"{self._prefix}sign-in-failures:account:{account}", f"{self._prefix}sign-in-failures:address:{place}"
+    @staticmethod
+    def _names(email: str, address: str) -> tuple[str, str, str]:
+        pair = hashed(f"{email}\n{address}")
+        return f"sign-in:pair:{pair}", f"sign-in:address:{hashed(address)}", f"sign-in:account:{hashed(email)}"
 
-    async def retry_after(self, email: str, address: str) -> int:
-        """Seconds until a sign-in may be tried again; 0 when it may be tried now."""
-        account_key, address_key = self._keys(email, address)
-        account, address_count = await self._redis.mget(account_key, address_key)
-        waits = [0]
-        if account is not None and int(account) >= self._per_account:
-            waits.append(await self._redis.ttl(account_key))
-        if address_count is not None and int(address_count) >= self._per_address:
-            waits.append(await self._redis.ttl(address_key))
-        return max(waits)
-
-    async def failed(self, email: str, address: str) -> None:
-        async with self._redis.pipeline(transaction=True) as pipe:
-            for key in self._keys(email, address):
-                pipe.incr(key)
-                pipe.expire(key, self._window, nx=True)
-            await pipe.execute()
+    async def reserve(self, email: str, address: str) -> int:
+        """Count an attempt before it is checked; 0 when it may go on, else seconds to wait."""
+        pair, place, account = self._names(email, address)
+        return await self._attempts.reserve(
+            Limit(pair, self._per_pair),
+            Limit(place, self._per_address),
+            Limit(account, self._per_account, only_after_first=True),
+        )
 
     async def succeeded(self, email: str, address: str) -> None:
-        await self._redis.delete(self._keys(email, address)[0])
+        """The attempt was right: it counts against nothing, and the account's failures from here are forgiven."""
+        pair, place, account = self._names(email, address)
+        await self._attempts.release(place, account)
+        await self._attempts.clear(pair)

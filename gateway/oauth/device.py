@@ -9,18 +9,22 @@ either case, with or without the hyphen and spaces.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+import aiopg
 import psycopg2.errors
 
 from gateway.auth.api_keys import hash_key
 from gateway.auth.tokens import TokenSigner
 from gateway.oauth import grants, queries
 from gateway.oauth.protocol import OAuthError, invalid_grant
-from libs.common.db import Row, savepoint
+from libs.common.db import Row, cursor, savepoint
 
 USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
+# How often each worker deletes expired authorizations (a DELETE any number may run at once).
+EXPIRY_SWEEP_SECONDS = 60.0
 USER_CODE_LENGTH = 8
 EXPIRES_IN_SECONDS = 900
 INTERVAL_SECONDS = 5
@@ -40,6 +44,11 @@ def normalize_user_code(text: str) -> str | None:
     if len(code) != USER_CODE_LENGTH or any(character not in USER_CODE_ALPHABET for character in code):
         return None
     return code
+
+
+async def delete_expired(pool: aiopg.Pool, clock: Callable[[], datetime]) -> None:
+    async with cursor(pool) as cur:
+        await queries.delete_expired_device_authorizations(cur, clock())
 
 
 async def start(cur: Any, client_id: str, scopes: frozenset[str], now: datetime) -> tuple[str, Row]:
@@ -105,7 +114,7 @@ async def decide(
         return None
     if approve:
         granted = sorted(frozenset(row["requested_scopes"]) & grants.GRANTABLE_SCOPES[role])
-        decision = ("approved", user_id, organization_id, granted)
+        decision: tuple[str, str, str | None, list[str] | None] = ("approved", user_id, organization_id, granted)
     else:
         decision = ("denied", user_id, None, None)
     await queries.decide_device_authorization(cur, str(row["id"]), *decision, now)

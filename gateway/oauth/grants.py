@@ -20,6 +20,7 @@ from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
 from gateway.oauth import queries
 from gateway.oauth.protocol import OAuthError, invalid_grant
 from libs.common.db import Row
+from libs.common.errors import Unauthorized
 
 REFRESH_TOKEN_MARK = "avr_"
 REFRESH_TOKEN_TTL = timedelta(days=30)
@@ -67,7 +68,7 @@ async def issue(
     await queries.insert_refresh_token(cur, grant_id, hash_key(refresh_token), now, now + REFRESH_TOKEN_TTL)
     user_id, organization_id = str(member["user_id"]), str(member["organization_id"])
     return Tokens(
-        access_token=signer.mint(user_id, organization_id, scopes),
+        access_token=signer.mint(user_id, organization_id, scopes, grant_id=grant_id),
         refresh_token=refresh_token,
         scopes=scopes,
         user={"id": user_id, "email": member["email"], "name": member["user_name"]},
@@ -109,14 +110,29 @@ async def refresh(
     if requested is not None and not requested <= allowed:
         return OAuthError("invalid_scope", "the requested scope exceeds the grant")
     await queries.mark_refresh_token_used(cur, str(row["id"]), now)
+    if requested is not None and requested != frozenset(row["scopes"]):
+        # A family's scope only narrows: what a refresh gives up, later refreshes cannot ask back.
+        await queries.narrow_grant(cur, grant_id, sorted(requested))
     scopes = allowed if requested is None else requested
     return await issue(cur, signer, grant_id, member, scopes, now)
 
 
-async def revoke(cur: Any, client_id: str, token: str, now: datetime) -> bool:
-    """Revoke the grant of a refresh token issued to the client; False when it is not one."""
-    row = await queries.lock_refresh_token(cur, hash_key(token))
-    if row is None or row["client_id"] != client_id:
+async def revoke(cur: Any, signer: TokenSigner, client_id: str, token: str, now: datetime) -> bool | None:
+    """Revoke the grant of a refresh token or access token issued to the client: the whole family,
+    access tokens included (they carry the grant's id). False when the token is none of ours (or
+    not the client's); None for a valid access token issued outside any grant (an operator's)."""
+    if token.startswith(REFRESH_TOKEN_MARK):
+        row = await queries.lock_refresh_token(cur, hash_key(token))
+        grant = None if row is None else {"id": row["grant_id"], "client_id": row["client_id"]}
+    else:
+        try:
+            claims = signer.verify(token)
+        except Unauthorized:
+            return False
+        if "gid" not in claims:
+            return None
+        grant = await queries.find_grant(cur, claims["gid"])
+    if grant is None or grant["client_id"] != client_id:
         return False
-    await queries.revoke_grant(cur, str(row["grant_id"]), "revoked", now)
+    await queries.revoke_grant(cur, str(grant["id"]), "revoked", now)
     return True

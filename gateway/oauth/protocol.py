@@ -23,14 +23,17 @@ NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 class OAuthError(Exception):
     """An error of an OAuth endpoint: its RFC code, a sentence for people, its HTTP status."""
 
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
+    def __init__(
+        self, error: str, description: str, status: int = 400, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(description)
         self.error = error
         self.description = description
         self.status = status
+        self.headers = dict(headers or {})
 
     def response(self) -> web.Response:
-        headers = dict(NO_STORE)
+        headers = {**NO_STORE, **self.headers}
         if self.status == 401:
             headers["WWW-Authenticate"] = 'Basic realm="aivis"'
         body = {"error": self.error, "error_description": self.description}

@@ -12,8 +12,11 @@ DEVICE_COLUMNS = (
     "id, user_code, client_id, requested_scopes, status, poll_interval, created_at, expires_at, last_polled_at,"
     " user_id, organization_id, granted_scopes"
 )
-# Expired authorizations are kept this long, so a late poll still reads expired_token, not an unknown code.
-EXPIRED_RETENTION = timedelta(days=1)
+# Expired authorizations are kept this long, so a late poll still reads expired_token, not an
+# unknown code: a client polls every few seconds, so a pending one is soon told; a decided one
+# is kept a day for the record.
+PENDING_RETENTION = timedelta(minutes=10)
+DECIDED_RETENTION = timedelta(days=1)
 
 
 async def insert_device_authorization(
@@ -26,13 +29,19 @@ async def insert_device_authorization(
     now: datetime,
     expires_at: datetime,
 ) -> Row:
-    await cur.execute("DELETE FROM device_authorizations WHERE expires_at < %s", (now - EXPIRED_RETENTION,))
     return await fetch_returned(
         cur,
         "INSERT INTO device_authorizations (device_code_hash, user_code, client_id, requested_scopes, poll_interval,"
         " created_at, expires_at, last_polled_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
         f" RETURNING {DEVICE_COLUMNS}",
         (device_code_hash, user_code, client_id, scopes, interval, now, expires_at, now),
+    )
+
+
+async def delete_expired_device_authorizations(cur: Any, now: datetime) -> None:
+    await cur.execute(
+        "DELETE FROM device_authorizations WHERE expires_at < CASE status WHEN 'pending' THEN %s ELSE %s END",
+        (now - PENDING_RETENTION, now - DECIDED_RETENTION),
     )
 
 
@@ -113,6 +122,14 @@ async def lock_refresh_token(cur: Any, token_hash: str) -> Row | None:
 
 async def mark_refresh_token_used(cur: Any, token_id: str, now: datetime) -> None:
     await cur.execute("UPDATE refresh_tokens SET used_at = %s WHERE id = %s", (now, token_id))
+
+
+async def narrow_grant(cur: Any, grant_id: str, scopes: list[str]) -> None:
+    await cur.execute("UPDATE oauth_grants SET scopes = %s WHERE id = %s", (scopes, grant_id))
+
+
+async def find_grant(cur: Any, grant_id: str) -> Row | None:
+    return await fetch_one(cur, "SELECT id, client_id FROM oauth_grants WHERE id = %s", (grant_id,))
 
 
 async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> None:

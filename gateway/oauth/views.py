@@ -5,10 +5,12 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway.auth.scopes import ALL_SCOPES
+from gateway.client_address import client_address
 from gateway.keys import CLOCK, SIGNER
 from gateway.oauth import device, grants
 from gateway.oauth.clients import client_of
 from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
+from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.encoding import json_response
@@ -20,7 +22,8 @@ DEVICE_PAGE = "/device"
 
 
 def public_url(request: web.Request) -> str:
-    """Where people reach the gateway: PUBLIC_URL when set (behind a proxy), else this request's origin."""
+    """Where people reach the gateway: PUBLIC_URL, which only local development may leave unset
+    (then this request's origin). Never the Host header elsewhere: the metadata is cached publicly."""
     settings: GatewaySettings = request.app[SETTINGS]
     return settings.public_url or str(request.url.origin())
 
@@ -41,6 +44,12 @@ async def device_code(request: web.Request) -> web.Response:
     parameters = await read_parameters(request)
     client = client_of(parameters)
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
+    wait = await DeviceFlowLimits(request.app).reserve_code(client_address(request))
+    if wait:
+        raise OAuthError(
+            "slow_down", f"too many device codes from this address; try again in {wait} seconds", status=429,
+            headers={"Retry-After": str(wait)},
+        )  # fmt: skip
     async with transaction(request.app[DB_POOL]) as cur:
         code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
     verification_uri = public_url(request) + DEVICE_PAGE
@@ -80,15 +89,15 @@ async def token(request: web.Request) -> web.Response:
 
 @oauth_endpoint
 async def revoke(request: web.Request) -> web.Response:
-    """POST /api/v1/oauth/revoke: revoke a refresh token and its whole grant (RFC 7009)."""
+    """POST /api/v1/oauth/revoke: revoke a refresh or access token and its whole grant (RFC 7009).
+    The token's kind is found from the token itself; `token_type_hint` is not needed."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
     value = required(parameters, "token")
     async with transaction(request.app[DB_POOL]) as cur:
-        revoked = await grants.revoke(cur, client.client_id, value, request.app[CLOCK]())
-    if not revoked and parameters.get("token_type_hint") == "access_token":
-        # Access tokens are self-contained and live at most an hour; the refresh token ends the grant.
-        raise OAuthError("unsupported_token_type", "access tokens cannot be revoked; revoke the refresh token")
+        revoked = await grants.revoke(cur, request.app[SIGNER], client.client_id, value, request.app[CLOCK]())
+    if revoked is None:
+        raise OAuthError("unsupported_token_type", "this access token was not issued under a grant; it expires")
     # An unknown or already revoked token is not an error (RFC 7009 §2.2).
     return json_response({}, headers=NO_STORE)
 
@@ -98,7 +107,7 @@ async def metadata(request: web.Request) -> web.Response:
     base = public_url(request)
     api = base + "/api/v1/oauth"
     document = {
-        "issuer": base,
+        "issuer": request.app[SETTINGS].issuer,  # the JWTs' `iss`
         "device_authorization_endpoint": f"{api}/device/code",
         "token_endpoint": f"{api}/token",
         "revocation_endpoint": f"{api}/revoke",

@@ -41,6 +41,14 @@ def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:
     return errors.error_for_status(exc.status)(exc.reason)
 
 
+def _plain_response(exc: web.HTTPException) -> web.Response:
+    headers = {name: value for name, value in exc.headers.items() if name.lower() != "content-length"}
+    response = web.Response(status=exc.status, reason=exc.reason, headers=headers, body=exc.body)
+    for name, cookie in exc.cookies.items():  # cookies set on it (a new session, a sign-out) go with it
+        response.cookies[name] = cookie
+    return response
+
+
 def error_middleware(render: Render) -> Middleware:
     """Outermost: turn every exception into an error body; a stack trace never leaves the process.
 
@@ -55,7 +63,9 @@ def error_middleware(render: Render) -> Middleware:
             return render(exc)
         except web.HTTPException as exc:
             if exc.status < 400:
-                raise
+                # A redirect (or another non-error) raised by a handler becomes a plain response
+                # here, so the middlewares outside count, log and label it like any other answer.
+                return _plain_response(exc)
             response = render(_from_http_exception(exc))
             if isinstance(exc, web.HTTPMethodNotAllowed):
                 response.headers["Allow"] = ",".join(sorted(exc.allowed_methods))
@@ -86,6 +96,23 @@ async def request_id_middleware(request: web.Request, handler: Handler) -> web.S
         return response
     finally:
         request_id_var.reset(token)
+
+
+def security_headers_middleware(strict_transport: bool) -> Middleware:
+    """Headers every answer carries: no content sniffing, no caching unless the handler chose a
+    policy (answers carry data of one caller), and, where the service is reached over HTTPS,
+    HSTS. `strict_transport`: the public address is https (TLS may end at a proxy in front)."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        response = await handler(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Cache-Control", "no-store")
+        if strict_transport or request.secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        return response
+
+    return middleware
 
 
 def observe_middleware(service: str) -> Middleware:

@@ -123,7 +123,7 @@ VALID_SCOPES = "valid: all, analytics:read, analytics:write, content:read, conte
         (["create-key", "--org", "acme", "--name", "n", "--scopes", "all", "--expires-in-days", "1e9"],
          "argument --expires-in-days: not a whole number: '1e9'"),
         (["mint-token", "--user", "a@example.com", "--org", "acme", "--ttl", "-5"],
-         "argument --ttl: must be from 1 to 2592000, got -5"),
+         "argument --ttl: must be from 1 to 86400, got -5"),
         (["create-session", "--user", "a@example.com", "--org", "acme", "--max-age", "0"],
          "argument --max-age: must be from 1 to 2592000, got 0"),
         (["mint-token", "--user", "bob", "--org", "acme"], "argument --user: not a user id or email address: 'bob'"),

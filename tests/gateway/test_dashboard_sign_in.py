@@ -9,8 +9,7 @@ from argon2 import PasswordHasher
 
 from deploy.parts import GATEWAY
 from gateway import queries
-from gateway.auth.credentials import SESSION_COOKIE
-from gateway.auth.sessions import session_record_key
+from gateway.auth.sessions import SESSION_COOKIE, session_record_key
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.settings import SettingsError
@@ -21,10 +20,11 @@ from tests.gateway.dashboard_client import sign_in, submit, token_of
 WRONG = "The email or password is not right."
 
 
-def limits(per_account: int, per_address: int) -> dict[str, str]:
+def limits(per_account: int, per_address: int, per_account_anywhere: int = 1000) -> dict[str, str]:
     return {
-        "SIGN_IN_FAILURES_PER_ACCOUNT": str(per_account),
+        "SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS": str(per_account),
         "SIGN_IN_FAILURES_PER_ADDRESS": str(per_address),
+        "SIGN_IN_FAILURES_PER_ACCOUNT": str(per_account_anywhere),
         "REDIS_PREFIX": f"test-{uuid.uuid4().hex[:8]}:",  # counts of its own, away from other tests
     }
 
@@ -66,7 +66,7 @@ async def test_unknown_email_and_wrong_password_answer_alike(stack: Stack, ident
     assert answers == [(401, True)] * 3
 
 
-async def test_failed_sign_ins_are_limited_per_account(stack: Stack, identity: IdentityFactory):
+async def test_failed_sign_ins_are_limited_per_account_from_an_address(stack: Stack, identity: IdentityFactory):
     client = await stack.start_gateway(limits(per_account=3, per_address=100))
     org = await identity.organization()
     email, password = await identity.account((org, "owner"))
@@ -130,7 +130,7 @@ async def test_posts_without_a_valid_csrf_token_or_from_another_site_are_refused
 
 
 async def test_the_session_cookie_is_secure_outside_development(stack: Stack):
-    client = await stack.start_gateway({"ENVIRONMENT": "production"})
+    client = await stack.start_gateway({"ENVIRONMENT": "production", "PUBLIC_URL": "https://api.example.com"})
     try:
         response = await client.get("/login")
         cookie = response.cookies[SESSION_COOKIE]

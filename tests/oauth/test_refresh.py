@@ -62,16 +62,40 @@ async def test_revocation_ends_the_grant(oauth, clock: Clock, identity: Identity
     assert (status, body["error"]) == (400, "invalid_grant")
 
 
-async def test_revoking_an_unknown_token_succeeds_and_access_tokens_are_unsupported(oauth, clock, identity):
+async def test_revoking_an_unknown_token_succeeds_and_an_access_token_revokes_its_grant(oauth, clock, identity):
     status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token="avr_unknown")
     assert (status, body) == (200, {})
+    status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token="not.a.jwt")
+    assert (status, body) == (200, {})
     org = await identity.organization()
-    _, tokens = await approved_tokens(oauth, clock, identity, org)
-    status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["access_token"],
-                                   token_type_hint="access_token")  # fmt: skip
+    for hint in ({"token_type_hint": "access_token"}, {}):
+        _, tokens = await approved_tokens(oauth, clock, identity, org)
+        status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["access_token"],
+                                       **hint)  # fmt: skip
+        assert (status, body) == (200, {})
+        assert (await grant_state(identity, tokens["refresh_token"]))[0] == "revoked"
+
+
+async def test_an_access_token_issued_outside_a_grant_cannot_be_revoked(oauth, identity: IdentityFactory):
+    org = await identity.organization()
+    minted = identity.signer.mint(await identity.user(org), org.id, ["simulations:read"])
+    status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=minted)
     assert status == 400
     assert body["error"] == "unsupported_token_type"
-    assert (await grant_state(identity, tokens["refresh_token"]))[0] is None
+
+
+async def test_a_narrowed_family_never_widens_again(oauth, clock: Clock, identity: IdentityFactory):
+    org = await identity.organization()
+    _, tokens = await approved_tokens(oauth, clock, identity, org)
+    status, narrowed = await post_form(oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id=CLI,
+                                       refresh_token=tokens["refresh_token"], scope="content:read")  # fmt: skip
+    assert (status, narrowed["scope"]) == (200, "content:read")
+    wider = "content:read content:write"
+    status, body = await post_form(oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id=CLI,
+                                   refresh_token=narrowed["refresh_token"], scope=wider)  # fmt: skip
+    assert (status, body["error"]) == (400, "invalid_scope")
+    status, body = await refresh(oauth, narrowed["refresh_token"])  # no scope: the family's, narrowed
+    assert (status, body["scope"]) == (200, "content:read")
 
 
 async def test_a_user_removed_from_the_organization_cannot_refresh(oauth, clock: Clock, identity: IdentityFactory):
