@@ -28,7 +28,8 @@ TARGET_MS = 150.0
 
 async def fill_app(stack: BenchStack, organization_id: str, app_id: str) -> None:
     """EXISTING_ROUTES routes in the app, to documents of no concern to the measured requests."""
-    routes = [(f"/existing/{index}", "product_document", str(uuid.uuid4())) for index in range(EXISTING_ROUTES)]
+    paths = [f"/existing/{index}" for index in range(EXISTING_ROUTES)]
+    routes = [(path, path, "product_document", str(uuid.uuid4())) for path in paths]
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 1) as pool, transaction(pool) as cur:
         await route_queries.insert_routes(cur, organization_id, app_id, routes)
 

@@ -66,6 +66,10 @@ class IdentityFactory:
             row = await queries.create_product(cur, org.id, name, unique("product"))
         return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
 
+    async def delete_product(self, org: Org, product_id: str) -> None:
+        async with transaction(self.pool) as cur:
+            await queries.delete_product(cur, org.id, product_id)
+
     async def api_key(self, org: Org, scopes: frozenset[str] = ALL_SCOPES, **kwargs: Any) -> str:
         async with transaction(self.pool) as cur:
             key, _ = await create_api_key(cur, org.id, "test key", scopes, **kwargs)

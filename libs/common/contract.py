@@ -45,6 +45,11 @@ class Route:
     product_param: str | None = None
     product_query: str | None = None
     product_body: str | None = None
+    # A top-level body field naming a product that the service judges itself (a product to add
+    # as a resource, say; another organization's is the service's 422, not the gateway's 404).
+    # The gateway reads it from its own database and names it in the internal token when it is a
+    # live product of the caller's organization; otherwise the token names no product.
+    product_reference: str | None = None
     # Lifecycle: deprecated since, the successor to point at, the moment it stops answering.
     deprecated: date | None = None
     successor: str | None = None

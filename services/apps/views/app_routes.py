@@ -12,7 +12,7 @@ from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
-from libs.common.validators import normalize_route_path
+from libs.common.validators import normalize_route_path, rfc3986_route_path
 from services.apps import upstream
 from services.apps.candidate_listing import CandidateListing
 from services.apps.products import products_by_id
@@ -44,7 +44,8 @@ async def _products_of(request: web.Request, cur: aiopg.Cursor, targets: Lookup)
 
 def _with_target(route: dict[str, Any], targets: Lookup, products: Lookup) -> dict[str, Any]:
     target = targets.get(route["targetId"])
-    return {**route, "target": target, "product": None if target is None else products.get(target["productId"])}
+    product = None if target is None else products.get(target["productId"])
+    return {**queries.public(route), "target": target, "product": product}
 
 
 async def _preview(
@@ -52,7 +53,7 @@ async def _preview(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The app's routes the items touch, and the preview of importing the items."""
     existing = await queries.routes_matching(
-        cur, app_id, [item.path for item in items], [item.target_id for item in items]
+        cur, app_id, [item.key for item in items], [item.target_id for item in items]
     )
     return existing, preview_import(app_id, items, existing, targets, products)
 
@@ -110,7 +111,7 @@ async def routes_batch(request: web.Request) -> web.Response:
                     message = race.message if race else "the import has conflicts; no route was created"
                     raise Conflict(message, details=preview)
                 creates = [
-                    (item.path, item.target_type, item.target_id)
+                    (item.path, item.key, item.target_type, item.target_id)
                     for item, entry in zip(items, preview["routes"], strict=True)
                     if entry["action"] == "create"
                 ]
@@ -124,24 +125,34 @@ async def routes_batch(request: web.Request) -> web.Response:
         async with cursor(pool) as cur:
             _, preview = await _preview(cur, app_id, items, targets, products)
         raise Conflict(race.message if race else None, details=preview)
-    by_path = {route["path"]: route for route in [*existing, *created]}
-    routes = [_with_target(by_path[item.path], targets, products) for item in items]
+    by_key = {route["pathKey"]: route for route in [*existing, *created]}
+    routes = [_with_target(by_key[item.key], targets, products) for item in items]
     return json_response({"createdCount": len(created), "routes": routes})
 
 
 async def routes_update(request: web.Request) -> web.Response:
-    """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document."""
+    """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document.
+
+    The path is kept as sent (RFC 3986-normalised); its canonical key decides whether another
+    route of the app has it (409). The target is asked of the content service between reading
+    the route and writing it, so no transaction is open while another part answers.
+    """
     data = await load_json(request, ROUTE_UPDATE)
     if "path" in data:
-        data["path"] = normalize_route_path(data["path"])
+        data["path_key"] = normalize_route_path(data["path"])
+        data["path"] = rfc3986_route_path(data["path"])
     app_id, route_id = request.match_info["appId"], request.match_info["routeId"]
-    # One transaction: the app, the route and the change are read and written together.
-    async with transaction(request.app[DB_POOL]) as cur:
+    pool = request.app[DB_POOL]
+    async with cursor(pool) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-        targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
-        products = await _products_of(request, cur, targets)
-        if "target_id" in data and data["target_id"] not in targets:
-            raise ValidationFailed(details={"targetId": "No such document in this organization."})
+    targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
+    if "target_id" in data and data["target_id"] not in targets:
+        raise ValidationFailed(details={"targetId": "No such document in this organization."})
+    async with transaction(pool) as cur:
         route = await queries.update_route(cur, app_id, route_id, data)
+    if route["targetId"] not in targets:  # another request changed the target meanwhile
+        targets = await upstream.documents_by_id(request, [route["targetId"]])
+    async with cursor(pool) as cur:
+        products = await _products_of(request, cur, targets)
     return json_response(_with_target(route, targets, products))
