@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 
+from libs.common.db import cursor, fetch_all
 from services.apps import schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 
@@ -86,6 +88,25 @@ async def test_the_target_is_changed_to_another_document(tenant: Tenant, content
     assert (body["data"]["targetId"], body["data"]["target"], body["data"]["path"]) == (new["id"], new, "/page")
     assert await stored_path_of(tenant, app, new) == "/page"
     assert await stored_path_of(tenant, app, old) is None
+
+
+async def test_no_transaction_is_open_while_the_content_service_answers(
+    tenant: Tenant, content: FakeContent, apps_pool
+):
+    app = await tenant.create_app()
+    made, _ = await make_route(tenant, content, app, "/page")
+    new = content.add(tenant.org, tenant.product)
+    content.lookup_released = asyncio.Event()
+    update = asyncio.ensure_future(tenant.patch(f"{routes_of(app)}/{made['id']}", {"targetId": new["id"]}))
+    await asyncio.wait_for(content.lookup_waiting.wait(), 10)
+    async with cursor(apps_pool) as cur:
+        sessions = await fetch_all(
+            cur, "SELECT state FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid()"
+        )
+    content.lookup_released.set()
+    status, body = await update
+    assert (status, body["data"]["targetId"]) == (200, new["id"])
+    assert [row["state"] for row in sessions if (row["state"] or "").startswith("idle in transaction")] == []
 
 
 @pytest.mark.parametrize("whose", ["another organization's", "unknown"])
