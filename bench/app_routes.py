@@ -14,8 +14,8 @@ import uuid
 
 from bench.apps_setup import create_pages, organization_with_app
 from bench.common import BenchStack, Latency, Request, bench_stack, measure, report, say
-from deploy.parts import APPS, CONTENT, GATEWAY
 from libs.common.db import create_pool, transaction
+from libs.contract.parts import APPS, CONTENT, GATEWAY
 from services.apps.queries import app_routes as route_queries
 
 EXISTING_ROUTES = 10_000

@@ -40,13 +40,13 @@ import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import WORDS as PRODUCT_WORDS
-from deploy.parts import CONTENT, GATEWAY, SEARCH
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization
+from libs.contract.parts import CONTENT, GATEWAY, SEARCH
 from services.search.app import shared_embedder
 from services.search.chunking import model_text
 from services.search.scan import scan_on_one_thread

@@ -11,7 +11,7 @@ from gateway import views
 from gateway.contract import PART
 from gateway.oauth.views import setup_oauth_routes
 from gateway.proxy import compile_route, forward_to
-from libs.common.contract import Route, bind_handlers
+from libs.contract.route import Route, bind_handlers
 
 _PARAMETER = re.compile(r"{(\w+)}")
 

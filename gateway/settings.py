@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from deploy.parts import SERVICES, Part
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import SERVICES, Part
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The database is created and bootstrapped exactly as `make run` does it (roles, s
 migrations), then dropped at the end. Tests isolate by building their own organizations, so
 nothing needs cleaning between them and tests never see each other's rows.
 
-`stack` starts every part listed in deploy/parts.py on its own port, wired to the others as in
+`stack` starts every part listed in libs/contract/parts.py on its own port, wired to the others as in
 production; a new service joins the integration tests by being listed there.
 """
 
@@ -31,11 +31,11 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from deploy.stack import forget_prefix
 from libs.common.db import create_pool
 from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
+from libs.contract.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL

@@ -6,11 +6,11 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
-from deploy.parts import APPS
 from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.keys import EDGE
 from services.apps.products import ProductConsumer

@@ -1,12 +1,12 @@
 """The apps service's public routes: apps, their resources, domains and routes, and legacy routing.
 
-Declarations only (libs/common/contract.py): the service registers its handlers by these names,
+Declarations only (libs/contract/route.py): the service registers its handlers by these names,
 the gateway compiles them into its checks and the OpenAPI document.
 """
 
 from __future__ import annotations
 
-from libs.common.contract import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
+from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
 from services.apps import schemas as apps
 
 PART = "apps"

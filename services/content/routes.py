@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.contract import register_handlers
+from libs.contract.route import register_handlers
 from services.content import contract
 from services.content.views import documents, internal, page_batches, site_pages
 

@@ -9,11 +9,11 @@ from functools import cache
 from aiohttp import web
 from prometheus_client import Gauge
 
-from deploy.parts import SEARCH
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from libs.contract.parts import SEARCH
 from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
 from services.search.keys import SEARCHER

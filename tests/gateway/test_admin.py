@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from deploy.parts import GATEWAY, ROOT
+from libs.contract.parts import GATEWAY, ROOT
 
 RUNS = "/api/v1/agent-simulation/runs"
 

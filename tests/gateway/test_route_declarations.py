@@ -9,9 +9,9 @@ from importlib import import_module
 
 import pytest
 
-from deploy.parts import GATEWAY, PARTS, PERSONAS, ROOT, SERVICES, Part
 from gateway.route_table import ROUTES
-from libs.common.contract import ContractMismatch, Route
+from libs.contract.parts import GATEWAY, PARTS, PERSONAS, ROOT, SERVICES, Part
+from libs.contract.route import ContractMismatch, Route
 from tests.conftest import build_app
 
 PUBLIC_PREFIX = "/api/v1/"

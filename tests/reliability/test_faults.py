@@ -25,11 +25,11 @@ import pytest
 import redis
 
 from deploy import db
-from deploy.parts import CONTENT, GATEWAY, PARTS
 from deploy.run import start, stop, wait_ready
 from deploy.stack import DATA, private_postgres, private_redis, start_postgres, stop_postgres
 from libs.common.events import content_events_stream
 from libs.common.stream_consumer import RETRY_MAX_SECONDS
+from libs.contract.parts import CONTENT, GATEWAY, PARTS
 from services.search.indexer import GROUP
 from tests.conftest import free_port
 from tests.e2e.conftest import admin

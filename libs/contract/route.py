@@ -28,7 +28,7 @@ LEGACY_ROUTING_SUNSET = datetime(2026, 12, 15, 23, 59, 59, tzinfo=UTC)
 class Route:
     method: str
     path: str
-    # The part that serves the route (a name of deploy/parts.py).
+    # The part that serves the route (a name of libs/contract/parts.py).
     upstream: str
     scope: str
     name: str
