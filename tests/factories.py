@@ -23,6 +23,7 @@ from gateway.auth.sessions import open_session
 from gateway.auth.tokens import TokenSigner
 from libs.common.db import cursor, fetch_one, transaction
 from libs.common.internal_token import HEADER, mint, service_caller
+from libs.contract import internal
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as app_queries
@@ -119,10 +120,12 @@ class SimulationFactory:
             return response.status, await response.json()
 
     async def environment(self, org: Org, name: str = "env") -> dict[str, Any]:
-        status, task = await self.post("/internal/tasks", {"organizationId": org.id, "name": "task", "category": "web"})
+        status, task = await self.post(
+            internal.TASKS_CREATE.path, {"organizationId": org.id, "name": "task", "category": "web"}
+        )
         assert status == 201, task
         status, environment = await self.post(
-            "/internal/environments",
+            internal.ENVIRONMENTS_CREATE.path,
             {"organizationId": org.id, "taskId": task["id"], "name": name, "agentConfig": {"model": "m"}},
         )
         assert status == 201, environment
@@ -136,7 +139,7 @@ class SimulationFactory:
             "status": "completed",
             **fields,
         }
-        status, run = await self.post("/internal/runs", body)
+        status, run = await self.post(internal.RUNS_CREATE.path, body)
         assert status == 201, run
         return run
 

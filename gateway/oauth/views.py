@@ -13,10 +13,11 @@ from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.encoding import json_response
 from libs.common.keys import DB_POOL, SETTINGS
+from libs.contract.internal import OAUTH
+from libs.contract.route import register_handlers
 
 DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 REFRESH_GRANT = "refresh_token"
-DEVICE_PAGE = "/device"
 
 
 def public_url(request: web.Request) -> str:
@@ -43,7 +44,7 @@ async def device_code(request: web.Request) -> web.Response:
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
     async with transaction(request.app[DB_POOL]) as cur:
         code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
-    verification_uri = public_url(request) + DEVICE_PAGE
+    verification_uri = public_url(request) + OAUTH.device_page
     user_code = device.show_user_code(row["user_code"])
     body = {
         "device_code": code,
@@ -96,12 +97,11 @@ async def revoke(request: web.Request) -> web.Response:
 async def metadata(request: web.Request) -> web.Response:
     """GET /.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414)."""
     base = public_url(request)
-    api = base + "/api/v1/oauth"
     document = {
         "issuer": base,
-        "device_authorization_endpoint": f"{api}/device/code",
-        "token_endpoint": f"{api}/token",
-        "revocation_endpoint": f"{api}/revoke",
+        "device_authorization_endpoint": OAUTH.device_authorization.url(base),
+        "token_endpoint": OAUTH.token.url(base),
+        "revocation_endpoint": OAUTH.revocation.url(base),
         "jwks_uri": f"{base}/.well-known/jwks.json",
         "scopes_supported": sorted(ALL_SCOPES),
         # No authorization endpoint: people approve on the device page, never by redirect.
@@ -114,8 +114,8 @@ async def metadata(request: web.Request) -> web.Response:
     return json_response(document, headers={"Cache-Control": "public, max-age=300"})
 
 
+HANDLERS = {"oauth_metadata": metadata, "oauth_device_code": device_code, "oauth_token": token, "oauth_revoke": revoke}
+
+
 def setup_oauth_routes(router: web.UrlDispatcher) -> None:
-    router.add_get("/.well-known/oauth-authorization-server", metadata, name="oauth_metadata")
-    router.add_post("/api/v1/oauth/device/code", device_code, name="oauth_device_code")
-    router.add_post("/api/v1/oauth/token", token, name="oauth_token")
-    router.add_post("/api/v1/oauth/revoke", revoke, name="oauth_revoke")
+    register_handlers(router, OAUTH.all(), HANDLERS)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Protocol, TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -70,7 +71,23 @@ class ContractMismatch(RuntimeError):
     """A declared route without a handler, or a handler without a declared route."""
 
 
-def bind_handlers(routes: Iterable[Route], handlers: Mapping[str, Handler]) -> list[tuple[Route, Handler]]:
+class Declared(Protocol):
+    """What registering a handler needs of a declaration: a public `Route` or an internal `Endpoint`."""
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+D = TypeVar("D", bound=Declared)
+
+
+def bind_handlers(routes: Iterable[D], handlers: Mapping[str, Handler]) -> list[tuple[D, Handler]]:
     """Each route with its handler, matched by route name; any route or handler left over is an error."""
     routes = tuple(routes)
     declared = {route.name for route in routes}
@@ -81,7 +98,7 @@ def bind_handlers(routes: Iterable[Route], handlers: Mapping[str, Handler]) -> l
     return [(route, handlers[route.name]) for route in routes]
 
 
-def register_handlers(router: web.UrlDispatcher, routes: Iterable[Route], handlers: Mapping[str, Handler]) -> None:
+def register_handlers(router: web.UrlDispatcher, routes: Iterable[Declared], handlers: Mapping[str, Handler]) -> None:
     """Add every declared route to `router` with the handler of its name, in declaration order."""
     for route, handler in bind_handlers(routes, handlers):
         router.add_route(route.method, route.path, handler, name=route.name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
 from services.apps.views import app_routes, apps, domains, legacy, resources
@@ -24,9 +25,10 @@ HANDLERS = {
     "apps_routes_update": app_routes.routes_update,
     "legacy_routing_get": legacy.legacy_routing_get,
 }
+INTERNAL_HANDLERS = {"internal_domains_resolve": domains.internal_domains_resolve}
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
     register_handlers(router, contract.ROUTES, HANDLERS)
-    router.add_post("/internal/domains/resolve", domains.internal_domains_resolve, name="internal_domains_resolve")
+    register_handlers(router, endpoints_of(contract.PART), INTERNAL_HANDLERS)

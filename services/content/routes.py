@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.content import contract
 from services.content.views import documents, internal, page_batches, site_pages
@@ -19,21 +20,18 @@ HANDLERS = {
     "content_update": documents.content_update,
     "content_domains_update": documents.content_domains_update,
 }
+INTERNAL_HANDLERS = {
+    "internal_documents_lookup": internal.internal_documents_lookup,
+    "internal_targets": internal.internal_targets,
+    "internal_targets_count": internal.internal_targets_count,
+    "internal_document_get": internal.internal_document_get,
+    "internal_organization_documents": internal.internal_organization_documents,
+    "internal_document_indexed": internal.internal_document_indexed,
+}
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
     # In declaration order: /content/by-path comes before /content/{id}, which would take it for an id.
     register_handlers(router, contract.ROUTES, HANDLERS)
-    router.add_post("/internal/documents/lookup", internal.internal_documents_lookup, name="internal_documents_lookup")
-    router.add_get("/internal/targets", internal.internal_targets, name="internal_targets")
-    router.add_post("/internal/targets/count", internal.internal_targets_count, name="internal_targets_count")
-    router.add_get("/internal/documents/{id}", internal.internal_document_get, name="internal_document_get")
-    router.add_get(
-        "/internal/organizations/{orgId}/documents",
-        internal.internal_organization_documents,
-        name="internal_organization_documents",
-    )
-    router.add_post(
-        "/internal/documents/{id}/indexed", internal.internal_document_indexed, name="internal_document_indexed"
-    )
+    register_handlers(router, endpoints_of(contract.PART), INTERNAL_HANDLERS)

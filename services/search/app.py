@@ -13,6 +13,7 @@ from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from libs.contract.clients import ContentClient
 from libs.contract.parts import SEARCH
 from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
@@ -67,7 +68,8 @@ async def searcher_ctx(app: web.Application) -> AsyncIterator[None]:
 async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
     """Consume content events for as long as the app runs."""
     settings: SearchSettings = app[SETTINGS]
-    indexer = Indexer(app[DB_POOL], app[HTTP], settings.content_url, await load_embedder(), settings.indexing_threads)
+    content = ContentClient(app[HTTP], settings.content_url)
+    indexer = Indexer(app[DB_POOL], content, await load_embedder(), settings.indexing_threads)
     consumer = EventConsumer(app[REDIS], settings.events_stream, indexer)
     async with (
         periodic(0.0, consumer.step, "search-indexer"),
