@@ -39,7 +39,7 @@ from gateway import queries as identity
 from libs.common.db import create_pool, session_options, transaction
 from libs.contract.parts import APPS, CONTENT, GATEWAY
 from services.apps.queries import apps as app_queries
-from services.apps.schemas import encode_cursor
+from services.apps.schemas.requests import encode_cursor
 
 DOCUMENTS = 100_000
 SMALL_DOCUMENTS = 10_000

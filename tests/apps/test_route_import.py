@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from libs.common.db import cursor, fetch_all
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 
 

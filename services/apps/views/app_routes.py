@@ -19,7 +19,8 @@ from services.apps.products import products_by_id
 from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
 from services.apps.route_import import ImportItem, import_items, preview_import
-from services.apps.schemas import CANDIDATES_PAGE_DEFAULT, RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas.requests import RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas.values import CANDIDATES_PAGE_DEFAULT
 
 CANDIDATES_QUERY = RouteCandidatesQuery()
 ROUTE_IMPORT = RouteImport()

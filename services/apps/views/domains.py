@@ -12,7 +12,7 @@ from services.apps.domains import register_domain
 from services.apps.keys import EDGE
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
-from services.apps.schemas import DomainCreate, DomainResolve
+from services.apps.schemas.requests import DomainCreate, DomainResolve
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()

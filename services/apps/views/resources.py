@@ -12,7 +12,7 @@ from libs.common.schemas import load_json
 from services.apps.products import products_by_id
 from services.apps.queries import apps as queries
 from services.apps.queries import products as product_queries
-from services.apps.schemas import ResourceCreate
+from services.apps.schemas.requests import ResourceCreate
 
 RESOURCE_CREATE = ResourceCreate()
 
