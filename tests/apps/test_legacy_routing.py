@@ -11,7 +11,8 @@ import orjson
 import pytest
 
 from libs.contract.parts import APPS
-from services.apps import admin, schemas
+from services.apps import admin
+from services.apps.schemas import responses as schemas
 from tests.apps.support import Tenant, assert_shape
 from tests.conftest import Stack
 
