@@ -34,5 +34,5 @@ async def products_list(request: web.Request, checked: Checked) -> web.Response:
     return ok_response([_product(row) for row in rows])
 
 
-# The handlers of the gateway's own public routes (gateway/contract.py), by route name.
-HANDLERS = {"products_list": products_list}
+# The handlers of the gateway's own public routes (gateway/contract.py), named as their routes.
+HANDLERS = (products_list,)

@@ -37,7 +37,7 @@ def parse_scope(text: str | None) -> frozenset[str] | None:
 
 
 @oauth_endpoint
-async def device_code(request: web.Request) -> web.Response:
+async def oauth_device_code(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/device/code: start a device authorization (RFC 8628 §3.1-3.2)."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
@@ -58,7 +58,7 @@ async def device_code(request: web.Request) -> web.Response:
 
 
 @oauth_endpoint
-async def token(request: web.Request) -> web.Response:
+async def oauth_token(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/token: the device-code and refresh-token grants (RFC 8628 §3.4, RFC 6749 §6)."""
     parameters = await read_parameters(request)
     grant_type = required(parameters, "grant_type")
@@ -80,7 +80,7 @@ async def token(request: web.Request) -> web.Response:
 
 
 @oauth_endpoint
-async def revoke(request: web.Request) -> web.Response:
+async def oauth_revoke(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/revoke: revoke a refresh token and its whole grant (RFC 7009)."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
@@ -94,7 +94,7 @@ async def revoke(request: web.Request) -> web.Response:
     return json_response({}, headers=NO_STORE)
 
 
-async def metadata(request: web.Request) -> web.Response:
+async def oauth_metadata(request: web.Request) -> web.Response:
     """GET /.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414)."""
     base = public_url(request)
     document = {
@@ -114,7 +114,7 @@ async def metadata(request: web.Request) -> web.Response:
     return json_response(document, headers={"Cache-Control": "public, max-age=300"})
 
 
-HANDLERS = {"oauth_metadata": metadata, "oauth_device_code": device_code, "oauth_token": token, "oauth_revoke": revoke}
+HANDLERS = (oauth_metadata, oauth_device_code, oauth_token, oauth_revoke)
 
 
 def setup_oauth_routes(router: web.UrlDispatcher) -> None:

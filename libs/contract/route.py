@@ -2,17 +2,18 @@
 OpenAPI document need, and the registration of a service's handlers against those declarations.
 
 Each part lists its routes in its `contract.py` (pure declarations: no handler, no query). The
-service registers its handlers from that list by route name; the gateway's table
+service registers its handlers from that list by name (each handler function is named as its
+route); the gateway's table
 (gateway/route_table.py) is the concatenation of the lists, compiled into its checks and into
 the OpenAPI document.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -85,20 +86,23 @@ class Declared(Protocol):
 
 
 D = TypeVar("D", bound=Declared)
+H = TypeVar("H", bound=Callable[..., Any])
 
 
-def bind_handlers(routes: Iterable[D], handlers: Mapping[str, Handler]) -> list[tuple[D, Handler]]:
-    """Each route with its handler, matched by route name; any route or handler left over is an error."""
+def bind_handlers(routes: Iterable[D], handlers: Iterable[H]) -> list[tuple[D, H]]:
+    """Each route with the handler of its name (the function's own name, so the name is written
+    once, in the declaration); any route or handler left over is an error."""
     routes = tuple(routes)
+    by_name = {handler.__name__: handler for handler in handlers}
     declared = {route.name for route in routes}
-    unhandled = sorted(declared - handlers.keys())
-    undeclared = sorted(handlers.keys() - declared)
+    unhandled = sorted(declared - by_name.keys())
+    undeclared = sorted(by_name.keys() - declared)
     if unhandled or undeclared:
         raise ContractMismatch(f"routes without a handler: {unhandled}; handlers without a route: {undeclared}")
-    return [(route, handlers[route.name]) for route in routes]
+    return [(route, by_name[route.name]) for route in routes]
 
 
-def register_handlers(router: web.UrlDispatcher, routes: Iterable[Declared], handlers: Mapping[str, Handler]) -> None:
+def register_handlers(router: web.UrlDispatcher, routes: Iterable[Declared], handlers: Iterable[Handler]) -> None:
     """Add every declared route to `router` with the handler of its name, in declaration order."""
     for route, handler in bind_handlers(routes, handlers):
         router.add_route(route.method, route.path, handler, name=route.name)

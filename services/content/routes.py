@@ -9,25 +9,25 @@ from libs.contract.route import register_handlers
 from services.content import contract
 from services.content.views import documents, internal, page_batches, site_pages
 
-HANDLERS = {
-    "site_pages_list": site_pages.site_pages_list,
-    "site_pages_create": page_batches.site_pages_create,
-    "site_pages_update": page_batches.site_pages_update,
-    "site_pages_delete": page_batches.site_pages_delete,
-    "content_get_by_path": documents.content_get_by_path,
-    "content_get": documents.content_get,
-    "content_set_priority": documents.content_set_priority,
-    "content_update": documents.content_update,
-    "content_domains_update": documents.content_domains_update,
-}
-INTERNAL_HANDLERS = {
-    "internal_documents_lookup": internal.internal_documents_lookup,
-    "internal_targets": internal.internal_targets,
-    "internal_targets_count": internal.internal_targets_count,
-    "internal_document_get": internal.internal_document_get,
-    "internal_organization_documents": internal.internal_organization_documents,
-    "internal_document_indexed": internal.internal_document_indexed,
-}
+HANDLERS = (
+    site_pages.site_pages_list,
+    page_batches.site_pages_create,
+    page_batches.site_pages_update,
+    page_batches.site_pages_delete,
+    documents.content_get_by_path,
+    documents.content_get,
+    documents.content_set_priority,
+    documents.content_update,
+    documents.content_domains_update,
+)
+INTERNAL_HANDLERS = (
+    internal.internal_documents_lookup,
+    internal.internal_targets,
+    internal.internal_targets_count,
+    internal.internal_document_get,
+    internal.internal_organization_documents,
+    internal.internal_document_indexed,
+)
 
 
 def setup_routes(app: web.Application) -> None:

@@ -8,12 +8,12 @@ from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.simulations import contract, views
 
-HANDLERS = {"simulation_runs_list": views.runs_list}
-INTERNAL_HANDLERS = {
-    "internal_tasks_create": views.internal_tasks_create,
-    "internal_environments_create": views.internal_environments_create,
-    "internal_runs_create": views.internal_runs_create,
-}
+HANDLERS = (views.simulation_runs_list,)
+INTERNAL_HANDLERS = (
+    views.internal_tasks_create,
+    views.internal_environments_create,
+    views.internal_runs_create,
+)
 
 
 def setup_routes(app: web.Application) -> None:

@@ -17,7 +17,7 @@ TASK_CREATE = TaskCreate()
 ENVIRONMENT_CREATE = EnvironmentCreate()
 
 
-async def runs_list(request: web.Request) -> web.Response:
+async def simulation_runs_list(request: web.Request) -> web.Response:
     """GET /api/v1/agent-simulation/runs: the caller's organization's runs, newest first."""
     query = load_query(request, RUN_LIST_QUERY)
     limit, offset = query.pop("limit"), query.pop("offset")

@@ -73,7 +73,7 @@ async def _candidate_products(request: web.Request, app_id: str, product_id: str
     return {product.id: product.to_dict()}
 
 
-async def routes_candidates(request: web.Request) -> web.Response:
+async def apps_route_candidates(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/route-candidates: the documents of the app's products and the paths they would get."""
     app_id = await _require_app(request)  # another organization's app is 404 before the query is checked
     query = load_query(request, CANDIDATES_QUERY)
@@ -84,7 +84,7 @@ async def routes_candidates(request: web.Request) -> web.Response:
     return await listing.stream()
 
 
-async def routes_preview(request: web.Request) -> web.Response:
+async def apps_routes_preview(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/import-preview: what a batch of these routes would do; writes nothing."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
@@ -95,7 +95,7 @@ async def routes_preview(request: web.Request) -> web.Response:
     return json_response(preview)
 
 
-async def routes_batch(request: web.Request) -> web.Response:
+async def apps_routes_batch(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/batch: create the routes, all or none; identical existing ones are kept."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
@@ -131,7 +131,7 @@ async def routes_batch(request: web.Request) -> web.Response:
     return json_response({"createdCount": len(created), "routes": routes})
 
 
-async def routes_update(request: web.Request) -> web.Response:
+async def apps_routes_update(request: web.Request) -> web.Response:
     """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document.
 
     The path is kept as sent (RFC 3986-normalised); its canonical key decides whether another

@@ -17,7 +17,7 @@ from services.apps.schemas.requests import ResourceCreate
 RESOURCE_CREATE = ResourceCreate()
 
 
-async def resources_list(request: web.Request) -> web.Response:
+async def apps_resources_list(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/resources: the app's resources, each with its product's name and slug."""
     app_id = request.match_info["appId"]
     async with cursor(request.app[DB_POOL]) as cur:
@@ -29,7 +29,7 @@ async def resources_list(request: web.Request) -> web.Response:
     )
 
 
-async def resources_create(request: web.Request) -> web.Response:
+async def apps_resources_create(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/resources: add one of the organization's products to the app.
 
     The gateway has read the product from its database for this request (the route's
