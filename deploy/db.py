@@ -38,7 +38,8 @@ def part_dsn(admin: str, part: Part) -> str:
     fields["user"] = part.role
     if password:
         fields["password"] = password
-    return make_dsn(**fields)
+    dsn: str = make_dsn(**fields)
+    return dsn
 
 
 def ensure_database(admin: str) -> None:

@@ -63,7 +63,11 @@ class Directory:
             if self._polls % PRUNE_EVERY_POLLS == 0:
                 await queries.prune_identity_changes(cur)
         self._polls += 1
-        caches = {"organization": self._organizations, "product": self._products, "membership": self._roles}
+        caches: dict[str, TtlCache[Any]] = {
+            "organization": self._organizations,
+            "product": self._products,
+            "membership": self._roles,
+        }
         for change in changes:
             caches[change["kind"]].discard(change["key"])
         self._changed_since = now - CHANGES_OVERLAP

@@ -105,7 +105,8 @@ class TokenSigner:
     def verify(self, token: str) -> dict[str, Any]:
         """The claims of a valid token; any defect (signature, kid, exp, iss, aud, alg) is a 401."""
         try:
-            public_key = self._public_keys.get(jwt.get_unverified_header(token).get("kid"))
+            kid = jwt.get_unverified_header(token).get("kid")
+            public_key = self._public_keys.get(kid) if isinstance(kid, str) else None
             if public_key is None:
                 raise invalid_token()
             claims: dict[str, Any] = jwt.decode(

@@ -77,7 +77,10 @@ class CandidatesCursor(fields.String):
 
     default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, str]:
+    # A field loading a pair, not a string: marshmallow's String is typed by what it loads.
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> tuple[str, str]:
         text: str = super()._deserialize(value, attr, data, **kwargs)
         try:
             decoded = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
