@@ -53,6 +53,6 @@ lock: $(STAMP)
 	$(LOCK) -o requirements.lock pyproject.toml
 	$(LOCK) --extra dev -o requirements-dev.lock pyproject.toml
 
-## make manifests: render deploy/k8s/ from deploy/parts.py.
+## make manifests: render deploy/k8s/ from libs/contract/parts.py.
 manifests: $(STAMP)
 	$(PY) -m deploy.manifests

@@ -14,8 +14,8 @@ import uuid
 
 from bench.apps_setup import create_pages, organization_with_app
 from bench.common import BenchStack, Latency, Request, bench_stack, measure, report, say
-from deploy.parts import APPS, CONTENT, GATEWAY
 from libs.common.db import create_pool, transaction
+from libs.contract.parts import APPS, CONTENT, GATEWAY
 from services.apps.queries import app_routes as route_queries
 
 EXISTING_ROUTES = 10_000
@@ -28,7 +28,8 @@ TARGET_MS = 150.0
 
 async def fill_app(stack: BenchStack, organization_id: str, app_id: str) -> None:
     """EXISTING_ROUTES routes in the app, to documents of no concern to the measured requests."""
-    routes = [(f"/existing/{index}", "product_document", str(uuid.uuid4())) for index in range(EXISTING_ROUTES)]
+    paths = [f"/existing/{index}" for index in range(EXISTING_ROUTES)]
+    routes = [(path, path, "product_document", str(uuid.uuid4())) for path in paths]
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 1) as pool, transaction(pool) as cur:
         await route_queries.insert_routes(cur, organization_id, app_id, routes)
 

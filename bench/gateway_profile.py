@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench.common import bench_stack, ensure_program, report, say
 from bench.runs import CONNECTIONS, RESPONSES, seed
-from deploy.parts import GATEWAY, ROOT, SIMULATIONS
+from libs.contract.parts import GATEWAY, ROOT, SIMULATIONS
 
 SECONDS = 15
 RATE = 250  # samples per second and worker

@@ -14,13 +14,13 @@ from __future__ import annotations
 import asyncio
 
 from bench.common import BenchStack, Latency, Request, Throughput, bench_stack, measure, report, say, wrk
-from deploy.parts import GATEWAY, PERSONAS
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import loads
 from libs.common.internal_token import Organization, Product
+from libs.contract.parts import GATEWAY, PERSONAS
 from services.personas import queries as personas
 from services.personas.generator import TemplateGenerator
 from services.personas.regeneration import regenerate

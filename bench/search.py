@@ -40,18 +40,20 @@ import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import WORDS as PRODUCT_WORDS
-from deploy.parts import CONTENT, GATEWAY, SEARCH
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization
+from libs.contract.parts import CONTENT, GATEWAY, SEARCH
 from services.search.app import shared_embedder
 from services.search.chunking import model_text
+from services.search.filtering import Filters
+from services.search.ranking import rank
 from services.search.scan import scan_on_one_thread
 from services.search.searching import MIN_CANDIDATES
-from services.search.vectors import Filters, OrganizationVectors
+from services.search.vectors import OrganizationVectors
 
 SIZES = (10_000, 100_000)
 LARGE = 500_000
@@ -229,7 +231,7 @@ def dense_ranking(matrix: np.ndarray) -> tuple[str, str]:
     ranked, exact, found = [], [], 0
     for query in embedder.embed(list(QUERIES)):
         started = time.perf_counter()
-        hits = index.rank(query, Filters(("published",)), MIN_CANDIDATES)[:10]
+        hits = rank(index, query, Filters(("published",)), MIN_CANDIDATES)[:10]
         ranked.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         best = (matrix @ query).reshape(documents, CHUNKS_PER_DOCUMENT).max(axis=1)

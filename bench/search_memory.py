@@ -21,8 +21,10 @@ import numpy as np
 from bench.common import say
 from services.search.app import shared_embedder
 from services.search.embedding import DIMENSIONS
+from services.search.filtering import Filters
+from services.search.ranking import rank
 from services.search.searching import LOAD_DOCUMENTS
-from services.search.vectors import Filters, OrganizationVectors
+from services.search.vectors import OrganizationVectors
 
 CHUNKS_PER_DOCUMENT = 3
 
@@ -63,7 +65,7 @@ def main() -> None:
     total = args.chunks // CHUNKS_PER_DOCUMENT
     for first in range(0, total, LOAD_DOCUMENTS):
         vectors.apply(*read(first, min(LOAD_DOCUMENTS, total - first), rng))
-    vectors.rank(embedder.embed(["how do I cancel my subscription"])[0], Filters(("published",)), 50)
+    rank(vectors, embedder.embed(["how do I cancel my subscription"])[0], Filters(("published",)), 50)
     say(f"{vectors.live_rows:,} chunks loaded and searched: {memory()}")
 
 

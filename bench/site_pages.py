@@ -24,11 +24,11 @@ import aiohttp
 import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, measure, report, say
-from deploy.parts import CONTENT, GATEWAY
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
+from libs.contract.parts import CONTENT, GATEWAY
 
 DOCUMENTS = 100_000
 OTHER_DOCUMENTS = 20_000  # another product of the organization, so the product filter has work to do

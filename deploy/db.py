@@ -21,8 +21,8 @@ import psycopg2.errors
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn, parse_dsn
 
-from deploy.parts import PARTS, Part
 from libs.common.migrations import apply_migrations, pending_migrations
+from libs.contract.parts import PARTS, Part
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/aivis"
 
@@ -38,7 +38,8 @@ def part_dsn(admin: str, part: Part) -> str:
     fields["user"] = part.role
     if password:
         fields["password"] = password
-    return make_dsn(**fields)
+    dsn: str = make_dsn(**fields)
+    return dsn
 
 
 def ensure_database(admin: str) -> None:

@@ -1,4 +1,4 @@
-"""Kubernetes manifests for every part, rendered from deploy/parts.py into deploy/k8s/.
+"""Kubernetes manifests for every part, rendered from libs/contract/parts.py into deploy/k8s/.
 
 `python -m deploy.manifests` (or `make manifests`) writes them; a test fails when the committed
 files differ from what this renders, so the manifests cannot drift from the parts list.
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from deploy.network_policies import MONITORING_NAMESPACE, render_migrate_policy, render_part_policy
-from deploy.parts import GATEWAY, PARTS, ROOT, SEARCH, Part
+from libs.contract.parts import GATEWAY, PARTS, ROOT, SEARCH, Part
 
 K8S = ROOT / "deploy" / "k8s"
 IMAGE = "aivis-platform:0.1.0"
@@ -32,7 +32,7 @@ CONTAINER_SECURITY = (
 )
 
 PART_TEMPLATE = """\
-# {name}: rendered by `python -m deploy.manifests` from deploy/parts.py; do not edit by hand.
+# {name}: rendered by `python -m deploy.manifests` from libs/contract/parts.py; do not edit by hand.
 apiVersion: apps/v1
 kind: Deployment
 metadata:

@@ -1,4 +1,4 @@
-"""The NetworkPolicy of each part, from the call graph declared in deploy/parts.py.
+"""The NetworkPolicy of each part, from the call graph declared in libs/contract/parts.py.
 
 Ingress: the gateway takes outside traffic on its HTTP port; a service takes only the parts that
 call it (the gateway, and the callers in docs/architecture.md's table of internal contracts); the
@@ -9,7 +9,7 @@ the cluster and for managed ones outside it.
 
 from __future__ import annotations
 
-from deploy.parts import GATEWAY, PARTS, Part, callers_of
+from libs.contract.parts import GATEWAY, PARTS, Part, callers_of
 
 MONITORING_NAMESPACE = "monitoring"
 POSTGRES_PORT = 5432

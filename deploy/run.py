@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import IO
 
 from deploy import db, seed
-from deploy.parts import GATEWAY, METRICS_PORT_OFFSET, PARTS, ROOT, Part, part_ports
 from deploy.stack import DATA, local_stack
+from libs.contract.parts import GATEWAY, METRICS_PORT_OFFSET, PARTS, ROOT, Part, part_ports
 
 GRACE_SECONDS = 15.0
 READY_TIMEOUT_SECONDS = 60.0

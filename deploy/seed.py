@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from deploy.db import part_dsn
-from deploy.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
@@ -30,6 +29,7 @@ from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
+from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from services.apps import legacy
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
@@ -57,10 +57,10 @@ ORGANIZATION = {"id": demo_id("organization"), "slug": "demo", "name": "Demo Org
 PRODUCT = {"id": demo_id("product"), "slug": "demo-product", "name": "Demo Product"}
 USER = {"id": demo_id("user"), "email": "demo@example.com", "name": "Demo User"}
 
-APP = {"id": demo_id("app:docs"), "name": "Demo Docs", "slug": "demo-docs", "metadata": {"seed": True}}
-APP_DOMAIN = {"id": demo_id("domain:docs"), "domain": "docs.demo.example.com", "type": "web",
+APP: dict[str, Any] = {"id": demo_id("app:docs"), "name": "Demo Docs", "slug": "demo-docs", "metadata": {"seed": True}}
+APP_DOMAIN: dict[str, Any] = {"id": demo_id("domain:docs"), "domain": "docs.demo.example.com", "type": "web",
               "origin": "https://origin.demo.example.com"}  # fmt: skip
-LEGACY_DOMAIN = {
+LEGACY_DOMAIN: dict[str, Any] = {
     "id": demo_id("domain:legacy"), "productId": PRODUCT["id"], "domain": "legacy.demo.example.com",
     "fallbackOrigin": "https://www.demo.example.com",
     "paths": [{"pathPrefix": "/docs", "appId": APP["id"], "preservePathPrefix": True}],
@@ -87,7 +87,7 @@ PAGES = [
     {"slug": "docs/api/authentication", "title": "Authentication", "status": "published",
      "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie."},
 ]  # fmt: skip
-DEMO_PERSONAS = [
+DEMO_PERSONAS: list[dict[str, Any]] = [
     {
         "name": "Data Lead",
         "description": "Owns the analytics stack of a mid-size software company.",
@@ -99,7 +99,7 @@ DEMO_PERSONAS = [
         "system_prompt": None,
     },
 ]
-DEMO_TOPICS = [
+DEMO_TOPICS: list[dict[str, Any]] = [
     {"name": "product analytics", "description": "How teams measure feature adoption and retention."},
     {"name": "funnel reporting", "description": None},
 ]  # fmt: skip

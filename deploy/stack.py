@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from psycopg2.extensions import make_dsn
 
 from deploy.db import DEFAULT_DATABASE_URL
-from deploy.parts import GATEWAY, ROOT, part_ports
+from libs.contract.parts import GATEWAY, ROOT, part_ports
 
 DATA = ROOT / ".data"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

@@ -100,6 +100,11 @@ async def create_product(cur: Any, args: argparse.Namespace, env: Env) -> dict[s
     return await queries.create_product(cur, organization["id"], args.name, args.slug)
 
 
+async def delete_product(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    organization = await queries.get_organization(cur, args.org)
+    return await queries.delete_product(cur, organization["id"], args.product)
+
+
 async def list_orgs(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     return {"organizations": await queries.list_organizations(cur)}
 
@@ -217,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     org_option(sub)
     sub.add_argument("--name", required=True, type=NAME)
     sub.add_argument("--slug", required=True, type=parse_slug)
+    sub = command("delete-product", delete_product, "delete a product of an organization (soft: the row stays)")
+    org_option(sub)
+    sub.add_argument("--product", required=True, type=parse_id_or_slug, help="product id or slug")
     sub = command("list-products", list_products, "list an organization's products")
     org_option(sub)
     sub = command("create-user", create_user, "create a user")

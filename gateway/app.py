@@ -11,7 +11,6 @@ from aiohttp import web
 from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
-from deploy.parts import GATEWAY
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
@@ -30,7 +29,6 @@ from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.server import GatewayRunner
 from gateway.settings import GatewaySettings
-from libs.common.contract import Route
 from libs.common.db import db_pool_ctx
 from libs.common.events import identity_events_stream
 from libs.common.health import add_health_routes
@@ -48,6 +46,8 @@ from libs.common.redis_client import attach_redis, create_redis
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
+from libs.contract.parts import GATEWAY
+from libs.contract.route import Route
 
 # A body left unread (a 401 before it was read, a 408) is drained for at most a second before the
 # connection closes (aiohttp lingers ten): a client dribbling bytes holds a connection no longer.

@@ -1,13 +1,13 @@
 """The gateway's own public routes: what the identity schema it owns can answer.
 
-Declarations only (libs/common/contract.py), compiled with the services' routes: the same
+Declarations only (libs/contract/route.py), compiled with the services' routes: the same
 credential, rate-limit, scope and tenancy checks, then the gateway's handler instead of a service.
 """
 
 from __future__ import annotations
 
 from gateway import schemas
-from libs.common.contract import Route
+from libs.contract.route import Route
 
 PART = "gateway"
 

@@ -87,8 +87,13 @@ class Directory:
 
         return await self._organizations.get_or_load(organization_id, load)
 
-    async def product(self, product_id: str) -> OwnedProduct | None:
-        """A live product and its organization; None for an unknown or deleted id."""
+    async def product(self, product_id: str, *, fresh: bool = False) -> OwnedProduct | None:
+        """A live product and its organization; None for an unknown or deleted id.
+
+        `fresh` reads the database rather than the cache (and stores what it read): a product
+        created or deleted by a call that has returned is then honoured at once, on every replica,
+        where the cache learns of it within a poll.
+        """
 
         async def load() -> OwnedProduct | None:
             if not is_uuid(product_id):
@@ -100,6 +105,10 @@ class Directory:
             product = Product(id=str(row["id"]), name=row["name"], slug=row["slug"])
             return OwnedProduct(organization_id=str(row["organization_id"]), product=product)
 
+        if fresh:
+            owned = await load()
+            self._products.set(product_id, owned)
+            return owned
         return await self._products.get_or_load(product_id, load)
 
     async def role(self, user_id: str, organization_id: str) -> str | None:

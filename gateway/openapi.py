@@ -10,10 +10,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from gateway.auth.credentials import API_KEY_HEADER
 from gateway.auth.sessions import SESSION_COOKIE
-from libs.common.contract import Route
 from libs.common.encoding import dumps
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
+from libs.contract.route import Route
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from aiohttp import web
+
+from libs.common.changes import changes_answer
 from libs.common.db import Row
 from libs.common.relay import Outbox
 
@@ -21,3 +24,9 @@ def event_from_row(row: Row) -> dict[str, Any]:
 
 
 PRODUCT_OUTBOX = Outbox("product_outbox", "product_outbox_relay", "identity.product-outbox-relay", event_from_row)
+
+
+async def internal_product_changes(request: web.Request) -> web.Response:
+    """GET /internal/product-changes: the product changes after a stream position, for the apps
+    service's copy of the products when its stream lost entries (libs/common/catch_up.py)."""
+    return await changes_answer(request, PRODUCT_OUTBOX)

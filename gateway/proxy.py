@@ -21,17 +21,18 @@ from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.identity import Identity
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
 from libs.common import errors
-from libs.common.contract import Route
 from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, StreamedResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
 from libs.common.keys import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.common.middlewares import REQUEST_ID_HEADER
+from libs.contract.route import Route
 
 # Only these client headers reach a service; identity travels in the internal token alone.
 FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent")
 PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def lifecycle_headers(route: Route) -> dict[str, str]:
@@ -57,10 +58,19 @@ def _product_id_in_body(body: bytes, field: str) -> str | None:
 
 
 async def check_tenancy(request: web.Request, route: Route, identity: Identity, body: bytes) -> Product | None:
-    """404 for an organization or product id of another organization; the checked product otherwise."""
+    """404 for an organization or product id of another organization; the checked product otherwise.
+
+    A write reads its product from the database, not the cache, so a product created or deleted
+    by a call that has returned is honoured at once; reads take the cache's word (a poll behind).
+    """
     organization_id = identity.organization.id
     if route.org_param is not None and request.match_info[route.org_param].lower() != organization_id:
         raise errors.NotFound("organization not found")
+    fresh = request.method not in SAFE_METHODS
+    if route.product_reference is not None:
+        referenced = _product_id_in_body(body, route.product_reference)
+        owned = await request.app[DIRECTORY].product(referenced.lower(), fresh=fresh) if referenced else None
+        return owned.product if owned is not None and owned.organization_id == organization_id else None
     product_id = None
     if route.product_param is not None:
         product_id = request.match_info[route.product_param]
@@ -70,7 +80,7 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
         product_id = _product_id_in_body(body, route.product_body)
     if not product_id:
         return None
-    owned = await request.app[DIRECTORY].product(product_id.lower())
+    owned = await request.app[DIRECTORY].product(product_id.lower(), fresh=fresh)
     if owned is None or owned.organization_id != organization_id:
         raise errors.NotFound("product not found")
     return owned.product

@@ -154,6 +154,21 @@ async def create_product(cur: Any, organization_id: str, name: str, slug: str, p
     return row
 
 
+async def delete_product(cur: Any, organization_id: str, id_or_slug: str) -> Row:
+    """Soft-delete a live product of the organization, named by id or slug."""
+    column = "id" if is_uuid(id_or_slug) else "slug"
+    row = await fetch_one(
+        cur,
+        "UPDATE products SET deleted_at = clock_timestamp(), updated_at = now()"
+        f" WHERE organization_id = %s AND {column} = %s AND deleted_at IS NULL"
+        " RETURNING id, organization_id, name, slug, deleted_at",
+        (organization_id, id_or_slug),
+    )
+    if row is None:
+        raise NotFound(f"no live product {id_or_slug!r} in this organization")
+    return row
+
+
 async def find_product(cur: Any, product_id: str) -> Row | None:
     return await fetch_one(
         cur,

@@ -8,7 +8,7 @@ gateway never imports a service's handlers or queries.
 from __future__ import annotations
 
 from gateway import contract as gateway
-from libs.common.contract import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
+from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
 from services.apps import contract as apps
 from services.content import contract as content
 from services.personas import contract as personas

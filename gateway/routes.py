@@ -10,10 +10,10 @@ from aiohttp import web
 from gateway import views
 from gateway.contract import PART
 from gateway.oauth.views import setup_oauth_routes
-from gateway.product_events import PRODUCT_OUTBOX
+from gateway.product_events import internal_product_changes
 from gateway.proxy import compile_route, forward_to
-from libs.common.changes import PRODUCT_CHANGES_PATH, changes_handler
-from libs.common.contract import Route, bind_handlers
+from libs.contract.internal import endpoints_of
+from libs.contract.route import Route, bind_handlers, register_handlers
 
 _PARAMETER = re.compile(r"{(\w+)}")
 
@@ -50,7 +50,7 @@ def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Map
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     setup_oauth_routes(router)
     # For the apps service's copy of the products, when the event stream lost some (libs/common/catch_up.py).
-    router.add_get(PRODUCT_CHANGES_PATH, changes_handler(PRODUCT_OUTBOX), name="internal_product_changes")
+    register_handlers(router, endpoints_of(PART), (internal_product_changes,))
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

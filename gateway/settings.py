@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from deploy.parts import SERVICES, Part
 from gateway.client_address import Network, parse_trusted_proxies
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import SERVICES, Part
 
 # The bearer tokens' issuer in local development when PUBLIC_URL is unset (never elsewhere).
 DEVELOPMENT_ISSUER = "aivis"

@@ -62,5 +62,5 @@ async def credential_get(request: web.Request, checked: Checked) -> web.Response
     })  # fmt: skip
 
 
-# The handlers of the gateway's own public routes (gateway/contract.py), by route name.
-HANDLERS = {"products_list": products_list, "credential_get": credential_get}
+# The handlers of the gateway's own public routes (gateway/contract.py), named as their routes.
+HANDLERS = (products_list, credential_get)

@@ -4,7 +4,7 @@ The database is created and bootstrapped exactly as `make run` does it (roles, s
 migrations), then dropped at the end. Tests isolate by building their own organizations, so
 nothing needs cleaning between them and tests never see each other's rows.
 
-`stack` starts every part listed in deploy/parts.py on its own port, wired to the others as in
+`stack` starts every part listed in libs/contract/parts.py on its own port, wired to the others as in
 production; a new service joins the integration tests by being listed there.
 """
 
@@ -31,11 +31,12 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db
-from deploy.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
 from deploy.stack import forget_prefix
 from libs.common.db import create_pool
 from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
+from libs.contract.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
+from tests.answer_shapes import answer_shapes_middleware
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
@@ -151,6 +152,8 @@ class Stack:
     database: TestDatabase
     servers: dict[str, TestServer]
     gateway: Client
+    # Success answers of any gateway of the stack that their declared schema refuses (answer_shapes.py).
+    shape_violations: list[str]
 
     def part_environ(self, part: Part, **extra: str) -> dict[str, str]:
         return {**self.environ, "DATABASE_URL": self.database.dsn(part), **extra}
@@ -158,6 +161,7 @@ class Stack:
     async def start_gateway(self, extra_environ: Mapping[str, str] | None = None, **kwargs: Any) -> Client:
         """Another gateway on the same stack (a second replica, or one with other settings)."""
         app = build_app(GATEWAY, self.part_environ(GATEWAY, **(extra_environ or {})), **kwargs)
+        app.middlewares.append(answer_shapes_middleware(self.shape_violations))
         client = TestClient(TestServer(app))
         await client.start_server()
         return client
@@ -170,9 +174,12 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
     environ = {**base_environ, **{f"{name.upper()}_URL": url for name, url in urls.items()}}
     servers: dict[str, TestServer] = {}
     client: Client | None = None
+    shape_violations: list[str] = []
 
     def server(part: Part) -> TestServer:
         app = build_app(part, {**environ, "DATABASE_URL": database.dsn(part)})
+        if part is GATEWAY:
+            app.middlewares.append(answer_shapes_middleware(shape_violations))
         return TestServer(app, socket_factory=lambda *_: sockets[part.name])
 
     try:
@@ -181,7 +188,8 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
             await servers[part.name].start_server()
         client = TestClient(server(GATEWAY))
         await client.start_server()
-        yield Stack(environ, database, servers, client)
+        yield Stack(environ, database, servers, client, shape_violations)
+        assert shape_violations == [], "answers their declared response schema refuses"
     finally:
         if client is not None:
             await client.close()

@@ -24,6 +24,7 @@ from gateway.auth.tokens import TokenSigner
 from gateway.settings import DEVELOPMENT_ISSUER
 from libs.common.db import cursor, fetch_one, transaction
 from libs.common.internal_token import HEADER, mint, service_caller
+from libs.contract import internal
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as app_queries
@@ -66,6 +67,10 @@ class IdentityFactory:
         async with transaction(self.pool) as cur:
             row = await queries.create_product(cur, org.id, name, unique("product"))
         return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
+
+    async def delete_product(self, org: Org, product_id: str) -> None:
+        async with transaction(self.pool) as cur:
+            await queries.delete_product(cur, org.id, product_id)
 
     async def api_key(self, org: Org, scopes: frozenset[str] = ALL_SCOPES, **kwargs: Any) -> str:
         async with transaction(self.pool) as cur:
@@ -116,10 +121,12 @@ class SimulationFactory:
             return response.status, await response.json()
 
     async def environment(self, org: Org, name: str = "env") -> dict[str, Any]:
-        status, task = await self.post("/internal/tasks", {"organizationId": org.id, "name": "task", "category": "web"})
+        status, task = await self.post(
+            internal.TASKS_CREATE.path, {"organizationId": org.id, "name": "task", "category": "web"}
+        )
         assert status == 201, task
         status, environment = await self.post(
-            "/internal/environments",
+            internal.ENVIRONMENTS_CREATE.path,
             {"organizationId": org.id, "taskId": task["id"], "name": name, "agentConfig": {"model": "m"}},
         )
         assert status == 201, environment
@@ -133,7 +140,7 @@ class SimulationFactory:
             "status": "completed",
             **fields,
         }
-        status, run = await self.post("/internal/runs", body)
+        status, run = await self.post(internal.RUNS_CREATE.path, body)
         assert status == 201, run
         return run
 

@@ -26,8 +26,8 @@ from gateway.oauth.throttle import DeviceFlowLimits
 from libs.common.db import cursor, transaction
 from libs.common.errors import ValidationFailed
 from libs.common.keys import DB_POOL
+from libs.contract.internal import OAUTH
 
-PATH = "/device"
 NOT_PENDING = "This code is not valid: it may be mistyped, already used, or older than 15 minutes."
 
 
@@ -125,5 +125,5 @@ async def device_decide(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    router.add_get(PATH, device_page, name="dashboard.device")
-    router.add_post(PATH, device_decide, name="dashboard.device_decide")
+    router.add_get(OAUTH.device_page, device_page, name="dashboard.device")
+    router.add_post(OAUTH.device_page, device_decide, name="dashboard.device_decide")

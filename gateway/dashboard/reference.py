@@ -22,4 +22,4 @@ async def reference(request: web.Request) -> web.Response:
 
 def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/docs", reference, name="dashboard.reference")
-    router.add_static(ASSETS, swagger_ui_path, name="dashboard.reference_assets")  # type: ignore[arg-type]
+    router.add_static(ASSETS, swagger_ui_path, name="dashboard.reference_assets")

@@ -112,10 +112,9 @@ async def decide(
     row = await pending(cur, user_code, now, lock=True)
     if row is None:
         return None
+    decision: tuple[str, str, str | None, list[str] | None] = ("denied", user_id, None, None)
     if approve:
         granted = sorted(frozenset(row["requested_scopes"]) & grants.GRANTABLE_SCOPES[role])
-        decision: tuple[str, str, str | None, list[str] | None] = ("approved", user_id, organization_id, granted)
-    else:
-        decision = ("denied", user_id, None, None)
+        decision = ("approved", user_id, organization_id, granted)
     await queries.decide_device_authorization(cur, str(row["id"]), *decision, now)
     return row

@@ -62,7 +62,7 @@ def oauth_endpoint(handler: Handler) -> Handler:
         except web.HTTPRequestEntityTooLarge:
             return OAuthError("invalid_request", "the request body is too large", status=413).response()
 
-    wrapped.__doc__ = handler.__doc__
+    wrapped.__name__, wrapped.__doc__ = handler.__name__, handler.__doc__
     return wrapped
 
 

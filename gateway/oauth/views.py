@@ -15,10 +15,11 @@ from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.encoding import json_response
 from libs.common.keys import DB_POOL, SETTINGS
+from libs.contract.internal import OAUTH
+from libs.contract.route import register_handlers
 
 DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 REFRESH_GRANT = "refresh_token"
-DEVICE_PAGE = "/device"
 
 
 def public_url(request: web.Request) -> str:
@@ -39,7 +40,7 @@ def parse_scope(text: str | None) -> frozenset[str] | None:
 
 
 @oauth_endpoint
-async def device_code(request: web.Request) -> web.Response:
+async def oauth_device_code(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/device/code: start a device authorization (RFC 8628 §3.1-3.2)."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
@@ -52,7 +53,7 @@ async def device_code(request: web.Request) -> web.Response:
         )  # fmt: skip
     async with transaction(request.app[DB_POOL]) as cur:
         code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
-    verification_uri = public_url(request) + DEVICE_PAGE
+    verification_uri = public_url(request) + OAUTH.device_page
     user_code = device.show_user_code(row["user_code"])
     body = {
         "device_code": code,
@@ -66,7 +67,7 @@ async def device_code(request: web.Request) -> web.Response:
 
 
 @oauth_endpoint
-async def token(request: web.Request) -> web.Response:
+async def oauth_token(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/token: the device-code and refresh-token grants (RFC 8628 §3.4, RFC 6749 §6)."""
     parameters = await read_parameters(request)
     grant_type = required(parameters, "grant_type")
@@ -88,7 +89,7 @@ async def token(request: web.Request) -> web.Response:
 
 
 @oauth_endpoint
-async def revoke(request: web.Request) -> web.Response:
+async def oauth_revoke(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/revoke: revoke a refresh or access token and its whole grant (RFC 7009).
     The token's kind is found from the token itself; `token_type_hint` is not needed."""
     parameters = await read_parameters(request)
@@ -102,15 +103,14 @@ async def revoke(request: web.Request) -> web.Response:
     return json_response({}, headers=NO_STORE)
 
 
-async def metadata(request: web.Request) -> web.Response:
+async def oauth_metadata(request: web.Request) -> web.Response:
     """GET /.well-known/oauth-authorization-server: the authorization server's metadata (RFC 8414)."""
     base = public_url(request)
-    api = base + "/api/v1/oauth"
     document = {
         "issuer": request.app[SETTINGS].issuer,  # the JWTs' `iss`
-        "device_authorization_endpoint": f"{api}/device/code",
-        "token_endpoint": f"{api}/token",
-        "revocation_endpoint": f"{api}/revoke",
+        "device_authorization_endpoint": OAUTH.device_authorization.url(base),
+        "token_endpoint": OAUTH.token.url(base),
+        "revocation_endpoint": OAUTH.revocation.url(base),
         "jwks_uri": f"{base}/.well-known/jwks.json",
         "scopes_supported": sorted(ALL_SCOPES),
         # No authorization endpoint: people approve on the device page, never by redirect.
@@ -123,8 +123,8 @@ async def metadata(request: web.Request) -> web.Response:
     return json_response(document, headers={"Cache-Control": "public, max-age=300"})
 
 
+HANDLERS = (oauth_metadata, oauth_device_code, oauth_token, oauth_revoke)
+
+
 def setup_oauth_routes(router: web.UrlDispatcher) -> None:
-    router.add_get("/.well-known/oauth-authorization-server", metadata, name="oauth_metadata")
-    router.add_post("/api/v1/oauth/device/code", device_code, name="oauth_device_code")
-    router.add_post("/api/v1/oauth/token", token, name="oauth_token")
-    router.add_post("/api/v1/oauth/revoke", revoke, name="oauth_revoke")
+    register_handlers(router, OAUTH.all(), HANDLERS)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
 from marshmallow import fields, validate
 
 from libs.common.db import cursor
@@ -25,10 +24,8 @@ from libs.common.internal_token import service_caller
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.relay import Outbox
 from libs.common.schemas import ApiSchema, load_query
+from libs.contract.internal import Endpoint
 
-# The content service's changes (content events) and the gateway's (product events).
-CONTENT_CHANGES_PATH = "/internal/changes"
-PRODUCT_CHANGES_PATH = "/internal/product-changes"
 PAGE_MAX = 1000
 
 
@@ -40,21 +37,17 @@ class ChangesQuery(ApiSchema):
 CHANGES_QUERY = ChangesQuery()
 
 
-def changes_handler(outbox: Outbox) -> Handler:
-    """The endpoint listing `outbox`'s changes after a position. Only parts call it, on their own
-    behalf: the list spans every organization."""
-
-    async def changes(request: web.Request) -> web.Response:
-        """GET the changes after `after` (at most `limit`), and whether none of them was pruned."""
-        if caller_of(request).principal_kind != "service":
-            raise Forbidden("only a part may list every organization's changes")
-        query = load_query(request, CHANGES_QUERY)
-        async with cursor(request.app[DB_POOL]) as cur:
-            rows, complete = await outbox.changes_after(cur, query["after"], query["limit"])
-        changed = [{"position": row["position"], "event": outbox.event_from_row(row)} for row in rows]
-        return json_response({"changes": changed, "complete": complete})
-
-    return changes
+async def changes_answer(request: web.Request, outbox: Outbox) -> web.Response:
+    """The answer of a part's changes endpoint: `outbox`'s changes after `after` (at most `limit`),
+    and whether none of them was pruned. Only parts call it, on their own behalf: the list spans
+    every organization."""
+    if caller_of(request).principal_kind != "service":
+        raise Forbidden("only a part may list every organization's changes")
+    query = load_query(request, CHANGES_QUERY)
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows, complete = await outbox.changes_after(cur, query["after"], query["limit"])
+    changed = [{"position": row["position"], "event": outbox.event_from_row(row)} for row in rows]
+    return json_response({"changes": changed, "complete": complete})
 
 
 @dataclass(frozen=True)
@@ -65,8 +58,8 @@ class Changes:
     complete: bool
 
 
-async def read_changes(http: InternalClient, base_url: str, path: str, reader: str, after: int) -> Changes:
+async def read_changes(http: InternalClient, base_url: str, endpoint: Endpoint, reader: str, after: int) -> Changes:
     """The first page of the changes after `after` from the part at `base_url`, as `reader`."""
-    url = f"{base_url}{path}?after={after}&limit={PAGE_MAX}"
+    url = endpoint.url(base_url, query=[("after", str(after)), ("limit", str(PAGE_MAX))])
     page = await http.call("GET", url, service_caller(reader))
     return Changes([(int(change["position"]), change["event"]) for change in page["changes"]], bool(page["complete"]))

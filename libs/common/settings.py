@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deploy.parts import BY_NAME, Part
+from libs.contract.parts import BY_NAME, Part
 
 MIN_SECRET_LENGTH = 32
 

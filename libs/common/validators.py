@@ -118,8 +118,8 @@ def hostname_validators() -> list[validate.Validator]:
 
 
 def _canonical_path_within_limit(value: str) -> None:
-    # Only "a" * 2048 and the like can grow: normalisation adds the leading slash.
-    if len(normalize_route_path(value)) > ROUTE_PATH_MAX:
+    # "a" * 2048 and the like grow by the leading slash; NFC may lengthen a few characters.
+    if max(len(rfc3986_route_path(value)), len(normalize_route_path(value))) > ROUTE_PATH_MAX:
         raise ValidationError(f"Longer than {ROUTE_PATH_MAX} characters once the leading slash is added.")
 
 
@@ -161,6 +161,34 @@ def normalize_route_path(path: str) -> str:
         elif segment not in ("", "."):
             segments.append(segment)
     return "/" + "/".join(segments)
+
+
+def rfc3986_route_path(path: str) -> str:
+    """A route path as the client sent it, normalised only as RFC 3986 (6.2.2) allows: a leading
+    slash, upper-case percent-encoding digits, percent-encoded unreserved characters decoded
+    ("%7E" is "~", "%c3%a9" is "%C3%A9"), dot segments removed (5.2.4: "/a/./b/../c/" is "/a/c/").
+    Nothing else changes: empty segments, a trailing slash, the Unicode form and every other
+    encoding stay the client's. Routes keep this form; `normalize_route_path` is their key."""
+    decoded = _PERCENT.sub(_decode_if_unreserved, path if path.startswith("/") else "/" + path)
+    output: list[str] = []
+    segments = decoded.split("/")[1:]
+    for index, segment in enumerate(segments):
+        if segment in (".", ".."):
+            if segment == ".." and output:
+                output.pop()
+            if index == len(segments) - 1:
+                output.append("")  # "/a/b/.." is "/a/": the last segment stays a directory
+        else:
+            output.append(segment)
+    return "/" + "/".join(output)
+
+
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _decode_if_unreserved(match: re.Match[str]) -> str:
+    character = chr(int(match.group()[1:], 16))
+    return character if character in _UNRESERVED else match.group().upper()
 
 
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")

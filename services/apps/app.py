@@ -7,13 +7,14 @@ from functools import partial
 
 from aiohttp import web
 
-from deploy.parts import APPS
 from libs.common.catch_up import STEP_SECONDS, CatchUp
-from libs.common.changes import PRODUCT_CHANGES_PATH, read_changes
+from libs.common.changes import read_changes
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from libs.contract import internal
+from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.keys import EDGE
 from services.apps.products import ProductConsumer
@@ -33,7 +34,7 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
     consumer = ProductConsumer(app[REDIS], settings.events_stream, app[DB_POOL])
     # Background work with no request waiting on it: reading the gateway's changes here is no
     # request crossing back into the part that called.
-    read = partial(read_changes, app[HTTP], settings.gateway_url, PRODUCT_CHANGES_PATH, PART.name)
+    read = partial(read_changes, app[HTTP], settings.gateway_url, internal.PRODUCT_CHANGES, PART.name)
     catch_up = CatchUp(consumer, app[DB_POOL], "products", read, consumer.apply_events)
     async with periodic(0.0, consumer.step, "apps-products"), periodic(STEP_SECONDS, catch_up.step, "apps-catch-up"):
         yield

@@ -26,7 +26,7 @@ from libs.common.keys import DB_POOL, REQUEST_ID
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
 from services.apps.queries import app_routes as queries
-from services.apps.schemas import encode_cursor
+from services.apps.schemas.requests import encode_cursor
 
 log = logging.getLogger(__name__)
 

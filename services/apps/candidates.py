@@ -41,7 +41,7 @@ def route_candidates(
 ) -> list[dict[str, Any]]:
     """The candidates among `documents` (of `products`, by id), in the documents' order, given the
     app's `routes` at their suggested paths or to them."""
-    by_path = {route["path"]: route for route in routes}
+    by_key = {route["pathKey"]: route for route in routes}
     by_target = first_route_by_target(routes)
     candidates = []
     for document in documents:
@@ -49,7 +49,7 @@ def route_candidates(
         if routed is not None and not include_routed:
             continue
         path = suggested[document["id"]]
-        at_path = by_path.get(path)
+        at_path = by_key.get(path)  # a suggested path is canonical: its own key
         same = at_path is not None and is_same_target(at_path, TARGET_TYPE, document["id"])
         conflicting = at_path if at_path is not None and not same else None
         if routed is not None:

@@ -27,7 +27,7 @@ from services.apps.domains import register_domain
 from services.apps.edge import EdgeProvider
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as domain_queries
-from services.apps.schemas import ORIGIN_MAX
+from services.apps.schemas.values import ORIGIN_MAX
 
 CONFIG_VERSION = 1
 MODE = "full_shadow"

@@ -2,7 +2,7 @@
 
 Per item, in this order (docs/architecture.md, "Apps service", writes the sets down):
 - `target_not_found`: the target is not a live document of the caller's organization;
-- `duplicate_in_request`: an earlier item of the same request has the same canonical path;
+- `duplicate_in_request`: an earlier item of the same request has the same canonical path (key);
 - `path_conflict`: the app has a route at that path to another target (`pathConflict`);
 - `already_routed`: the app already routes to that target (`existingRoute`); informational.
 The first three make the item a `conflict`; otherwise an identical existing route makes it a
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from libs.common.validators import normalize_route_path
+from libs.common.validators import normalize_route_path, rfc3986_route_path
 
 BLOCKING_ISSUES = frozenset({"target_not_found", "duplicate_in_request", "path_conflict"})
 
@@ -24,17 +24,19 @@ Route = dict[str, Any]
 
 @dataclass(frozen=True)
 class ImportItem:
-    path: str  # canonical
+    path: str  # as sent, RFC 3986-normalised: what a created route keeps
+    key: str  # canonical: what decides that two paths are one
     target_type: str
     target_id: str
     input: dict[str, str]  # the item as submitted
 
 
 def import_items(routes: list[dict[str, str]]) -> list[ImportItem]:
-    """Loaded request items, with their canonical paths."""
+    """Loaded request items, with the paths routes keep and their keys."""
     return [
         ImportItem(
-            path=normalize_route_path(route["path"]),
+            path=rfc3986_route_path(route["path"]),
+            key=normalize_route_path(route["path"]),
             target_type=route["target_type"],
             target_id=route["target_id"],
             input={"path": route["path"], "targetId": route["target_id"], "targetType": route["target_type"]},
@@ -73,7 +75,7 @@ def preview_import(
     products: Mapping[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """The preview of importing `items` into an app whose routes at those paths or targets are `existing`."""
-    by_path = {route["path"]: route for route in existing}
+    by_key = {route["pathKey"]: route for route in existing}
     by_target = first_route_by_target(existing)
     seen: set[str] = set()
     entries = []
@@ -83,10 +85,10 @@ def preview_import(
         target = targets.get(item.target_id)
         if target is None:
             issues.append("target_not_found")
-        if item.path in seen:
+        if item.key in seen:
             issues.append("duplicate_in_request")
-        seen.add(item.path)
-        at_path = by_path.get(item.path)
+        seen.add(item.key)
+        at_path = by_key.get(item.key)
         identical = at_path is not None and is_same_target(at_path, item.target_type, item.target_id)
         conflicting = at_path if at_path is not None and not identical else None
         if conflicting is not None:

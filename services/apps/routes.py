@@ -4,29 +4,31 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.contract import register_handlers
+from libs.contract.internal import endpoints_of
+from libs.contract.route import register_handlers
 from services.apps import contract
 from services.apps.views import app_routes, apps, domains, legacy, resources
 
-HANDLERS = {
-    "apps_list": apps.apps_list,
-    "apps_create": apps.apps_create,
-    "apps_get": apps.apps_get,
-    "apps_update": apps.apps_update,
-    "apps_config_update": apps.apps_config_update,
-    "apps_resources_list": resources.resources_list,
-    "apps_resources_create": resources.resources_create,
-    "apps_domains_list": domains.domains_list,
-    "apps_domains_create": domains.domains_create,
-    "apps_route_candidates": app_routes.routes_candidates,
-    "apps_routes_preview": app_routes.routes_preview,
-    "apps_routes_batch": app_routes.routes_batch,
-    "apps_routes_update": app_routes.routes_update,
-    "legacy_routing_get": legacy.legacy_routing_get,
-}
+HANDLERS = (
+    apps.apps_list,
+    apps.apps_create,
+    apps.apps_get,
+    apps.apps_update,
+    apps.apps_config_update,
+    resources.apps_resources_list,
+    resources.apps_resources_create,
+    domains.apps_domains_list,
+    domains.apps_domains_create,
+    app_routes.apps_route_candidates,
+    app_routes.apps_routes_preview,
+    app_routes.apps_routes_batch,
+    app_routes.apps_routes_update,
+    legacy.legacy_routing_get,
+)
+INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
     register_handlers(router, contract.ROUTES, HANDLERS)
-    router.add_post("/internal/domains/resolve", domains.internal_domains_resolve, name="internal_domains_resolve")
+    register_handlers(router, endpoints_of(contract.PART), INTERNAL_HANDLERS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from deploy.parts import Part
 from libs.common.events import identity_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import Part
 from services.apps.edge import EDGE_PROVIDERS
 
 

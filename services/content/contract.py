@@ -1,12 +1,12 @@
 """The content service's public routes: site pages and content documents.
 
-Declarations only (libs/common/contract.py): the service registers its handlers by these names,
+Declarations only (libs/contract/route.py): the service registers its handlers by these names,
 the gateway compiles them into its checks and the OpenAPI document.
 """
 
 from __future__ import annotations
 
-from libs.common.contract import CONTRACT_DATE, Route
+from libs.contract.route import CONTRACT_DATE, Route
 from services.content.schemas import documents, site_pages
 
 PART = "content"

@@ -9,6 +9,7 @@ from aiohttp import web
 
 from libs.common.internal_token import service_caller
 from libs.common.keys import HTTP, SETTINGS, caller_of
+from libs.contract.clients import AppsClient
 
 RESOLVE_BATCH = 500  # the most ids /internal/domains/resolve takes at once
 UNKNOWN = "No such domain in this organization."
@@ -55,12 +56,9 @@ async def resolve_domains(request: web.Request, ids: Iterable[str]) -> dict[str,
         return {}
     caller = caller_of(request)
     settings = request.app[SETTINGS]
-    url = f"{settings.apps_url}/internal/domains/resolve"
+    apps = AppsClient(request.app[HTTP], settings.apps_url)
     on_behalf = service_caller(settings.name, caller.org, caller.request_id)
     hostnames: dict[str, str] = {}
     for start in range(0, len(wanted), RESOLVE_BATCH):
-        answer = await request.app[HTTP].call(
-            "POST", url, on_behalf, json={"ids": wanted[start : start + RESOLVE_BATCH]}
-        )
-        hostnames.update({domain["id"]: domain["domain"] for domain in answer["domains"]})
+        hostnames.update(await apps.resolve_domains(on_behalf, wanted[start : start + RESOLVE_BATCH]))
     return hostnames

@@ -83,7 +83,8 @@ async def edit_document(
     changes = dict(changes)
     explicit_url = "source_url" in changes
     domains_changed = domains is not None and await _apply_domains(cur, document_id, domains, hostnames or {})
-    file_path = locate(changes.get("file_path", current["file_path"]), None).file_path
+    given: str = changes["file_path"] if "file_path" in changes else current["file_path"]
+    file_path = locate(given, None).file_path
     if "file_path" in changes:
         changes["file_path"] = file_path
     changes = {column: value for column, value in changes.items() if current[column] != value}

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
-from deploy.parts import PERSONAS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
+from libs.contract.parts import PERSONAS
 from services.personas.generator import TemplateGenerator
 from services.personas.keys import GENERATOR
 from services.personas.routes import setup_routes

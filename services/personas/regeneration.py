@@ -38,6 +38,14 @@ class JobFailed(Exception):
         self.topic = topic
 
 
+def _leaves(group: BaseExceptionGroup[JobFailed]) -> list[JobFailed]:
+    """The failures of a group, however nested."""
+    found: list[JobFailed] = []
+    for failure in group.exceptions:
+        found.extend(_leaves(failure) if isinstance(failure, BaseExceptionGroup) else [failure])
+    return found
+
+
 async def generate_all(
     generator: SuggestionGenerator, product: Product, topics: list[TopicBrief], personas: tuple[PersonaBrief, ...]
 ) -> list[tuple[TopicBrief, list[GeneratedPrompt]]]:
@@ -57,7 +65,7 @@ async def generate_all(
             tasks = [group.create_task(job(topic)) for topic in topics]
     except* JobFailed as failures:
         topic_ids = []
-        for failure in failures.exceptions:
+        for failure in _leaves(failures):
             log.error("%s", failure, exc_info=failure.__cause__)
             topic_ids.append(failure.topic.id)
         raise InternalError(

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.contract import register_handlers
+from libs.contract.route import register_handlers
 from services.personas import contract, views
 
-HANDLERS = {
-    "personas_list": views.personas_list,
-    "personas_create": views.personas_create,
-    "personas_update": views.personas_update,
-    "personas_delete": views.personas_delete,
-    "topics_list": views.topics_list,
-    "topics_create": views.topics_create,
-    "prompt_suggestions_regenerate": views.suggestions_regenerate,
-    "prompt_suggestions_list": views.suggestions_list,
-    "prompt_suggestions_review": views.suggestions_review,
-}
+HANDLERS = (
+    views.personas_list,
+    views.personas_create,
+    views.personas_update,
+    views.personas_delete,
+    views.topics_list,
+    views.topics_create,
+    views.prompt_suggestions_regenerate,
+    views.prompt_suggestions_list,
+    views.prompt_suggestions_review,
+)
 
 
 def setup_routes(app: web.Application) -> None:

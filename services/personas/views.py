@@ -101,7 +101,7 @@ async def topics_create(request: web.Request) -> web.Response:
 # Prompt suggestions.
 
 
-async def suggestions_list(request: web.Request) -> web.Response:
+async def prompt_suggestions_list(request: web.Request) -> web.Response:
     """GET /api/v1/prompt-suggestions?productId=: the product's live suggestions, by topic and status."""
     query = load_query(request, SUGGESTION_LIST_QUERY)
     product = caller_of(request).checked_product(query.pop("product_id"))
@@ -111,7 +111,7 @@ async def suggestions_list(request: web.Request) -> web.Response:
     return raw_json_response(body)
 
 
-async def suggestions_review(request: web.Request) -> web.Response:
+async def prompt_suggestions_review(request: web.Request) -> web.Response:
     """PATCH /api/v1/prompt-suggestions/{suggestionId}: accept, reject or reopen a suggestion."""
     suggestion_id = path_id(request, "suggestionId", "prompt suggestion")
     data = await load_json(request, SUGGESTION_REVIEW)
@@ -122,7 +122,7 @@ async def suggestions_review(request: web.Request) -> web.Response:
     return raw_json_response(suggestion.encode())
 
 
-async def suggestions_regenerate(request: web.Request) -> web.Response:
+async def prompt_suggestions_regenerate(request: web.Request) -> web.Response:
     """POST /api/v1/prompt-suggestions/regenerate: replace the product's pending suggestions, all or nothing."""
     data = await load_json(request, REGENERATE_REQUEST)
     product = caller_of(request).checked_product(data["product_id"])

@@ -22,6 +22,7 @@ from libs.common.encoding import dumps
 from libs.common.errors import ApiError
 from libs.common.http_client import internal_client
 from libs.common.settings import SettingsError
+from libs.contract.clients import ContentClient
 from services.search.app import load_settings, shared_embedder
 from services.search.indexer import Indexer
 
@@ -41,7 +42,8 @@ async def reindex(environ: Mapping[str, str] | None, organization_id: str) -> di
         create_pool(settings.database_url, settings.db_schema, 1, 2) as pool,
         internal_client(settings.internal_token_secret) as http,
     ):
-        indexer = Indexer(pool, http, settings.content_url, shared_embedder(), settings.indexing_threads)
+        content = ContentClient(http, settings.content_url)
+        indexer = Indexer(pool, content, shared_embedder(), settings.indexing_threads)
         try:
             indexed, removed = await indexer.reindex(organization_id)
         finally:

@@ -9,13 +9,15 @@ from functools import cache, partial
 from aiohttp import web
 from prometheus_client import Gauge
 
-from deploy.parts import SEARCH
 from libs.common.catch_up import STEP_SECONDS, CatchUp
-from libs.common.changes import CONTENT_CHANGES_PATH, read_changes
+from libs.common.changes import read_changes
 from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.tasks import periodic
+from libs.contract import internal
+from libs.contract.clients import ContentClient
+from libs.contract.parts import SEARCH
 from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
 from services.search.keys import SEARCHER
@@ -69,9 +71,10 @@ async def searcher_ctx(app: web.Application) -> AsyncIterator[None]:
 async def indexing_ctx(app: web.Application) -> AsyncIterator[None]:
     """Consume content events for as long as the app runs."""
     settings: SearchSettings = app[SETTINGS]
-    indexer = Indexer(app[DB_POOL], app[HTTP], settings.content_url, await load_embedder(), settings.indexing_threads)
+    content = ContentClient(app[HTTP], settings.content_url)
+    indexer = Indexer(app[DB_POOL], content, await load_embedder(), settings.indexing_threads)
     consumer = EventConsumer(app[REDIS], settings.events_stream, indexer)
-    read = partial(read_changes, app[HTTP], settings.content_url, CONTENT_CHANGES_PATH, PART.name)
+    read = partial(read_changes, app[HTTP], settings.content_url, internal.CONTENT_CHANGES, PART.name)
     catch_up = CatchUp(consumer, app[DB_POOL], "content", read, consumer.apply_events)
     async with (
         periodic(0.0, consumer.step, "search-indexer"),

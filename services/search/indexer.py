@@ -29,11 +29,11 @@ from libs.common.catch_up import NotApplied
 from libs.common.db import cursor, is_database_unavailable, transaction
 from libs.common.encoding import loads
 from libs.common.errors import ApiError, NotFound
-from libs.common.http_client import InternalClient
 from libs.common.internal_token import Caller, Organization, service_caller
 from libs.common.metrics import REDIS_ERRORS
 from libs.common.outage import Outage
 from libs.common.stream_consumer import Entry, StreamConsumer
+from libs.contract.clients import ContentClient
 from services.search import chunking, store
 from services.search.embedding import Embedder
 from services.search.metrics import INDEXING_LAG
@@ -88,14 +88,12 @@ class Indexer:
     def __init__(
         self,
         pool: aiopg.Pool,
-        http: InternalClient,
-        content_url: str,
+        content: ContentClient,
         embedder: Embedder,
         threads: int = 1,
     ) -> None:
         self._pool = pool
-        self._http = http
-        self._content_url = content_url
+        self._content = content
         self._embedder = embedder
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="search-index", initializer=_yield_cpu)
 
@@ -109,9 +107,8 @@ class Indexer:
 
     async def index(self, organization_id: str, document_id: str) -> None:
         """Make the index hold the document as the content service has it now."""
-        url = f"{self._content_url}/internal/documents/{document_id}"
         try:
-            document = await self._http.call("GET", url, self._caller(organization_id))
+            document = await self._content.document(self._caller(organization_id), document_id)
         except NotFound:
             await self._remove(organization_id, document_id, None)
             return
@@ -160,9 +157,8 @@ class Indexer:
             await store.remove_document(cur, organization_id, document_id, version)
 
     async def _report(self, organization_id: str, document_id: str, indexed_at: datetime) -> None:
-        url = f"{self._content_url}/internal/documents/{document_id}/indexed"
         try:
-            await self._http.call("POST", url, self._caller(organization_id), json={"lastIndexedAt": indexed_at})
+            await self._content.mark_indexed(self._caller(organization_id), document_id, indexed_at)
         except NotFound:
             pass  # deleted meanwhile; its own event takes it out of the index
 
@@ -171,13 +167,12 @@ class Indexer:
         seen: set[str] = set()
         after: str | None = None
         while True:
-            query = f"limit={PAGE_SIZE}" + (f"&after={after}" if after else "")
-            url = f"{self._content_url}/internal/organizations/{organization_id}/documents?{query}"
-            page = await self._http.call("GET", url, self._caller(organization_id))
-            for document in page["documents"]:
+            documents, after = await self._content.organization_documents(
+                self._caller(organization_id), organization_id, after, PAGE_SIZE
+            )
+            for document in documents:
                 await self.apply(organization_id, document)
                 seen.add(document["id"])
-            after = page["next"]
             if after is None:
                 break
         async with cursor(self._pool) as cur:

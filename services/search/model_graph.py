@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -33,7 +34,7 @@ class _Graph:
         self.initializers.append(numpy_helper.from_array(np.asarray(value), name))
         return name
 
-    def node(self, op: str, *inputs: str, **attributes: object) -> str:
+    def node(self, op: str, *inputs: str, **attributes: Any) -> str:
         output = f"{op.lower()}_{len(self.nodes)}"
         self.nodes.append(helper.make_node(op, list(inputs), [output], **attributes))
         return output

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.contract import register_handlers
+from libs.contract.route import register_handlers
 from services.search import contract, views
 
-HANDLERS = {"content_search": views.content_search}
+HANDLERS = (views.content_search,)
 
 
 def setup_routes(app: web.Application) -> None:

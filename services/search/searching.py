@@ -18,9 +18,12 @@ import aiopg
 import numpy as np
 
 from libs.common.db import cursor
+from services.search import ranking as dense_vectors
 from services.search import store
 from services.search.embedding import Embedder
-from services.search.vectors import Filters, Hit, OrganizationVectors, VectorCache
+from services.search.filtering import Filters
+from services.search.ranking import Hit
+from services.search.vectors import OrganizationVectors, VectorCache
 
 # Reciprocal rank fusion: score = sum over rankings of 1 / (RRF_K + rank), rank from 1. 60 is
 # the constant of the method's paper; it keeps one list's top spot from drowning the other list.
@@ -96,7 +99,7 @@ class Searcher:
 
         async def dense_ranking() -> tuple[np.ndarray, OrganizationVectors, list[Hit]]:
             query, vectors = await asyncio.gather(self._embed(text), self.current_vectors(organization_id))
-            return query, vectors, vectors.rank(query, filters, candidates)
+            return query, vectors, dense_vectors.rank(vectors, query, filters, candidates)
 
         # The scan starts as soon as the query is embedded, while PostgreSQL may still rank the text.
         (query, vectors, dense), lexical = await asyncio.gather(
@@ -106,7 +109,7 @@ class Searcher:
         ranked = fuse([list(best), lexical], n_results)
         hits: list[Hit] = []
         for document_id in ranked:
-            hit = best.get(document_id) or vectors.best_chunk(query, document_id)
+            hit = best.get(document_id) or dense_vectors.best_chunk(vectors, query, document_id)
             if hit is not None:  # a lexical match this replica's vectors do not hold yet
                 hits.append(hit)
         async with cursor(self._pool) as cur:

@@ -6,9 +6,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from deploy.parts import Part
 from libs.common.events import content_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import Part
 
 SWITCHES = {"on": True, "off": False}
 

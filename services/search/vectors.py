@@ -11,103 +11,29 @@ organization's principal axes (an orthonormal turn, so every dot product is unch
 reads only the leading PREFIX_DIMENSIONS of each row, where most of the rows' differences lie,
 and the best SHORTLIST_ROWS or more of that pass are scored exactly. Scores are always exact;
 what the first pass may miss is measured as recall against the full scan (docs/performance.md).
-The products themselves, their threads and the axes' arithmetic are services/search/scan.py.
+The products themselves, their threads and the axes' arithmetic are services/search/scan.py;
+which rows a query may rank, services/search/filtering.py; the ranking, services/search/ranking.py.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from libs.common.db import Row
 from services.search.embedding import DIMENSIONS
-from services.search.scan import principal_axes, product
+from services.search.filtering import DocumentInfo, Filters, RowFilter
+from services.search.scan import principal_axes
 
 # Rows moved at a time when compacting (about 100 MB of vectors).
 COMPACTION_SLICE = 65_536
-# Row sets of this many filter combinations are kept per organization before starting over.
-MAX_CACHED_FILTERS = 16
 # Live rows from which the matrix is kept in principal axes and scanned by a prefix first (below
 # it, 48 MB or less, a full scan stays in the CPU's cache).
 PREFIX_MIN_ROWS = 32_768
-# Leading coordinates read by the first pass: a quarter of each row, the strided read costing
-# about 40% of a full scan.
-PREFIX_DIMENSIONS = 96
-# Rows scored exactly after the first pass: at least this many, and ten times the rows a ranking
-# takes, so that near-ties of the first pass are settled by exact scores.
-SHORTLIST_ROWS = 2_048
 # Rows sampled to find the principal axes.
 AXES_SAMPLE = 20_000
-
-
-@dataclass
-class DocumentInfo:
-    """What a result says of its document (the `metadatas` entry, less the chunk)."""
-
-    id: str
-    product_id: str
-    status: str
-    type: str | None
-    title: str
-    file_path: str | None
-    source_url: str | None
-    indexed_at: Any
-
-
-@dataclass(frozen=True)
-class Filters:
-    statuses: tuple[str, ...]
-    product_id: str | None = None
-    type: str | None = None
-
-
-@dataclass(frozen=True)
-class Hit:
-    document: DocumentInfo
-    chunk_index: int
-    similarity: float
-    vector: np.ndarray
-
-
-@dataclass(frozen=True)
-class SlotCodes:
-    """The filterable fields of every slot as numpy arrays of small integer codes."""
-
-    live: np.ndarray
-    status: np.ndarray
-    product: np.ndarray
-    type: np.ndarray
-    codes: dict[str | None, int]
-
-    @classmethod
-    def of(cls, documents: list[DocumentInfo | None]) -> SlotCodes:
-        codes: dict[str | None, int] = {}
-
-        def code(value: str | None) -> int:
-            return codes.setdefault(value, len(codes))
-
-        def column(values: Iterable[int]) -> np.ndarray:
-            return np.fromiter(values, dtype=np.int32, count=len(documents))
-
-        return cls(
-            live=np.fromiter((info is not None for info in documents), dtype=bool, count=len(documents)),
-            status=column(code(info.status if info else None) for info in documents),
-            product=column(code(info.product_id if info else None) for info in documents),
-            type=column(code(info.type if info else None) for info in documents),
-            codes=codes,
-        )
-
-    def mask(self, filters: Filters) -> np.ndarray:
-        allowed = self.live & np.isin(self.status, [self.codes.get(status, -1) for status in filters.statuses])
-        if filters.product_id is not None:
-            allowed &= self.product == self.codes.get(filters.product_id, -1)
-        if filters.type is not None:
-            allowed &= self.type == self.codes.get(filters.type, -1)
-        return allowed
 
 
 @dataclass
@@ -126,8 +52,7 @@ class OrganizationVectors:
     # and the live rows it was found from; none for a small organization.
     basis: np.ndarray | None = None
     basis_rows: int = 0
-    _codes: SlotCodes | None = None
-    _valid_rows: dict[Filters, np.ndarray] = field(default_factory=dict)  # until the next change
+    _filter: RowFilter = field(default_factory=RowFilter)
 
     @property
     def live_rows(self) -> int:
@@ -179,8 +104,7 @@ class OrganizationVectors:
             else:
                 self.documents[slot] = info
             self._append(slot, vectors_of.get(document_id, []))
-        self._codes = None
-        self._valid_rows.clear()
+        self._filter.clear()
         # Dead rows are compacted away once they are a quarter of the live ones, so an
         # organization's matrix stays within 1.25 times its live rows (the memory arithmetic
         # of docs/performance.md counts on it).
@@ -240,101 +164,10 @@ class OrganizationVectors:
         self.basis = turn if self.basis is None else self.basis @ turn
         self.basis_rows = self.live_rows
 
-    def _turned(self, query: np.ndarray) -> np.ndarray:
-        """A query in the coordinates the rows are kept in."""
-        turned: np.ndarray = query if self.basis is None else query @ self.basis
-        return turned
-
-    def _hits(self, rows: np.ndarray, scores: np.ndarray) -> list[Hit]:
-        """Hits of `rows`, with their vectors as stored (copied: no view of the matrix outlives a
-        call, as it may be reallocated)."""
-        vectors = self.matrix[rows] if self.basis is None else self.matrix[rows] @ self.basis.T
-        hits = []
-        for row, score, vector in zip(rows.tolist(), scores.tolist(), vectors, strict=True):
-            info = self.documents[self.row_slot[row]]
-            assert info is not None
-            hits.append(Hit(info, int(self.row_chunk[row]), score, vector))
-        return hits
-
-    def _scores(self, query: np.ndarray, candidates: np.ndarray, dimensions: int = DIMENSIONS) -> np.ndarray:
-        """The candidates' products with the query over their first `dimensions` coordinates."""
+    def candidates(self, filters: Filters) -> np.ndarray:
+        """The live rows whose documents pass `filters`."""
         size = self.size
-        matrix, query = self.matrix[:size, :dimensions], query[:dimensions]
-        # A narrow filter scores only its rows; otherwise one product over all rows is faster.
-        if len(candidates) == size:
-            return product(matrix, query)
-        if len(candidates) < size // 2:
-            return product(matrix[candidates], query)
-        return product(matrix, query)[candidates]
-
-    def _shortlist(self, query: np.ndarray, candidates: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
-        """Rows to rank and their exact scores: every candidate, or for a large organization the
-        best of a first pass over the leading coordinates."""
-        shortlist = max(SHORTLIST_ROWS, 10 * take)
-        if self.basis is None or len(candidates) <= 4 * shortlist:
-            return candidates, self._scores(query, candidates)
-        first = self._scores(query, candidates, PREFIX_DIMENSIONS)
-        rows = candidates[np.sort(np.argpartition(-first, shortlist - 1)[:shortlist])]
-        scores: np.ndarray = self.matrix[rows] @ query
-        return rows, scores
-
-    def _candidates(self, filters: Filters) -> np.ndarray:
-        """The live rows whose documents pass the filters; kept per filters until the next change,
-        as most queries of an organization repeat a few filters."""
-        rows = self._valid_rows.get(filters)
-        if rows is None:
-            if self._codes is None:
-                self._codes = SlotCodes.of(self.documents)
-            size = self.size
-            rows = np.flatnonzero(self.row_live[:size] & self._codes.mask(filters)[self.row_slot[:size]])
-            if len(self._valid_rows) >= MAX_CACHED_FILTERS:
-                self._valid_rows.clear()
-            self._valid_rows[filters] = rows
-        return rows
-
-    def rank(self, query: np.ndarray, filters: Filters, wanted: int) -> list[Hit]:
-        """The `wanted` documents nearest to `query` that pass `filters`, each by its best chunk,
-        best first. Fewer only when fewer documents pass."""
-        if self.live_rows == 0 or wanted <= 0:
-            return []
-        candidates = self._candidates(filters)
-        if not len(candidates):
-            return []
-        query = self._turned(query)
-        take = wanted * 4
-        rows, scores = self._shortlist(query, candidates, take)
-        take = min(len(rows), take)
-        # Take the best rows, enough to find `wanted` distinct documents; take more if chunks of
-        # the same documents crowd the top.
-        while True:
-            top = np.argpartition(-scores, take - 1)[:take] if take < len(rows) else np.arange(len(rows))
-            top = top[np.argsort(-scores[top], kind="stable")]
-            chosen: list[int] = []  # positions in `rows` of each document's best row
-            seen = set()
-            for index in top:
-                slot = int(self.row_slot[rows[index]])
-                if slot in seen:
-                    continue
-                seen.add(slot)
-                chosen.append(int(index))
-                if len(chosen) == wanted:
-                    return self._hits(rows[chosen], scores[chosen])
-            if take < len(rows):
-                take = min(len(rows), take * 4)
-            elif len(rows) < len(candidates):  # a shortlist crowded by a few documents: score them all
-                rows, scores = candidates, self._scores(query, candidates)
-            else:
-                return self._hits(rows[chosen], scores[chosen])
-
-    def best_chunk(self, query: np.ndarray, document_id: str) -> Hit | None:
-        """A document's chunk nearest to `query`."""
-        slot = self.slots.get(document_id)
-        rows = self.rows.get(slot) if slot is not None else None
-        if rows is None or not len(rows):
-            return None
-        scores = self.matrix[rows] @ self._turned(query)
-        best = int(np.argmax(scores))
-        return self._hits(rows[[best]], scores[[best]])[0]
+        return self._filter.rows(filters, self.documents, self.row_live[:size], self.row_slot[:size])
 
 
 class VectorCache:

@@ -8,10 +8,10 @@ from libs.common.encoding import json_response
 from libs.common.errors import NotFound
 from libs.common.keys import caller_of
 from libs.common.schemas import load_json
+from services.search.filtering import Filters
 from services.search.keys import SEARCHER
 from services.search.schemas import SearchRequest
 from services.search.searching import shape
-from services.search.vectors import Filters
 
 SEARCH_REQUEST = SearchRequest()
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
-from deploy.parts import SIMULATIONS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
+from libs.contract.parts import SIMULATIONS
 from services.simulations.routes import setup_routes
 
 PART = SIMULATIONS

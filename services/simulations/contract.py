@@ -1,12 +1,12 @@
 """The simulations service's public routes.
 
-Declarations only (libs/common/contract.py): the service registers its handlers by these names,
+Declarations only (libs/contract/route.py): the service registers its handlers by these names,
 the gateway compiles them into its checks and the OpenAPI document.
 """
 
 from __future__ import annotations
 
-from libs.common.contract import Route
+from libs.contract.route import Route
 from services.simulations import schemas as simulations
 
 PART = "simulations"

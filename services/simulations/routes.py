@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.contract import register_handlers
+from libs.contract.internal import endpoints_of
+from libs.contract.route import register_handlers
 from services.simulations import contract, views
 
-HANDLERS = {"simulation_runs_list": views.runs_list, "simulation_runs_get": views.runs_get}
+HANDLERS = (views.simulation_runs_list, views.simulation_runs_get)
+INTERNAL_HANDLERS = (
+    views.internal_tasks_create,
+    views.internal_environments_create,
+    views.internal_runs_create,
+)
 
 
 def setup_routes(app: web.Application) -> None:
     router = app.router
     register_handlers(router, contract.ROUTES, HANDLERS)
-    router.add_post("/internal/tasks", views.internal_tasks_create, name="internal_tasks_create")
-    router.add_post("/internal/environments", views.internal_environments_create, name="internal_environments_create")
-    router.add_post("/internal/runs", views.internal_runs_create, name="internal_runs_create")
+    register_handlers(router, endpoints_of(contract.PART), INTERNAL_HANDLERS)

@@ -18,7 +18,7 @@ TASK_CREATE = TaskCreate()
 ENVIRONMENT_CREATE = EnvironmentCreate()
 
 
-async def runs_list(request: web.Request) -> web.Response:
+async def simulation_runs_list(request: web.Request) -> web.Response:
     """GET /api/v1/agent-simulation/runs: the caller's organization's runs, newest first."""
     query = load_query(request, RUN_LIST_QUERY)
     limit, offset = query.pop("limit"), query.pop("offset")
@@ -27,7 +27,7 @@ async def runs_list(request: web.Request) -> web.Response:
     return raw_json_response(body)
 
 
-async def runs_get(request: web.Request) -> web.Response:
+async def simulation_runs_get(request: web.Request) -> web.Response:
     """GET /api/v1/agent-simulation/runs/{runId}: one live run of the caller's organization."""
     run_id = path_id(request, "runId", "run")
     async with cursor(request.app[DB_POOL]) as cur:

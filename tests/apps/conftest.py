@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from deploy.parts import APPS
 from libs.common.db import create_pool
+from libs.contract.parts import APPS
 from tests.apps.support import Client, FakeContent, Tenant, base_url
 from tests.conftest import Stack, TestDatabase, build_app
 from tests.factories import AppsProducts, IdentityFactory

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,9 @@ class FakeContent:
     server: TestServer | None = None
     # Reads of targets answered before the next ones fail (None: they never do).
     reads_before_failing: int | None = None
+    # When set, a lookup signals `lookup_waiting` and answers only once this is set.
+    lookup_released: asyncio.Event | None = None
+    lookup_waiting: asyncio.Event = field(default_factory=asyncio.Event)
 
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
@@ -71,6 +75,9 @@ class FakeContent:
 
     async def lookup(self, request: web.Request) -> web.Response:
         ids = set((await request.json())["ids"])
+        if self.lookup_released is not None:
+            self.lookup_waiting.set()
+            await self.lookup_released.wait()
         return json_response({"documents": [target for target in self._visible(request) if target["id"] in ids]})
 
     def _of(self, request: web.Request, product_ids: list[str], status: str) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import Tenant, assert_shape
 
 APPS = "/api/v1/apps"

@@ -6,8 +6,8 @@ import secrets
 
 import pytest
 
-from services.apps import schemas
 from services.apps.edge import LocalEdgeProvider
+from services.apps.schemas import responses as schemas
 from tests.apps.support import Tenant, assert_shape
 
 # Hostnames are unique across every organization of the test database, so each test makes its own.

@@ -10,8 +10,9 @@ from datetime import UTC, date, datetime, timedelta
 import orjson
 import pytest
 
-from deploy.parts import APPS
-from services.apps import admin, schemas
+from libs.contract.parts import APPS
+from services.apps import admin
+from services.apps.schemas import responses as schemas
 from tests.apps.support import Tenant, assert_shape
 from tests.conftest import Stack
 

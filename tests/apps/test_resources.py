@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import Tenant, assert_shape
 from tests.factories import AppsProducts, IdentityFactory
 

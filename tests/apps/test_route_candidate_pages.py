@@ -9,8 +9,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from services.apps import schemas
 from services.apps.candidate_listing import READ_MAX
+from services.apps.schemas import responses as schemas
+from services.apps.schemas.values import CANDIDATES_PAGE_DEFAULT
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 from tests.factories import AppsProducts, IdentityFactory
 
@@ -115,11 +116,11 @@ async def test_a_page_is_full_however_many_documents_in_a_row_are_routed(tenant:
 
 async def test_a_cursor_alone_pages_by_the_default_limit(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app_of()
-    for n in range(schemas.CANDIDATES_PAGE_DEFAULT + 1):
+    for n in range(CANDIDATES_PAGE_DEFAULT + 1):
         content.add(tenant.org, tenant.product, filePath=f"/p{n:03}")
     status, first = await tenant.get(candidates_of(app), limit="1")
     status, body = await tenant.get(candidates_of(app), cursor=first["data"]["nextCursor"])
-    assert (len(body["data"]["candidates"]), body["data"]["nextCursor"]) == (schemas.CANDIDATES_PAGE_DEFAULT, None)
+    assert (len(body["data"]["candidates"]), body["data"]["nextCursor"]) == (CANDIDATES_PAGE_DEFAULT, None)
     assert body["data"]["candidates"][0]["suggestedPath"] == "/p001"
 
 

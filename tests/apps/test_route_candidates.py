@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 from tests.factories import AppsProducts, IdentityFactory
 

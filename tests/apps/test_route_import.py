@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from services.apps import schemas
+from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 
 
@@ -36,20 +36,23 @@ async def test_preview_of_free_paths_creates_every_route_and_writes_nothing(tena
         }  # fmt: skip
 
 
-async def test_batch_creates_the_routes_with_canonical_paths(tenant: Tenant, content: FakeContent):
+async def test_batch_creates_the_routes_with_the_paths_as_sent(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app()
     first, second = content.add(tenant.org, tenant.product), content.add(tenant.org, tenant.product)
-    status, body = await batch(tenant, app, [route("docs//intro/", first), route("/docs/./guide", second)])
+    status, body = await batch(tenant, app, [route("docs//intro/", first), route("/docs/./caf%c3%a9", second)])
     assert status == 200
     assert_shape(schemas.RouteBatchResult, body["data"])
     assert body["data"]["createdCount"] == 2
     created = body["data"]["routes"]
     assert [(r["path"], r["targetId"], r["target"], r["product"]) for r in created] == [
-        ("/docs/intro", first["id"], first, tenant.product),
-        ("/docs/guide", second["id"], second, tenant.product),
+        ("/docs//intro/", first["id"], first, tenant.product),
+        ("/docs/caf%C3%A9", second["id"], second, tenant.product),
     ]
-    status, body = await preview(tenant, app, [route("/docs/intro", first)])
-    assert body["data"]["routes"][0]["existingRoute"] == {"id": created[0]["id"], "path": "/docs/intro"}
+    status, body = await preview(tenant, app, [route("/docs/intro", first), route("/docs/café", second)])
+    assert [entry["existingRoute"] for entry in body["data"]["routes"]] == [
+        {"id": created[0]["id"], "path": "/docs//intro/"},
+        {"id": created[1]["id"], "path": "/docs/caf%C3%A9"},
+    ]
 
 
 async def test_a_retried_batch_skips_identical_routes(tenant: Tenant, content: FakeContent):

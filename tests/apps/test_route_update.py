@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 
-from services.apps import schemas
+from libs.common.db import cursor, fetch_all
+from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
 
 
@@ -24,24 +26,46 @@ async def stored_path_of(tenant: Tenant, app: dict, document: dict) -> str | Non
     return None if existing is None else existing["path"]
 
 
-async def test_a_path_is_changed_to_its_canonical_form(tenant: Tenant, content: FakeContent):
+async def test_a_path_is_kept_as_sent(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app()
     made, document = await make_route(tenant, content, app, "/old")
-    status, body = await tenant.patch(f"{routes_of(app)}/{made['id']}", {"path": "guides//new/"})
+    status, body = await tenant.patch(f"{routes_of(app)}/{made['id']}", {"path": "/caf%C3%A9/x"})
     assert status == 200
     assert_shape(schemas.AppRoute, body["data"])
     assert (body["data"]["path"], body["data"]["target"], body["data"]["product"]) == (
-        "/guides/new", document, tenant.product
+        "/caf%C3%A9/x", document, tenant.product
     )  # fmt: skip
     assert body["data"]["updatedAt"] > made["updatedAt"]
-    assert await stored_path_of(tenant, app, document) == "/guides/new"
+    assert await stored_path_of(tenant, app, document) == "/caf%C3%A9/x"
 
 
-async def test_a_route_keeps_its_own_path(tenant: Tenant, content: FakeContent):
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [("guides//new/", "/guides//new/"), ("/a/./b/../c", "/a/c"), ("/caf%c3%a9", "/caf%C3%A9"), ("/%7Eada", "/~ada")],
+)
+async def test_a_path_is_normalised_only_as_rfc_3986_allows(tenant: Tenant, content: FakeContent, sent: str, kept: str):
+    app = await tenant.create_app()
+    made, document = await make_route(tenant, content, app, "/old")
+    status, body = await tenant.patch(f"{routes_of(app)}/{made['id']}", {"path": sent})
+    assert (status, body["data"]["path"]) == (200, kept)
+    assert await stored_path_of(tenant, app, document) == kept
+
+
+async def test_a_route_may_take_another_spelling_of_its_own_path(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app()
     made, _ = await make_route(tenant, content, app, "/same")
     status, body = await tenant.patch(f"{routes_of(app)}/{made['id']}", {"path": "/same/"})
-    assert (status, body["data"]["path"]) == (200, "/same")
+    assert (status, body["data"]["path"]) == (200, "/same/")
+
+
+@pytest.mark.parametrize("spelling", ["/caf%C3%A9/x", "/caf%c3%a9/x", "/cafe\u0301/x", "/café//x/"])
+async def test_another_spelling_of_a_taken_path_is_a_conflict(tenant: Tenant, content: FakeContent, spelling: str):
+    app = await tenant.create_app()
+    await make_route(tenant, content, app, "/café/x")
+    made, document = await make_route(tenant, content, app, "/mine")
+    status, body = await tenant.patch(f"{routes_of(app)}/{made['id']}", {"path": spelling})
+    assert (status, body["code"]) == (409, "CONFLICT")
+    assert await stored_path_of(tenant, app, document) == "/mine"
 
 
 async def test_a_path_of_another_route_is_a_conflict(tenant: Tenant, content: FakeContent):
@@ -64,6 +88,25 @@ async def test_the_target_is_changed_to_another_document(tenant: Tenant, content
     assert (body["data"]["targetId"], body["data"]["target"], body["data"]["path"]) == (new["id"], new, "/page")
     assert await stored_path_of(tenant, app, new) == "/page"
     assert await stored_path_of(tenant, app, old) is None
+
+
+async def test_no_transaction_is_open_while_the_content_service_answers(
+    tenant: Tenant, content: FakeContent, apps_pool
+):
+    app = await tenant.create_app()
+    made, _ = await make_route(tenant, content, app, "/page")
+    new = content.add(tenant.org, tenant.product)
+    content.lookup_released = asyncio.Event()
+    update = asyncio.ensure_future(tenant.patch(f"{routes_of(app)}/{made['id']}", {"targetId": new["id"]}))
+    await asyncio.wait_for(content.lookup_waiting.wait(), 10)
+    async with cursor(apps_pool) as cur:
+        sessions = await fetch_all(
+            cur, "SELECT state FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid()"
+        )
+    content.lookup_released.set()
+    status, body = await update
+    assert (status, body["data"]["targetId"]) == (200, new["id"])
+    assert [row["state"] for row in sessions if (row["state"] or "").startswith("idle in transaction")] == []
 
 
 @pytest.mark.parametrize("whose", ["another organization's", "unknown"])

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from deploy.parts import SEARCH
 from libs.common.catch_up import CatchUp, NotApplied
 from libs.common.changes import Changes
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.redis_client import create_redis
 from libs.common.stream_consumer import Entry, StreamConsumer
+from libs.contract.parts import SEARCH
 from tests import conftest
 from tests.conftest import REDIS_URL
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import psycopg2
 import pytest
 
-from deploy.parts import SIMULATIONS
 from libs.common.migrations import MigrationError, apply_migrations
+from libs.contract.parts import SIMULATIONS
 from tests.conftest import owned_schema
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from marshmallow import ValidationError
 
-from libs.common.validators import normalize_route_path, route_path_validators
+from libs.common.validators import normalize_route_path, rfc3986_route_path, route_path_validators
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,43 @@ def test_normalizing_twice_changes_nothing():
     for path in ("a//b/", "/x/./y/../z", "", "/", "/caf%c3%a9", "/cafe\u0301/%2f%252e", "/a%C3%"):
         once = normalize_route_path(path)
         assert normalize_route_path(once) == once
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("", "/"),
+        ("docs", "/docs"),
+        ("/docs/", "/docs/"),
+        ("docs//intro///", "/docs//intro///"),
+        ("/docs/./intro", "/docs/intro"),
+        ("/docs/../intro", "/intro"),
+        ("/a/b/..", "/a/"),
+        ("/a/b/.", "/a/b/"),
+        ("/../../etc", "/etc"),
+        ("/%2e%2e/x", "/x"),
+        ("/caf%C3%A9/x", "/caf%C3%A9/x"),
+        ("/caf%c3%a9", "/caf%C3%A9"),
+        ("/café", "/café"),
+        ("/cafe\u0301", "/cafe\u0301"),
+        ("/%7Euser/%41", "/~user/A"),
+        ("/a%2fb", "/a%2Fb"),
+        ("/a%20b", "/a%20b"),
+        ("/50%", "/50%"),
+        ("/Docs/Intro", "/Docs/Intro"),
+    ],
+)
+def test_a_route_keeps_the_path_as_sent_up_to_rfc_3986_normalisation(given: str, kept: str):
+    assert rfc3986_route_path(given) == kept
+
+
+@pytest.mark.parametrize(
+    "path", ["docs//intro///", "/caf%c3%a9", "/cafe\u0301/%2f%252e", "/a%C3%41", "/%2e%2e/a/./b/..", "/50%", ""]
+)
+def test_the_kept_path_has_the_key_of_the_path_sent(path: str):
+    kept = rfc3986_route_path(path)
+    assert normalize_route_path(kept) == normalize_route_path(path)
+    assert rfc3986_route_path(kept) == kept
 
 
 def check(path: str) -> None:

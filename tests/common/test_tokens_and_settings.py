@@ -8,7 +8,6 @@ from dataclasses import replace
 import jwt
 import pytest
 
-from deploy.parts import PERSONAS
 from libs.common.errors import Unauthorized
 from libs.common.internal_token import (
     REUSE_SECONDS,
@@ -22,6 +21,7 @@ from libs.common.internal_token import (
     verify,
 )
 from libs.common.settings import Env, ServiceSettings, SettingsError
+from libs.contract.parts import PERSONAS
 
 SECRET = "k" * 48
 CALLER = Caller(

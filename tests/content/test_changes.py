@@ -9,10 +9,10 @@ import aiohttp
 import psycopg2
 import pytest
 
-from deploy.parts import CONTENT
-from libs.common.changes import CONTENT_CHANGES_PATH
 from libs.common.db import create_pool, fetch_value, transaction
 from libs.common.internal_token import HEADER, Caller, Organization, mint
+from libs.contract.internal import CONTENT_CHANGES
+from libs.contract.parts import CONTENT
 from services.content.queries import outbox
 from tests.content.api import Tenant
 
@@ -20,7 +20,7 @@ from tests.content.api import Tenant
 async def changes_of(content_service, document_id: str, count: int, after: int = 0) -> tuple[list[dict], dict]:
     """The document's changes after `after`, once the relay has placed `count` of them; and the whole answer."""
     for _ in range(100):
-        status, body = await content_service.call("GET", f"{CONTENT_CHANGES_PATH}?after={after}", None)
+        status, body = await content_service.call("GET", f"{CONTENT_CHANGES.path}?after={after}", None)
         assert status == 200, body
         found = [change for change in body["changes"] if change["event"]["documentId"] == document_id]
         if len(found) >= count:
@@ -52,13 +52,13 @@ async def test_a_page_is_at_most_the_limit_and_the_answer_says_when_pruned_chang
     await tenant.create_page("two")
     changes, _ = await changes_of(content_service, first["id"], 1)
     position = changes[0]["position"]
-    status, body = await content_service.call("GET", f"{CONTENT_CHANGES_PATH}?after={position - 1}&limit=1", None)
+    status, body = await content_service.call("GET", f"{CONTENT_CHANGES.path}?after={position - 1}&limit=1", None)
     assert (status, [change["position"] for change in body["changes"]]) == (200, [position])
     try:
         set_pruned_through(stack, position)  # as pruning the first one would
-        _, body = await content_service.call("GET", f"{CONTENT_CHANGES_PATH}?after={position - 1}", None)
+        _, body = await content_service.call("GET", f"{CONTENT_CHANGES.path}?after={position - 1}", None)
         assert body["complete"] is False
-        _, body = await content_service.call("GET", f"{CONTENT_CHANGES_PATH}?after={position}", None)
+        _, body = await content_service.call("GET", f"{CONTENT_CHANGES.path}?after={position}", None)
         assert body["complete"] is True
     finally:
         set_pruned_through(stack, 0)
@@ -71,14 +71,14 @@ def set_pruned_through(stack, position: int) -> None:
 
 async def test_a_bad_position_or_limit_is_refused(content_service):
     for query, field in (("", "after"), ("after=-1", "after"), ("after=x", "after"), ("after=0&limit=1001", "limit")):
-        status, body = await content_service.call("GET", f"{CONTENT_CHANGES_PATH}?{query}", None)
+        status, body = await content_service.call("GET", f"{CONTENT_CHANGES.path}?{query}", None)
         assert (status, list(body["details"])) == (422, [field])
 
 
 async def test_only_a_part_on_its_own_behalf_may_list_every_organizations_changes(stack, tenant: Tenant):
     organization = Organization(tenant.org.id, tenant.org.slug, tenant.org.name)
     user = Caller("user", "someone", organization, frozenset({"content:read"}))
-    url = stack.servers["content"].make_url(f"{CONTENT_CHANGES_PATH}?after=0")
+    url = stack.servers["content"].make_url(f"{CONTENT_CHANGES.path}?after=0")
     async with aiohttp.ClientSession() as session:
         async with session.get(url, headers={HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], user)}) as response:
             assert (response.status, (await response.json())["code"]) == (403, "FORBIDDEN")

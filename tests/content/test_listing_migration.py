@@ -9,8 +9,8 @@ import psycopg2
 import pytest
 from psycopg2 import sql
 
-from deploy.parts import CONTENT, ROOT
 from libs.common.migrations import apply_migrations
+from libs.contract.parts import CONTENT, ROOT
 from tests.conftest import owned_schema
 
 MIGRATIONS = ROOT / "services" / "content" / "migrations"

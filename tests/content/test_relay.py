@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import redis.asyncio as aioredis
 
-from deploy.parts import CONTENT
 from libs.common.db import transaction
 from libs.common.encoding import loads
 from libs.common.redis_client import create_redis
 from libs.common.relay import OutboxRelay
+from libs.contract.parts import CONTENT
 from services.content.queries import outbox
 from tests import conftest
 from tests.factories import ContentFactory, IdentityFactory, Org

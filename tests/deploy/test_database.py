@@ -14,8 +14,8 @@ from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
 from deploy import db, seed
-from deploy.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
 from libs.common.migrations import pending_migrations
+from libs.contract.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
 from tests.gateway.dashboard_client import sign_in
 
 

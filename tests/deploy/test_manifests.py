@@ -12,7 +12,7 @@ import yaml
 
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
-from deploy.parts import GATEWAY, PARTS, ROOT, SERVICES, callers_of
+from libs.contract.parts import GATEWAY, PARTS, ROOT, SERVICES, callers_of
 
 KUBERNETES_VERSION = "1.32.0"
 

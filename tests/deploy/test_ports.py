@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deploy.parts import GATEWAY, part_ports
 from deploy.run import part_environ
+from libs.contract.parts import GATEWAY, part_ports
 
 
 def test_default_ports_are_8080_to_8085():

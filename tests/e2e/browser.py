@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from deploy.parts import GATEWAY, ROOT
+from libs.contract.parts import GATEWAY, ROOT
 from tests.conftest import TestDatabase
 from tests.e2e.conftest import LiveStack
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import urllib.request
 
-from deploy.parts import ROOT
+from libs.contract.parts import ROOT
 from tests.e2e.conftest import LiveStack
 
 # Rules the document cannot state, under which a schema-valid request is refused.

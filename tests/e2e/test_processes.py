@@ -6,7 +6,7 @@ import json
 import urllib.error
 import urllib.request
 
-from deploy.parts import GATEWAY
+from libs.contract.parts import GATEWAY
 from tests.e2e.conftest import LiveStack
 
 

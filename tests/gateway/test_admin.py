@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from deploy.parts import GATEWAY, ROOT
+from libs.contract.parts import GATEWAY, ROOT
 
 RUNS = "/api/v1/agent-simulation/runs"
 
@@ -161,6 +161,18 @@ def test_organizations_products_and_users_are_listed(admin):
     assert user["id"] in [listed["id"] for listed in admin("list-users")["users"]]
     [member] = admin("list-users", "--org", slug)["users"]
     assert (member["id"], member["email"], member["name"], member["role"]) == (user["id"], email, "Ada", "admin")
+
+
+def test_a_deleted_product_leaves_the_list_and_cannot_be_deleted_twice(admin):
+    slug = f"acme-{uuid.uuid4().hex[:8]}"
+    admin("create-org", "--slug", slug, "--name", "Acme")
+    widget = admin("create-product", "--org", slug, "--name", "Widget", "--slug", "widget")
+    gadget = admin("create-product", "--org", slug, "--name", "Gadget", "--slug", "gadget")
+    deleted = admin("delete-product", "--org", slug, "--product", "widget")
+    assert (deleted["id"], deleted["deleted_at"] is not None) == (widget["id"], True)
+    assert [p["id"] for p in admin("list-products", "--org", slug)["products"]] == [gadget["id"]]
+    again = admin("delete-product", "--org", slug, "--product", widget["id"], expect=2)
+    assert "no live product" in again["error"]
 
 
 def test_human_output_is_an_aligned_table_without_none(admin, command):

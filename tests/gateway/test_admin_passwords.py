@@ -8,9 +8,9 @@ import subprocess
 import sys
 import uuid
 
-from deploy.parts import GATEWAY, ROOT
 from gateway import queries
 from libs.common.db import cursor
+from libs.contract.parts import GATEWAY, ROOT
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
 from tests.gateway.dashboard_client import sign_in

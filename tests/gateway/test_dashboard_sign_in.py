@@ -7,12 +7,12 @@ import uuid
 import pytest
 from argon2 import PasswordHasher
 
-from deploy.parts import GATEWAY
 from gateway import queries
 from gateway.auth.sessions import SESSION_COOKIE, session_record_key
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.settings import SettingsError
+from libs.contract.parts import GATEWAY
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
 from tests.gateway.dashboard_client import sign_in, submit, token_of

@@ -16,11 +16,11 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from deploy.parts import SIMULATIONS
 from gateway.auth.tokens import TokenSigner
 from gateway.keys import SIGNER
 from libs.common.internal_token import HEADER, Caller, Organization, mint
 from libs.common.settings import SettingsError
+from libs.contract.parts import SIMULATIONS
 from tests.conftest import build_app
 from tests.factories import IdentityFactory
 

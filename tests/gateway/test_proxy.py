@@ -11,8 +11,8 @@ from functools import partial
 import pytest
 
 from gateway import contract as gateway_contract
-from libs.common.contract import Route
 from libs.common.internal_token import verify
+from libs.contract.route import Route
 from tests.conftest import free_port
 from tests.factories import IdentityFactory
 from tests.fakes import echo_upstream, fixed_upstream, slow_upstream

@@ -13,7 +13,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from gateway import contract as gateway_contract
-from libs.common.contract import Route
+from libs.contract.route import Route
 from tests.factories import IdentityFactory
 
 route = partial(Route, tag="Content")

@@ -12,8 +12,8 @@ import pytest
 from aiohttp import web
 
 from gateway import contract as gateway_contract
-from libs.common.contract import Route
 from libs.common.encoding import streamed_json_response
+from libs.contract.route import Route
 from tests.factories import IdentityFactory
 from tests.fakes import fixed_upstream
 

@@ -6,9 +6,9 @@ import json
 import logging
 from datetime import datetime
 
-from deploy.parts import ROOT
 from gateway.auth.sessions import SESSION_COOKIE
 from libs.common.logs import IsoJsonFormatter
+from libs.contract.parts import ROOT
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

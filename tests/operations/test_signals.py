@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from deploy.parts import CONTENT, GATEWAY
 from gateway.keys import LIMITER
 from libs.common.db import create_pool, cursor
 from libs.common.encoding import dumps
 from libs.common.http_client import internal_client
 from libs.common.redis_client import create_redis
+from libs.contract.parts import CONTENT, GATEWAY
 from services.content.app import measure_backlog
 from services.search.indexer import EventConsumer
 from tests.conftest import REDIS_URL, free_port, metrics_text

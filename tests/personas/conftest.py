@@ -12,9 +12,9 @@ import aiopg
 import pytest
 from aiohttp.test_utils import TestServer
 
-from deploy.parts import PERSONAS
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_all, fetch_one
+from libs.contract.parts import PERSONAS
 from services.personas.generator import SuggestionGenerator
 from services.personas.keys import GENERATOR
 from tests.conftest import Client, Stack, TestDatabase, build_app

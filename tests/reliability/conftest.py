@@ -19,9 +19,9 @@ import pytest
 import redis
 
 from deploy import db
-from deploy.parts import GATEWAY, PARTS, Part
 from deploy.run import start, stop, wait_ready
 from deploy.stack import DATA, private_postgres, private_redis
+from libs.contract.parts import GATEWAY, PARTS, Part
 from tests.conftest import free_port
 from tests.e2e.conftest import admin
 from tests.oauth.conftest import clock, oauth  # noqa: F401  (the attacks on tokens, test_token_revocation.py)

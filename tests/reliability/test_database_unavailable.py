@@ -9,10 +9,10 @@ import pytest
 from aiohttp import web
 from psycopg2.extensions import make_dsn
 
-from deploy.parts import SIMULATIONS
 from libs.common.db import DICT_CURSOR, connection, cursor, session_options
 from libs.common.middlewares import error_middleware
 from libs.common.service import render_plain_error
+from libs.contract.parts import SIMULATIONS
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

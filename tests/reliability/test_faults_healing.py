@@ -19,7 +19,7 @@ import psycopg2.extras
 import pytest
 
 from deploy import parts
-from deploy.parts import APPS, SEARCH
+from libs.contract.parts import APPS, SEARCH
 from tests.reliability.conftest import PrivateStack
 from tests.reliability.test_faults import found_by_search, marker, paragraph
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import jwt
 import pytest
 
-from deploy.parts import GATEWAY
 from gateway.keys import SIGNER
 from gateway.settings import GatewaySettings
 from libs.common.settings import SettingsError
+from libs.contract.parts import GATEWAY
 from tests.conftest import Stack
 
 PUBLIC = "https://api.example.com"

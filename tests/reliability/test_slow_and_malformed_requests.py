@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from deploy.parts import GATEWAY
 from gateway.server import GatewayRunner
+from libs.contract.parts import GATEWAY
 from tests.conftest import build_app
 from tests.factories import IdentityFactory
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import psycopg2
 
-from deploy.parts import PARTS
+from libs.contract.parts import PARTS
 from tests import conftest
 from tests.factories import IdentityFactory
 

@@ -18,6 +18,7 @@ from libs.common.events import content_events_stream
 from libs.common.keys import DB_POOL, HTTP
 from libs.common.redis_client import create_redis
 from libs.common.tasks import periodic
+from libs.contract.clients import ContentClient
 from services.search.app import shared_embedder
 from services.search.indexer import EventConsumer, Indexer
 from tests.conftest import REDIS_URL, Stack
@@ -28,7 +29,7 @@ from tests.factories import IdentityFactory, Org
 def indexer(stack: Stack) -> Indexer:
     """The index writer, bound to the stack's search database and content service."""
     app = stack.servers["search"].app
-    return Indexer(app[DB_POOL], app[HTTP], stack.environ["CONTENT_URL"], shared_embedder())
+    return Indexer(app[DB_POOL], ContentClient(app[HTTP], stack.environ["CONTENT_URL"]), shared_embedder())
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ def policy() -> int:
 
 
 def test_indexing_threads_run_at_the_idle_policy_and_the_caller_keeps_its_own():
-    indexer = Indexer(None, None, "http://content", None, threads=2)  # type: ignore[arg-type]
+    indexer = Indexer(None, None, None, threads=2)  # type: ignore[arg-type]
     try:
         seen = {indexer._executor.submit(policy).result() for _ in range(4)}
     finally:

@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from services.search.filtering import Filters
+from services.search.ranking import best_chunk, rank
 from services.search.searching import RRF_K, fuse
-from services.search.vectors import PREFIX_MIN_ROWS, Filters, OrganizationVectors
+from services.search.vectors import PREFIX_MIN_ROWS, OrganizationVectors
 
 PUBLISHED = Filters(statuses=("published",))
 
@@ -45,7 +47,7 @@ def test_results_are_documents_by_their_best_chunk():
     a, chunks_a = change("a", 1, [unit(1, 0), unit(0.8, 0.6)])
     b, chunks_b = change("b", 2, [unit(0.9, 0.1)])
     index.apply([a, b], chunks_a + chunks_b)
-    hits = index.rank(unit(1, 0), PUBLISHED, 10)
+    hits = rank(index, unit(1, 0), PUBLISHED, 10)
     assert [(hit.document.id, hit.chunk_index) for hit in hits] == [("a", 0), ("b", 0)]
     assert abs(hits[0].similarity - 1.0) < 1e-6
     assert index.change == 2
@@ -56,14 +58,14 @@ def test_filters_and_removal():
     rows = [change("a", 1, [unit(1)], product_id="p1"), change("b", 2, [unit(1, 0.1)], product_id="p2"),
             change("c", 3, [unit(1, 0.2)], status="draft")]  # fmt: skip
     index.apply([row for row, _ in rows], [c for _, chunks in rows for c in chunks])
-    assert [h.document.id for h in index.rank(unit(1), Filters(("published",), product_id="p2"), 5)] == ["b"]
-    assert [h.document.id for h in index.rank(unit(1), Filters(("draft",)), 5)] == ["c"]
-    assert [h.document.id for h in index.rank(unit(1), Filters(("published",), type="faq"), 5)] == []
-    assert [h.document.id for h in index.rank(unit(1), PUBLISHED, 5)] == ["a", "b"]
+    assert [h.document.id for h in rank(index, unit(1), Filters(("published",), product_id="p2"), 5)] == ["b"]
+    assert [h.document.id for h in rank(index, unit(1), Filters(("draft",)), 5)] == ["c"]
+    assert [h.document.id for h in rank(index, unit(1), Filters(("published",), type="faq"), 5)] == []
+    assert [h.document.id for h in rank(index, unit(1), PUBLISHED, 5)] == ["a", "b"]
     removed, _ = change("a", 4, [], removed=True)
     index.apply([removed], [])
-    assert [h.document.id for h in index.rank(unit(1), PUBLISHED, 5)] == ["b"]
-    assert index.best_chunk(unit(1), "a") is None
+    assert [h.document.id for h in rank(index, unit(1), PUBLISHED, 5)] == ["b"]
+    assert best_chunk(index, unit(1), "a") is None
 
 
 def test_a_replaced_document_keeps_only_its_new_chunks_and_compaction_keeps_results():
@@ -80,7 +82,7 @@ def test_a_replaced_document_keeps_only_its_new_chunks_and_compaction_keeps_resu
         index.apply(rows, chunks)
     assert index.live_rows == 100
     assert index.dead < index.size
-    hits = index.rank(unit(59, 1), PUBLISHED, 100)
+    hits = rank(index, unit(59, 1), PUBLISHED, 100)
     assert len(hits) == 50 and len({hit.document.id for hit in hits}) == 50
     assert all(hit.chunk_index == 1 for hit in hits)
 
@@ -105,10 +107,10 @@ def test_compaction_forgets_removed_documents_and_keeps_the_rest_findable():
     index.apply(removals, [])  # 1,560 dead rows against 40 live: compacted
     assert (index.size, index.dead, len(index.documents)) == (40, 0, 20)
     assert sorted(index.slots) == sorted(f"d{number}" for number in range(781, 801))
-    [hit] = index.rank(axis(790), PUBLISHED, 1)
+    [hit] = rank(index, axis(790), PUBLISHED, 1)
     assert (hit.document.id, hit.chunk_index) == ("d790", 0)
-    assert index.best_chunk(axis(800, tilt=5.0), "d800").chunk_index == 1
-    everything = index.rank(axis(0, tilt=1.0), PUBLISHED, 100)
+    assert best_chunk(index, axis(800, tilt=5.0), "d800").chunk_index == 1
+    everything = rank(index, axis(0, tilt=1.0), PUBLISHED, 100)
     assert sorted(hit.document.id for hit in everything) == sorted(index.slots)
 
 
@@ -116,13 +118,13 @@ def test_growing_in_place_keeps_rows_and_leaves_earlier_hits_intact():
     index = OrganizationVectors()
     first, chunks = change("first", 1, [unit(1, 0)])
     index.apply([first], chunks)
-    [hit] = index.rank(unit(1, 0), PUBLISHED, 1)
+    [hit] = rank(index, unit(1, 0), PUBLISHED, 1)
     for number in range(2, 400):  # far past the first capacity: the arrays are reallocated many times
         row, chunks = change(f"d{number}", number, [unit(0, 1, number / 400)])
         index.apply([row], chunks)
     assert np.array_equal(hit.vector, unit(1, 0))
-    assert [h.document.id for h in index.rank(unit(1, 0), PUBLISHED, 2)][0] == "first"
-    assert index.best_chunk(unit(0, 1, 0.5), "d200").chunk_index == 0
+    assert [h.document.id for h in rank(index, unit(1, 0), PUBLISHED, 2)][0] == "first"
+    assert best_chunk(index, unit(0, 1, 0.5), "d200").chunk_index == 0
     assert index.live_rows == 399
 
 
@@ -159,7 +161,7 @@ def test_a_large_organization_is_ranked_as_by_a_full_scan():
         query = query / np.linalg.norm(query)
         best = (stored @ query).reshape(documents, per_document).max(axis=1)
         exact = [f"d{number}" for number in np.argsort(-best, kind="stable")[:10]]
-        hits = index.rank(query, PUBLISHED, 50)[:10]  # as a query asks (searching.MIN_CANDIDATES)
+        hits = rank(index, query, PUBLISHED, 50)[:10]  # as a query asks (searching.MIN_CANDIDATES)
         found += len({hit.document.id for hit in hits} & set(exact))
         for hit in hits:
             number = int(hit.document.id[1:])
@@ -169,5 +171,5 @@ def test_a_large_organization_is_ranked_as_by_a_full_scan():
     assert found / (10 * len(queries)) >= 0.99
     late, chunks = change("late", documents + 1, [unit(1, 2, 3)])  # stored turned like the rest
     index.apply([late], chunks)
-    assert index.rank(unit(1, 2, 3), PUBLISHED, 1)[0].document.id == "late"
-    assert index.best_chunk(unit(1, 2, 3), "late").similarity > 0.99999
+    assert rank(index, unit(1, 2, 3), PUBLISHED, 1)[0].document.id == "late"
+    assert best_chunk(index, unit(1, 2, 3), "late").similarity > 0.99999

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from deploy.parts import SEARCH
+from libs.contract.parts import SEARCH
 from services.search import admin
 from tests.conftest import Stack
 from tests.factories import ContentFactory

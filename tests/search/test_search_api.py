@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from deploy.parts import SEARCH
 from libs.common.internal_token import HEADER, Caller, Organization, mint
+from libs.contract.parts import SEARCH
 from services.search.schemas import MAX_RESULTS
 from tests.conftest import build_app
 from tests.factories import ContentFactory, IdentityFactory, eventually

@@ -7,8 +7,8 @@ import uuid
 
 import psycopg2
 
-from deploy.parts import SIMULATIONS
 from gateway.auth.scopes import ALL_SCOPES
+from libs.contract.parts import SIMULATIONS
 from tests.factories import IdentityFactory, SimulationFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

@@ -136,7 +136,7 @@ async def test_another_organizations_runs_are_never_seen(gateway, identity: Iden
 async def test_soft_deleted_runs_are_left_out(gateway, org_with_runs, stack):
     import psycopg2
 
-    from deploy.parts import SIMULATIONS
+    from libs.contract.parts import SIMULATIONS
 
     _, key, runs, _, _ = org_with_runs
     conn = psycopg2.connect(stack.database.dsn(SIMULATIONS))

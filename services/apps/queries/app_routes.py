@@ -1,7 +1,9 @@
 """An app's URL routes (paths pointing at content documents). Plain async functions, cursor first.
 
-Paths are stored in their canonical form, so equality is plain string equality; lookups by path
-compare md5(path), which is what the unique index holds (see the migration).
+A route keeps its path as sent (RFC 3986-normalised) and, beside it, the path's canonical key,
+which decides equality: lookups by path compare md5(path_key), which is what the unique index
+holds (migrations 001 and 003). Rows read for matching carry the key as `pathKey`, which answers
+never show (`public`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_uni
 from libs.common.errors import Conflict, NotFound
 from libs.common.validators import is_uuid
 
-ROUTE_COLUMNS = "id, app_id, path, target_type, target_id, created_at, updated_at"
-PATH_KEY = "routes_app_path_key"
+ROUTE_COLUMNS = "id, app_id, path, path_key, target_type, target_id, created_at, updated_at"
+PATH_KEY = "routes_app_canonical_path_key"
 
 
 class PathTaken(Conflict):
@@ -25,7 +27,7 @@ class PathTaken(Conflict):
 
 
 def route_from_row(row: Row) -> dict[str, Any]:
-    """A route in its API shape, without the target and product the views attach.
+    """A route in its API shape and its path's key, without the target and product the views attach.
 
     Ids as strings (aiopg gives uuid.UUID), since they are compared with ids from other services.
     """
@@ -33,6 +35,7 @@ def route_from_row(row: Row) -> dict[str, Any]:
         "id": str(row["id"]),
         "appId": str(row["app_id"]),
         "path": row["path"],
+        "pathKey": row["path_key"],
         "targetType": row["target_type"],
         "targetId": str(row["target_id"]),
         "createdAt": row["created_at"],
@@ -40,8 +43,13 @@ def route_from_row(row: Row) -> dict[str, Any]:
     }
 
 
-async def routes_matching(cur: Any, app_id: str, paths: list[str], target_ids: list[str]) -> list[dict[str, Any]]:
-    """The app's routes at any of `paths`, and each of `target_ids`' route with the lowest path.
+def public(route: dict[str, Any]) -> dict[str, Any]:
+    """A route as answers show it: without its path's key."""
+    return {name: value for name, value in route.items() if name != "pathKey"}
+
+
+async def routes_matching(cur: Any, app_id: str, keys: list[str], target_ids: list[str]) -> list[dict[str, Any]]:
+    """The app's routes at any of the canonical paths `keys`, and each of `target_ids`' route with the lowest path.
 
     Index scans whatever the app's size, and one route per target keeps the answer as small as
     the request however many paths a document has. A route may come twice (at one of `paths`
@@ -52,30 +60,36 @@ async def routes_matching(cur: Any, app_id: str, paths: list[str], target_ids: l
     rows = await fetch_all(
         cur,
         f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
-        " AND md5(path) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(paths)s) AS p))"
+        " AND md5(path_key) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(keys)s) AS p))"
         f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
         " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
         " ORDER BY target_id, path)",
-        {"app_id": app_id, "paths": json_or_null(paths), "targets": json_or_null(target_ids)},
+        {"app_id": app_id, "keys": json_or_null(keys), "targets": json_or_null(target_ids)},
     )
     return [route_from_row(row) for row in rows]
 
 
 async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[str, Any]] | None:
-    """Every route of the app as `{id, path, targetType, targetId}`, or None when it has more than `limit`.
+    """Every route of the app as `{id, path, pathKey, targetType, targetId}`, or None when it has more than `limit`.
 
     For route candidates: when the app has no more routes than the product has documents, one
     scan of them is cheaper than matching every document's path and id (routes_matching).
     """
     rows = await fetch_all(
         cur,
-        "SELECT id, path, target_type, target_id FROM routes WHERE app_id = %s LIMIT %s",
+        "SELECT id, path, path_key, target_type, target_id FROM routes WHERE app_id = %s LIMIT %s",
         (app_id, limit + 1),
     )
     if len(rows) > limit:
         return None
     return [
-        {"id": str(row["id"]), "path": row["path"], "targetType": row["target_type"], "targetId": str(row["target_id"])}
+        {
+            "id": str(row["id"]),
+            "path": row["path"],
+            "pathKey": row["path_key"],
+            "targetType": row["target_type"],
+            "targetId": str(row["target_id"]),
+        }
         for row in rows
     ]
 
@@ -96,22 +110,23 @@ async def routed_targets(cur: Any, app_id: str, per_list: int) -> list[str]:
 
 
 async def insert_routes(
-    cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str]]
+    cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str, str]]
 ) -> list[dict[str, Any]]:
-    """Insert (path, target type, target id) routes in one statement, in the caller's transaction.
+    """Insert (path, key, target type, target id) routes in one statement, in the caller's transaction.
 
     A path the app already has, even one a concurrent transaction has just inserted, is PathTaken:
     the unique index decides.
     """
-    paths, types, targets = (list(column) for column in zip(*routes, strict=True)) if routes else ([], [], [])
+    columns = [list(column) for column in zip(*routes, strict=True)] if routes else [[], [], [], []]
     try:
         rows = await fetch_all(
             cur,
-            "INSERT INTO routes (app_id, organization_id, path, target_type, target_id)"
-            " SELECT %s, %s, path, target_type, target_id"
-            " FROM unnest(%s::text[], %s::text[], %s::uuid[]) AS given(path, target_type, target_id)"
+            "INSERT INTO routes (app_id, organization_id, path, path_key, target_type, target_id)"
+            " SELECT %s, %s, path, path_key, target_type, target_id"
+            " FROM unnest(%s::text[], %s::text[], %s::text[], %s::uuid[])"
+            " AS given(path, path_key, target_type, target_id)"
             f" RETURNING {ROUTE_COLUMNS}",
-            (app_id, organization_id, paths, types, targets),
+            (app_id, organization_id, *columns),
         )
     except psycopg2.errors.UniqueViolation as exc:
         if not is_unique_violation(exc, PATH_KEY):

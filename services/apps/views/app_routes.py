@@ -12,14 +12,15 @@ from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
-from libs.common.validators import normalize_route_path
+from libs.common.validators import normalize_route_path, rfc3986_route_path
 from services.apps import upstream
 from services.apps.candidate_listing import CandidateListing
 from services.apps.products import products_by_id
 from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
 from services.apps.route_import import ImportItem, import_items, preview_import
-from services.apps.schemas import CANDIDATES_PAGE_DEFAULT, RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas.requests import RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas.values import CANDIDATES_PAGE_DEFAULT
 
 CANDIDATES_QUERY = RouteCandidatesQuery()
 ROUTE_IMPORT = RouteImport()
@@ -44,7 +45,8 @@ async def _products_of(request: web.Request, cur: aiopg.Cursor, targets: Lookup)
 
 def _with_target(route: dict[str, Any], targets: Lookup, products: Lookup) -> dict[str, Any]:
     target = targets.get(route["targetId"])
-    return {**route, "target": target, "product": None if target is None else products.get(target["productId"])}
+    product = None if target is None else products.get(target["productId"])
+    return {**queries.public(route), "target": target, "product": product}
 
 
 async def _preview(
@@ -52,7 +54,7 @@ async def _preview(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The app's routes the items touch, and the preview of importing the items."""
     existing = await queries.routes_matching(
-        cur, app_id, [item.path for item in items], [item.target_id for item in items]
+        cur, app_id, [item.key for item in items], [item.target_id for item in items]
     )
     return existing, preview_import(app_id, items, existing, targets, products)
 
@@ -71,7 +73,7 @@ async def _candidate_products(request: web.Request, app_id: str, product_id: str
     return {product.id: product.to_dict()}
 
 
-async def routes_candidates(request: web.Request) -> web.Response:
+async def apps_route_candidates(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/route-candidates: the documents of the app's products and the paths they would get."""
     app_id = await _require_app(request)  # another organization's app is 404 before the query is checked
     query = load_query(request, CANDIDATES_QUERY)
@@ -82,7 +84,7 @@ async def routes_candidates(request: web.Request) -> web.Response:
     return await listing.stream()
 
 
-async def routes_preview(request: web.Request) -> web.Response:
+async def apps_routes_preview(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/import-preview: what a batch of these routes would do; writes nothing."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
@@ -93,7 +95,7 @@ async def routes_preview(request: web.Request) -> web.Response:
     return json_response(preview)
 
 
-async def routes_batch(request: web.Request) -> web.Response:
+async def apps_routes_batch(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/routes/batch: create the routes, all or none; identical existing ones are kept."""
     items = import_items((await load_json(request, ROUTE_IMPORT))["routes"])
     app_id = await _require_app(request)
@@ -110,7 +112,7 @@ async def routes_batch(request: web.Request) -> web.Response:
                     message = race.message if race else "the import has conflicts; no route was created"
                     raise Conflict(message, details=preview)
                 creates = [
-                    (item.path, item.target_type, item.target_id)
+                    (item.path, item.key, item.target_type, item.target_id)
                     for item, entry in zip(items, preview["routes"], strict=True)
                     if entry["action"] == "create"
                 ]
@@ -124,24 +126,34 @@ async def routes_batch(request: web.Request) -> web.Response:
         async with cursor(pool) as cur:
             _, preview = await _preview(cur, app_id, items, targets, products)
         raise Conflict(race.message if race else None, details=preview)
-    by_path = {route["path"]: route for route in [*existing, *created]}
-    routes = [_with_target(by_path[item.path], targets, products) for item in items]
+    by_key = {route["pathKey"]: route for route in [*existing, *created]}
+    routes = [_with_target(by_key[item.key], targets, products) for item in items]
     return json_response({"createdCount": len(created), "routes": routes})
 
 
-async def routes_update(request: web.Request) -> web.Response:
-    """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document."""
+async def apps_routes_update(request: web.Request) -> web.Response:
+    """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document.
+
+    The path is kept as sent (RFC 3986-normalised); its canonical key decides whether another
+    route of the app has it (409). The target is asked of the content service between reading
+    the route and writing it, so no transaction is open while another part answers.
+    """
     data = await load_json(request, ROUTE_UPDATE)
     if "path" in data:
-        data["path"] = normalize_route_path(data["path"])
+        data["path_key"] = normalize_route_path(data["path"])
+        data["path"] = rfc3986_route_path(data["path"])
     app_id, route_id = request.match_info["appId"], request.match_info["routeId"]
-    # One transaction: the app, the route and the change are read and written together.
-    async with transaction(request.app[DB_POOL]) as cur:
+    pool = request.app[DB_POOL]
+    async with cursor(pool) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
         route = await queries.get_route(cur, app_id, route_id)
-        targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
-        products = await _products_of(request, cur, targets)
-        if "target_id" in data and data["target_id"] not in targets:
-            raise ValidationFailed(details={"targetId": "No such document in this organization."})
+    targets = await upstream.documents_by_id(request, [data.get("target_id", route["targetId"])])
+    if "target_id" in data and data["target_id"] not in targets:
+        raise ValidationFailed(details={"targetId": "No such document in this organization."})
+    async with transaction(pool) as cur:
         route = await queries.update_route(cur, app_id, route_id, data)
+    if route["targetId"] not in targets:  # another request changed the target meanwhile
+        targets = await upstream.documents_by_id(request, [route["targetId"]])
+    async with cursor(pool) as cur:
+        products = await _products_of(request, cur, targets)
     return json_response(_with_target(route, targets, products))

@@ -9,7 +9,7 @@ from libs.common.encoding import json_response
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
 from services.apps.queries import apps as queries
-from services.apps.schemas import AppConfigUpdate, AppCreate, AppUpdate
+from services.apps.schemas.requests import AppConfigUpdate, AppCreate, AppUpdate
 from services.apps.slugs import derive_slug
 
 APP_CREATE = AppCreate()

@@ -12,13 +12,13 @@ from services.apps.domains import register_domain
 from services.apps.keys import EDGE
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
-from services.apps.schemas import DomainCreate, DomainResolve
+from services.apps.schemas.requests import DomainCreate, DomainResolve
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()
 
 
-async def domains_list(request: web.Request) -> web.Response:
+async def apps_domains_list(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/domains: the app's live domains, oldest first."""
     app_id = request.match_info["appId"]
     async with cursor(request.app[DB_POOL]) as cur:
@@ -27,7 +27,7 @@ async def domains_list(request: web.Request) -> web.Response:
     return json_response(domains)
 
 
-async def domains_create(request: web.Request) -> web.Response:
+async def apps_domains_create(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/domains: claim a hostname for the app; one taken anywhere is a 409."""
     data = await load_json(request, DOMAIN_CREATE)
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]

@@ -45,7 +45,7 @@ def status_field(**kwargs: Any) -> StrictString:
     return StrictString(validate=validate.OneOf(STATUSES), **kwargs)
 
 
-def domain_ids_field() -> fields.List:
+def domain_ids_field() -> fields.List[str]:
     return fields.List(UuidString(), validate=length(0, DOMAIN_IDS_MAX))
 
 

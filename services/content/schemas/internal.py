@@ -26,7 +26,7 @@ def target_status() -> StrictString:
     return StrictString(load_default="published", validate=validate.OneOf(STATUSES))
 
 
-def target_products(**kwargs: Any) -> fields.List:
+def target_products(**kwargs: Any) -> fields.List[str]:
     return fields.List(UuidString(), required=True, validate=length(1, TARGET_PRODUCTS_MAX), **kwargs)
 
 

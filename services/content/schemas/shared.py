@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields
 
 from libs.common.schemas import ApiSchema
@@ -24,5 +26,5 @@ class DomainEntry(ApiSchema):
     is_canonical = fields.Boolean(required=True)
 
 
-def domain_entries() -> fields.List:
+def domain_entries() -> fields.List[Any]:
     return fields.List(fields.Nested(DomainEntry), required=True)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.changes import changes_answer
 from libs.common.db import cursor
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
 from services.content.queries import documents
+from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (
     DocumentLookup,
     Indexed,
@@ -85,3 +87,9 @@ async def internal_document_indexed(request: web.Request) -> web.Response:
     if row is None:
         raise NotFound("no such document")
     return json_response({"id": row["id"], "lastIndexedAt": row["last_indexed_at"]})
+
+
+async def internal_changes(request: web.Request) -> web.Response:
+    """GET /internal/changes: content's changes after a stream position, for a consumer whose
+    stream lost entries (libs/common/catch_up.py)."""
+    return await changes_answer(request, CONTENT_OUTBOX)

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from deploy.parts import GATEWAY
 from gateway.oauth import device
 from libs.common.db import create_pool, transaction
+from libs.contract.parts import GATEWAY
 from tests.conftest import TestDatabase
 from tests.e2e.conftest import LiveStack, admin
 

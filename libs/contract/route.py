@@ -2,16 +2,18 @@
 OpenAPI document need, and the registration of a service's handlers against those declarations.
 
 Each part lists its routes in its `contract.py` (pure declarations: no handler, no query). The
-service registers its handlers from that list by route name; the gateway's table
+service registers its handlers from that list by name (each handler function is named as its
+route); the gateway's table
 (gateway/route_table.py) is the concatenation of the lists, compiled into its checks and into
 the OpenAPI document.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -28,7 +30,7 @@ LEGACY_ROUTING_SUNSET = datetime(2026, 12, 15, 23, 59, 59, tzinfo=UTC)
 class Route:
     method: str
     path: str
-    # The part that serves the route (a name of deploy/parts.py).
+    # The part that serves the route (a name of libs/contract/parts.py).
     upstream: str
     # The scope a credential needs; None: any verified credential may call the route.
     scope: str | None
@@ -49,6 +51,11 @@ class Route:
     product_param: str | None = None
     product_query: str | None = None
     product_body: str | None = None
+    # A top-level body field naming a product that the service judges itself (a product to add
+    # as a resource, say; another organization's is the service's 422, not the gateway's 404).
+    # The gateway reads it from its own database and names it in the internal token when it is a
+    # live product of the caller's organization; otherwise the token names no product.
+    product_reference: str | None = None
     # Lifecycle: deprecated since, the successor to point at, the moment it stops answering.
     deprecated: date | None = None
     successor: str | None = None
@@ -74,18 +81,37 @@ class ContractMismatch(RuntimeError):
     """A declared route without a handler, or a handler without a declared route."""
 
 
-def bind_handlers(routes: Iterable[Route], handlers: Mapping[str, Handler]) -> list[tuple[Route, Handler]]:
-    """Each route with its handler, matched by route name; any route or handler left over is an error."""
+class Declared(Protocol):
+    """What registering a handler needs of a declaration: a public `Route` or an internal `Endpoint`."""
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+D = TypeVar("D", bound=Declared)
+H = TypeVar("H", bound=Callable[..., Any])
+
+
+def bind_handlers(routes: Iterable[D], handlers: Iterable[H]) -> list[tuple[D, H]]:
+    """Each route with the handler of its name (the function's own name, so the name is written
+    once, in the declaration); any route or handler left over is an error."""
     routes = tuple(routes)
+    by_name = {handler.__name__: handler for handler in handlers}
     declared = {route.name for route in routes}
-    unhandled = sorted(declared - handlers.keys())
-    undeclared = sorted(handlers.keys() - declared)
+    unhandled = sorted(declared - by_name.keys())
+    undeclared = sorted(by_name.keys() - declared)
     if unhandled or undeclared:
         raise ContractMismatch(f"routes without a handler: {unhandled}; handlers without a route: {undeclared}")
-    return [(route, handlers[route.name]) for route in routes]
+    return [(route, by_name[route.name]) for route in routes]
 
 
-def register_handlers(router: web.UrlDispatcher, routes: Iterable[Route], handlers: Mapping[str, Handler]) -> None:
+def register_handlers(router: web.UrlDispatcher, routes: Iterable[Declared], handlers: Iterable[Handler]) -> None:
     """Add every declared route to `router` with the handler of its name, in declaration order."""
     for route, handler in bind_handlers(routes, handlers):
         router.add_route(route.method, route.path, handler, name=route.name)

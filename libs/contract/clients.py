@@ -1,0 +1,93 @@
+"""Typed clients of the internal endpoints (libs/contract/internal.py): the only way a part calls
+another, so every address it reaches is a declared one.
+
+Each client is bound to the callee's base URL and the process's `InternalClient`; every call is
+made as the given caller (a service acting for an organization), answers the callee's JSON, and
+raises the error the callee answered (`libs.common.http_client.upstream_error`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from libs.common.http_client import InternalClient
+from libs.common.internal_token import Caller
+from libs.contract import internal
+
+Document = dict[str, Any]
+
+
+class ContentClient:
+    """What the apps and search services ask of the content service."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def lookup_documents(self, caller: Caller, ids: Sequence[str]) -> list[Document]:
+        """The live documents of the caller's organization among `ids` (at most 500), as route targets."""
+        answer = await self._http.call(
+            "POST", internal.DOCUMENTS_LOOKUP.url(self._base_url), caller, json={"ids": list(ids)}
+        )
+        documents: list[Document] = answer["documents"]
+        return documents
+
+    async def targets(
+        self, caller: Caller, product_ids: Sequence[str], status: str, after: tuple[str, str] | None, limit: int
+    ) -> list[Document]:
+        """The first `limit` live documents of the products with `status`, as route targets, in path
+        order and then id, after the document (path, id) `after`."""
+        query = [*(("productId", product_id) for product_id in product_ids), ("status", status), ("limit", str(limit))]
+        if after is not None:
+            query += [("afterPath", after[0]), ("afterId", after[1])]
+        answer = await self._http.call("GET", internal.TARGETS.url(self._base_url, query), caller)
+        documents: list[Document] = answer["documents"]
+        return documents
+
+    async def count_targets(self, caller: Caller, product_ids: Sequence[str], status: str, among: str | None) -> int:
+        """How many live documents of the products have `status`; with `among` (a JSON array of ids,
+        as written), how many of those ids do."""
+        body: dict[str, Any] = {"productIds": list(product_ids), "status": status}
+        if among is not None:
+            body["ids"] = orjson.Fragment(among)
+        answer = await self._http.call("POST", internal.TARGETS_COUNT.url(self._base_url), caller, json=body)
+        count: int = answer["count"]
+        return count
+
+    async def document(self, caller: Caller, document_id: str) -> Document:
+        """The full document of the caller's organization, also when deleted; `NotFound` when unknown."""
+        document: Document = await self._http.call("GET", internal.DOCUMENT.url(self._base_url, id=document_id), caller)
+        return document
+
+    async def organization_documents(
+        self, caller: Caller, organization_id: str, after: str | None, limit: int
+    ) -> tuple[list[Document], str | None]:
+        """A page of the organization's live documents in id order after `after`, and the next `after`."""
+        query = [("limit", str(limit)), *([("after", after)] if after else [])]
+        url = internal.ORGANIZATION_DOCUMENTS.url(self._base_url, query, orgId=organization_id)
+        page = await self._http.call("GET", url, caller)
+        return page["documents"], page["next"]
+
+    async def mark_indexed(self, caller: Caller, document_id: str, indexed_at: datetime) -> None:
+        """Report when the search index last stored the document; `NotFound` when it is gone."""
+        url = internal.DOCUMENT_INDEXED.url(self._base_url, id=document_id)
+        await self._http.call("POST", url, caller, json={"lastIndexedAt": indexed_at})
+
+
+class AppsClient:
+    """What the content service asks of the apps service."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def resolve_domains(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
+        """id -> hostname of the caller's organization's live domains among `ids` (at most 500)."""
+        answer = await self._http.call(
+            "POST", internal.DOMAINS_RESOLVE.url(self._base_url), caller, json={"ids": list(ids)}
+        )
+        return {domain["id"]: domain["domain"] for domain in answer["domains"]}

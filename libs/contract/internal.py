@@ -1,0 +1,91 @@
+"""The internal endpoints, declared once: the serving part registers its handlers by these
+declarations (`register_handlers`), and its callers reach them only through the typed clients
+built on them (libs/contract/clients.py), so a path is written here and nowhere else.
+
+The bodies and answers are those of docs/architecture.md, "Internal contracts between parts".
+OAuth's paths, which outside clients call, are declared here too (`OAUTH`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One endpoint: the part serving it, method, path (with `{name}` parameters) and handler name."""
+
+    part: str
+    method: str
+    path: str
+    name: str
+
+    def url(self, base_url: str, query: Iterable[tuple[str, str]] = (), **parameters: str) -> str:
+        """The endpoint's address at `base_url`, its path parameters filled in (percent-encoded) and
+        `query` appended."""
+        path = self.path.format_map({key: quote(value, safe="") for key, value in parameters.items()})
+        encoded = urlencode(list(query))
+        return f"{base_url}{path}?{encoded}" if encoded else f"{base_url}{path}"
+
+
+DOCUMENTS_LOOKUP = Endpoint("content", "POST", "/internal/documents/lookup", "internal_documents_lookup")
+TARGETS = Endpoint("content", "GET", "/internal/targets", "internal_targets")
+TARGETS_COUNT = Endpoint("content", "POST", "/internal/targets/count", "internal_targets_count")
+DOCUMENT = Endpoint("content", "GET", "/internal/documents/{id}", "internal_document_get")
+ORGANIZATION_DOCUMENTS = Endpoint(
+    "content", "GET", "/internal/organizations/{orgId}/documents", "internal_organization_documents"
+)
+DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
+DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
+TASKS_CREATE = Endpoint("simulations", "POST", "/internal/tasks", "internal_tasks_create")
+ENVIRONMENTS_CREATE = Endpoint("simulations", "POST", "/internal/environments", "internal_environments_create")
+RUNS_CREATE = Endpoint("simulations", "POST", "/internal/runs", "internal_runs_create")
+# A part's changes after a stream position, from its outbox (libs/common/changes.py).
+CONTENT_CHANGES = Endpoint("content", "GET", "/internal/changes", "internal_changes")
+PRODUCT_CHANGES = Endpoint("gateway", "GET", "/internal/product-changes", "internal_product_changes")
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    DOCUMENTS_LOOKUP,
+    TARGETS,
+    TARGETS_COUNT,
+    DOCUMENT,
+    ORGANIZATION_DOCUMENTS,
+    DOCUMENT_INDEXED,
+    DOMAINS_RESOLVE,
+    TASKS_CREATE,
+    ENVIRONMENTS_CREATE,
+    RUNS_CREATE,
+    CONTENT_CHANGES,
+    PRODUCT_CHANGES,
+)
+
+
+def endpoints_of(part: str) -> tuple[Endpoint, ...]:
+    """The internal endpoints `part` serves, in declaration order."""
+    return tuple(endpoint for endpoint in ENDPOINTS if endpoint.part == part)
+
+
+@dataclass(frozen=True)
+class OAuthEndpoints:
+    """The gateway's OAuth endpoints (RFC 8628, RFC 6749, RFC 7009, RFC 8414) and the page where
+    people approve a device: not in the route table (they answer OAuth's shape, not the envelope)."""
+
+    metadata: Endpoint
+    device_authorization: Endpoint
+    token: Endpoint
+    revocation: Endpoint
+    device_page: str
+
+    def all(self) -> tuple[Endpoint, ...]:
+        return (self.metadata, self.device_authorization, self.token, self.revocation)
+
+
+OAUTH = OAuthEndpoints(
+    metadata=Endpoint("gateway", "GET", "/.well-known/oauth-authorization-server", "oauth_metadata"),
+    device_authorization=Endpoint("gateway", "POST", "/api/v1/oauth/device/code", "oauth_device_code"),
+    token=Endpoint("gateway", "POST", "/api/v1/oauth/token", "oauth_token"),
+    revocation=Endpoint("gateway", "POST", "/api/v1/oauth/revoke", "oauth_revoke"),
+    device_page="/device",
+)

@@ -1,0 +1,22 @@
+"""The limits and value sets of the apps service's requests and answers."""
+
+from __future__ import annotations
+
+NAME_MAX = 120
+ORIGIN_MAX = 2048
+MAX_RESOLVE_IDS = 500
+MAX_IMPORT_ROUTES = 100
+# Pages of route candidates, beyond the contract (docs/architecture.md, "Apps service").
+CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000
+
+RESOURCE_TYPES = ("product",)
+DOMAIN_TYPES = ("web", "metric", "redirect")
+DOMAIN_SCOPES = ("app", "product")
+TARGET_TYPES = ("product_document",)
+DOCUMENT_STATUSES = ("draft", "published")
+# The full value sets the contract leaves open (docs/architecture.md, "Apps service").
+PATH_STATUSES = ("available", "already_routed", "path_conflict", "invalid_path")
+ACTIONS = ("create", "skip", "conflict")
+ISSUES = ("already_routed", "path_conflict", "duplicate_in_request", "target_not_found")
+LEGACY_MODES = ("full_shadow",)
+PUBLISH_STATUSES = ("pending", "published", "failed")

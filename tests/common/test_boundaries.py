@@ -1,0 +1,141 @@
+"""Every boundary is declared once: the parts list and the internal endpoints live on the ground
+floor (libs/contract), servers register exactly what is declared, and no caller writes another
+part's address by hand."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from libs.contract.internal import ENDPOINTS, OAUTH, Endpoint, endpoints_of
+from libs.contract.parts import CONTENT, GATEWAY, PARTS, ROOT, SERVICES, Part
+from libs.contract.route import ContractMismatch
+from tests.conftest import build_app
+
+# The parts and their shared libraries; deploy/, bench/ and tests/ stand above them and may
+# import anything.
+PRODUCT_PACKAGES = ("libs", "gateway", "services", "cli")
+UNUSED_DATABASE = "postgresql://nobody@127.0.0.1:1/none"
+# A path of an internal endpoint or of an OAuth endpoint, in a string or f-string.
+HAND_WRITTEN_PATH = re.compile(r"/internal/[\w{]|/api/v1/oauth/|/\.well-known/oauth-authorization-server|^/device$")
+
+
+def product_modules() -> list[Path]:
+    return sorted(path for package in PRODUCT_PACKAGES for path in (ROOT / package).rglob("*.py"))
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_no_module_of_the_product_imports_the_deployment():
+    importing = [
+        str(path.relative_to(ROOT))
+        for path in product_modules()
+        if any(name == "deploy" or name.startswith("deploy.") for name in imported_modules(path))
+    ]
+    assert importing == []
+
+
+def test_the_contract_package_imports_no_part():
+    parts = tuple(part.package.split(".")[0] for part in PARTS)
+    importing = {
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if name.startswith(parts))
+        for path in (ROOT / "libs" / "contract").rglob("*.py")
+    }
+    assert {path: names for path, names in importing.items() if names} == {}
+
+
+def string_literals(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module with their lines, docstrings and other bare strings left out."""
+    tree = ast.parse(path.read_text(), str(path))
+    bare = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in bare
+    ]
+
+
+def test_no_address_of_an_internal_or_oauth_endpoint_is_written_outside_the_contract():
+    """The command-line client is left out: an outside client with its own distribution, it cannot
+    import the contract, and its own test holds every path it calls to the declarations."""
+    contract, cli = ROOT / "libs" / "contract", ROOT / "cli"
+    written = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in product_modules()
+        if contract not in path.parents and cli not in path.parents
+        for line, text in string_literals(path)
+        if HAND_WRITTEN_PATH.search(text)
+    ]
+    assert written == []
+
+
+def test_no_internal_endpoint_is_declared_twice():
+    assert [key for key, n in Counter((e.method, e.path) for e in ENDPOINTS).items() if n > 1] == []
+    assert [name for name, n in Counter(e.name for e in ENDPOINTS).items() if n > 1] == []
+    assert {e.part for e in ENDPOINTS} <= {part.name for part in SERVICES}
+
+
+def registered(part: Part, environ: dict[str, str], prefix: str) -> set[tuple[str, str, str | None]]:
+    app = build_app(part, {**environ, "DATABASE_URL": UNUSED_DATABASE})
+    return {
+        (route.method, route.resource.canonical, route.name)
+        for route in app.router.routes()
+        if route.resource is not None and route.resource.canonical.startswith(prefix) and route.method != "HEAD"
+    }
+
+
+def triples(endpoints: tuple[Endpoint, ...]) -> set[tuple[str, str, str | None]]:
+    return {(endpoint.method, endpoint.path, endpoint.name) for endpoint in endpoints}
+
+
+@pytest.mark.parametrize("part", SERVICES, ids=lambda part: part.name)
+def test_a_service_serves_exactly_its_declared_internal_endpoints(part: Part, base_environ):
+    assert registered(part, base_environ, "/internal/") == triples(endpoints_of(part.name))
+
+
+def test_the_gateway_serves_exactly_the_declared_oauth_endpoints(base_environ):
+    served = registered(GATEWAY, base_environ, "/api/v1/oauth/") | registered(
+        GATEWAY, base_environ, "/.well-known/oauth"
+    )
+    assert served == triples(OAUTH.all())
+    pages = {(method, path) for method, path, _ in registered(GATEWAY, base_environ, OAUTH.device_page)}
+    assert pages == {("GET", OAUTH.device_page), ("POST", OAUTH.device_page)}
+
+
+def test_an_internal_endpoint_without_its_handler_fails_at_startup(base_environ, monkeypatch):
+    from services.content import routes
+
+    kept = tuple(handler for handler in routes.INTERNAL_HANDLERS if handler.__name__ != "internal_targets")
+    monkeypatch.setattr(routes, "INTERNAL_HANDLERS", kept)
+    with pytest.raises(ContractMismatch, match=r"routes without a handler: \['internal_targets'\]"):
+        build_app(CONTENT, {**base_environ, "DATABASE_URL": UNUSED_DATABASE})
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "parameters", "query", "url"),
+    [
+        (ENDPOINTS[0], {}, [], "http://content/internal/documents/lookup"),
+        (
+            next(e for e in ENDPOINTS if e.name == "internal_organization_documents"),
+            {"orgId": "a/b c"},
+            [("after", "x&y"), ("limit", "10")],
+            "http://content/internal/organizations/a%2Fb%20c/documents?after=x%26y&limit=10",
+        ),
+    ],
+)
+def test_an_endpoint_builds_its_address_with_its_parameters_encoded(
+    endpoint: Endpoint, parameters: dict[str, str], query: list[tuple[str, str]], url: str
+):
+    assert endpoint.url("http://content", query, **parameters) == url
