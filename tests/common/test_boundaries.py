@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from libs.contract.internal import ENDPOINTS, OAUTH, Endpoint, endpoints_of
-from libs.contract.parts import CONTENT, GATEWAY, PARTS, ROOT, SERVICES, Part
+from libs.contract.parts import CONTENT, GATEWAY, PARTS, ROOT, Part
 from libs.contract.route import ContractMismatch
 from tests.conftest import build_app
 
@@ -84,7 +84,7 @@ def test_no_address_of_an_internal_or_oauth_endpoint_is_written_outside_the_cont
 def test_no_internal_endpoint_is_declared_twice():
     assert [key for key, n in Counter((e.method, e.path) for e in ENDPOINTS).items() if n > 1] == []
     assert [name for name, n in Counter(e.name for e in ENDPOINTS).items() if n > 1] == []
-    assert {e.part for e in ENDPOINTS} <= {part.name for part in SERVICES}
+    assert {e.part for e in ENDPOINTS} <= {part.name for part in PARTS}
 
 
 def registered(part: Part, environ: dict[str, str], prefix: str) -> set[tuple[str, str, str | None]]:
@@ -100,8 +100,8 @@ def triples(endpoints: tuple[Endpoint, ...]) -> set[tuple[str, str, str | None]]
     return {(endpoint.method, endpoint.path, endpoint.name) for endpoint in endpoints}
 
 
-@pytest.mark.parametrize("part", SERVICES, ids=lambda part: part.name)
-def test_a_service_serves_exactly_its_declared_internal_endpoints(part: Part, base_environ):
+@pytest.mark.parametrize("part", PARTS, ids=lambda part: part.name)
+def test_a_part_serves_exactly_its_declared_internal_endpoints(part: Part, base_environ):
     assert registered(part, base_environ, "/internal/") == triples(endpoints_of(part.name))
 
 
