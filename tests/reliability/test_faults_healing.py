@@ -18,7 +18,7 @@ import psycopg2
 import psycopg2.extras
 import pytest
 
-from deploy import parts
+from libs.contract import parts
 from libs.contract.parts import APPS, SEARCH
 from tests.reliability.conftest import PrivateStack
 from tests.reliability.test_faults import found_by_search, marker, paragraph
