@@ -82,7 +82,7 @@ async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:
     """Every worker runs a relay of product events; the one holding the lock publishes."""
     settings: GatewaySettings = app[SETTINGS]
     relay = OutboxRelay(
-        settings.database_url,
+        settings.session_database_url,
         settings.db_schema,
         PRODUCT_OUTBOX,
         app[REDIS],
