@@ -19,6 +19,8 @@ PUBLIC_URL = f"https://{PUBLIC_HOST}"
 # A placeholder for the ingress controller's pod network (a common pod CIDR): the only hops
 # whose X-Forwarded-For the gateway believes.
 TRUSTED_PROXIES = "10.244.0.0/16"
+# Where docs/operations.md is served: every alert's runbook link is this plus its section's anchor.
+RUNBOOK_BASE = "https://git.example.com/aivis/platform/-/blob/main/docs/operations.md"
 # NodeLocal DNSCache answers on this link-local address on every node (its default); cluster DNS
 # pods answer the rest. A policy allowing only the kube-dns pods breaks name lookups under it.
 NODE_LOCAL_DNS = "169.254.20.10/32"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from deploy.cluster import (
     POSTGRES_HOST,
     POSTGRES_PORT,
     PUBLIC_URL,
+    RUNBOOK_BASE,
     TRUSTED_PROXIES,
     metadata,
 )
@@ -32,6 +34,7 @@ from deploy.parts import GATEWAY, PARTS, ROOT, SEARCH, Part
 from libs.common.health import READY_TIMEOUT_SECONDS
 
 K8S = ROOT / "deploy" / "k8s"
+ALERTS = ROOT / "deploy" / "monitoring" / "alerts.yaml"
 SECRET = "aivis-secrets"
 # gunicorn stops taking requests only after the preStop pause, so the endpoints controller and
 # every kube-proxy have removed the pod by then; the grace period covers the pause plus gunicorn's
@@ -351,10 +354,16 @@ def render(release: images.Images | None = None) -> dict[str, str]:
     return files
 
 
+def render_alerts(text: str) -> str:
+    """The alert rules with every runbook link under RUNBOOK_BASE (the anchor kept)."""
+    return re.sub(r"(runbook_url: )\S*#", lambda match: f"{match[1]}{RUNBOOK_BASE}#", text)
+
+
 def write(directory: Path = K8S, release: images.Images | None = None) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for name, content in render(release).items():
         (directory / name).write_text(content)
+    ALERTS.write_text(render_alerts(ALERTS.read_text()))
 
 
 def main(argv: list[str]) -> int:
