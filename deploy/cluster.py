@@ -12,6 +12,8 @@ POSTGRES_PORT = 5432
 DATABASE = "aivis"
 PGBOUNCER = "pgbouncer"
 PGBOUNCER_PORT = 6432
+# A headless Service naming every ready search pod (the gateway hashes organizations over them).
+SEARCH_REPLICAS = "search-replicas"
 REDIS_PORT = 6379
 # The Ingress example's host; PUBLIC_URL follows it.
 PUBLIC_HOST = "api.example.com"

@@ -25,6 +25,7 @@ from deploy.cluster import (
     POSTGRES_PORT,
     PUBLIC_URL,
     RUNBOOK_BASE,
+    SEARCH_REPLICAS,
     TRUSTED_PROXIES,
     metadata,
 )
@@ -168,7 +169,18 @@ kind: PodDisruptionBudget
   selector:
     matchLabels: {{app.kubernetes.io/name: {name}}}
 ---
-{network_policy}"""
+{replicas_service}{network_policy}"""
+
+# Every ready search pod by address, so the gateway routes each organization to one of them.
+SEARCH_REPLICAS_SERVICE = """\
+apiVersion: v1
+kind: Service
+{metadata}spec:
+  clusterIP: None
+  selector: {{app.kubernetes.io/name: {name}}}
+  ports: [{{name: http, port: {port}, targetPort: http}}]
+---
+"""
 
 # Search loads its embedding model before it answers at all: give it minutes, not the liveness budget.
 SEARCH_STARTUP_PROBE = """\
@@ -202,6 +214,8 @@ kind: ConfigMap
   POSTGRES_PORT: "{postgres_port}"
   POSTGRES_DB: {database}
   PGBOUNCER_PORT: "{pgbouncer_port}"
+  # The gateway routes each organization's searches to one search pod (gateway/replicas.py).
+  SEARCH_REPLICAS: dns+http://{search_replicas}:{search_port}
 {urls}"""
 
 MIGRATE_TEMPLATE = """\
@@ -310,6 +324,11 @@ def render_part(part: Part, image: str) -> str:
         limits=limits,
         min_replicas=MIN_REPLICAS,
         max_replicas=MAX_REPLICAS,
+        replicas_service=SEARCH_REPLICAS_SERVICE.format(
+            metadata=metadata(SEARCH_REPLICAS), name=part.name, port=part.port
+        )
+        if heavy
+        else "",
         network_policy=render_part_policy(part),
     )
 
@@ -326,6 +345,8 @@ def render(release: images.Images | None = None) -> dict[str, str]:
             public_url=PUBLIC_URL,
             trusted_proxies=TRUSTED_PROXIES,
             pgbouncer_port=PGBOUNCER_PORT,
+            search_replicas=SEARCH_REPLICAS,
+            search_port=SEARCH.port,
             **stores,
         ),
         "migrate.yaml": MIGRATE_TEMPLATE.format(

@@ -18,10 +18,20 @@ from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
-from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
+from gateway.keys import (
+    AUTHENTICATOR,
+    CLOCK,
+    DIRECTORY,
+    KEY_STORE,
+    LIMITER,
+    OPENAPI_DOCUMENT,
+    SEARCH_REPLICAS,
+    SIGNER,
+)
 from gateway.openapi import render_document
 from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
+from gateway.replicas import REFRESH_SECONDS, Replicas
 from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.server import GatewayRunner
@@ -95,6 +105,17 @@ async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:
         await relay.close()
 
 
+async def search_replicas_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Keeps a resolved replica list current (a fixed one needs nothing)."""
+    replicas = app[SEARCH_REPLICAS]
+    if not replicas.resolves:
+        yield
+        return
+    await replicas.refresh()
+    async with periodic(REFRESH_SECONDS, replicas.refresh, "search-replicas"):
+        yield
+
+
 def create_app(
     settings: GatewaySettings,
     routes: tuple[Route, ...] = ROUTES,
@@ -129,8 +150,12 @@ def create_app(
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
     app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))
+    replicas = None
+    if settings.search_replicas:
+        app[SEARCH_REPLICAS] = replicas = Replicas(settings.search_replicas)
+        app.cleanup_ctx.append(search_replicas_ctx)
     add_health_routes(app)
-    setup_routes(app, routes, settings.upstreams)
+    setup_routes(app, routes, settings.upstreams, replicas)
     setup_dashboard(app)
     return app
 

@@ -192,7 +192,7 @@ class InternalClient:
                     await asyncio.sleep(RETRY_DELAY_SECONDS)
                     continue
                 _count_failure(url, _failure_kind(exc))
-                raise errors.BadGateway("upstream unreachable") from None
+                raise errors.UpstreamUnreachable() from None
         raise AssertionError("unreachable: the loop returns or raises")
 
     async def call(

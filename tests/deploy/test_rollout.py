@@ -28,9 +28,9 @@ from typing import Any
 import psycopg2
 import pytest
 
-from deploy.cluster import NAMESPACE, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_HOST, POSTGRES_PORT
+from deploy.cluster import NAMESPACE, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_HOST, POSTGRES_PORT, SEARCH_REPLICAS
 from deploy.manifests import K8S
-from deploy.parts import GATEWAY, PARTS
+from deploy.parts import GATEWAY, PARTS, SEARCH
 from deploy.stack import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
 from tests.conftest import REDIS_URL, free_port
 from tests.deploy.cluster import Cluster, generated_secret, load_objects
@@ -157,6 +157,8 @@ def cluster(scratch: Path) -> Iterator[Cluster]:
     for part in PARTS:
         port = free_port()
         cluster.addresses[f"{part.name}:{part.port}"] = f"127.0.0.1:{port}"
+        if part is SEARCH:  # the headless Service of the search pods: here, the one search
+            cluster.addresses[f"{SEARCH_REPLICAS}:{part.port}"] = f"127.0.0.1:{port}"
         cluster.rewrites[f"0.0.0.0:{part.port}"] = f"127.0.0.1:{port}"
         cluster.rewrites[f"0.0.0.0:{part.metrics_port}"] = f"127.0.0.1:{free_port()}"
     with fresh_postgres(scratch / "postgres", postgres_port, admin_password):
@@ -236,7 +238,7 @@ def test_a_first_rollout_comes_up_from_the_manifests_and_serves(cluster: Cluster
             result: dict[str, Any] = json.loads(done.stdout)
             return result
 
-        admin("create-org", "--slug", "first", "--name", "First")
+        org = admin("create-org", "--slug", "first", "--name", "First")
         key = admin("create-key", "--org", "first", "--name", "rollout", "--scopes", "all")
         gateway_url = f"http://{cluster.addresses[f'{GATEWAY.name}:{GATEWAY.port}']}"
         request = urllib.request.Request(
@@ -246,6 +248,15 @@ def test_a_first_rollout_comes_up_from_the_manifests_and_serves(cluster: Cluster
             assert answer.status == 200
             body = json.loads(answer.read())
         assert body["ok"] is True
+        # Search through the replicas the gateway resolved from the headless Service's name.
+        search = urllib.request.Request(
+            f"{gateway_url}/api/v1/content/search/{org['id']}",
+            data=json.dumps({"query": "first steps"}).encode(),
+            headers={"x-api-key": key["key"], "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(search, timeout=30) as answer:
+            assert answer.status == 200
+            assert json.loads(answer.read())["ok"] is True
 
     # The parts logged in with their own roles, through PgBouncer: the roles have passwords.
     admin_dsn = cluster.environment(job)["DATABASE_URL"]
