@@ -30,7 +30,7 @@ import pytest
 
 from deploy.cluster import NAMESPACE, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_HOST, POSTGRES_PORT, SEARCH_REPLICAS
 from deploy.manifests import K8S
-from deploy.parts import GATEWAY, PARTS, SEARCH
+from deploy.parts import GATEWAY, PARTS, ROOT, SEARCH
 from deploy.stack import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
 from tests.conftest import REDIS_URL, free_port
 from tests.deploy.cluster import Cluster, generated_secret, load_objects
@@ -62,7 +62,7 @@ def run_to_completion(cluster: Cluster, container: dict[str, Any], what: str) ->
         done = subprocess.run(
             cluster.command(container, env),
             env=image_environment(env),
-            cwd=ROOT_DIR,
+            cwd=ROOT,
             capture_output=True,
             text=True,
             timeout=STEP_TIMEOUT,
@@ -72,9 +72,6 @@ def run_to_completion(cluster: Cluster, container: dict[str, Any], what: str) ->
         pytest.fail(f"{what} did not finish within {STEP_TIMEOUT:g}s: {exc.stderr!r}")
     assert done.returncode == 0, f"{what} failed ({done.returncode}): {done.stderr[-3000:]}"
     return done.stdout
-
-
-ROOT_DIR = K8S.parent.parent
 
 
 @contextlib.contextmanager
@@ -212,7 +209,7 @@ def test_a_first_rollout_comes_up_from_the_manifests_and_serves(cluster: Cluster
             servers[part] = subprocess.Popen(
                 cluster.command(container, env),
                 env=image_environment(env),
-                cwd=ROOT_DIR,
+                cwd=ROOT,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -228,7 +225,7 @@ def test_a_first_rollout_comes_up_from_the_manifests_and_serves(cluster: Cluster
             done = subprocess.run(
                 [sys.executable, "-m", "gateway.admin", "--json", *args],
                 env=admin_env,
-                cwd=ROOT_DIR,
+                cwd=ROOT,
                 capture_output=True,
                 text=True,
                 timeout=STEP_TIMEOUT,
