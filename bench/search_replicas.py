@@ -20,6 +20,8 @@ import itertools
 import random
 import re
 import urllib.request
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import aiohttp
@@ -53,12 +55,13 @@ def cached_chunks(metrics_port: int) -> int:
     return int(float(match[1])) if match else 0
 
 
-async def search_all(targets: list[tuple[str, dict[str, str]]]) -> None:
-    """Send each (url, headers) one search, one at a time."""
+async def search_all(targets: list[tuple[str, Callable[[], dict[str, str]]]]) -> None:
+    """Send each (url, headers) one search, one at a time (headers made as it goes: internal
+    tokens live a minute)."""
     queries = itertools.cycle(QUERIES)
     async with aiohttp.ClientSession() as session:
         for url, headers in targets:
-            async with session.post(url, json={"query": next(queries)}, headers=headers) as answer:
+            async with session.post(url, json={"query": next(queries)}, headers=headers()) as answer:
                 assert answer.status == 200, (url, answer.status, await answer.text())
 
 
@@ -78,15 +81,16 @@ def run(stack: BenchStack, organizations: list[tuple[str, str, str]], routed: bo
             environ = {**stack.environ, "SEARCH_REPLICAS": ",".join(urls)}
             gateway = start([GATEWAY], environ, {**stack.ports, GATEWAY.name: port}, None, {GATEWAY.name: free_port()})
             wait_ready(gateway)
-        targets = []
+        targets: list[tuple[str, Callable[[], dict[str, str]]]] = []
         for turn in range(QUERIES_PER_ORG):
             for index, (key, org_id, _product) in enumerate(organizations):
                 path = f"/api/v1/content/search/{org_id}"
                 if routed:
-                    targets.append((f"http://127.0.0.1:{gateway[0].port}{path}", {"x-api-key": key}))
+                    targets.append((f"http://127.0.0.1:{gateway[0].port}{path}", partial(dict, {"x-api-key": key})))
                 else:  # each organization's queries go to each replica in turn
-                    token = stack.internal_token(Organization(org_id, org_id, org_id))
-                    targets.append((urls[(index + turn) % REPLICAS] + path, {INTERNAL_TOKEN_HEADER: token}))
+                    org = Organization(org_id, org_id, org_id)
+                    token = partial(lambda org: {INTERNAL_TOKEN_HEADER: stack.internal_token(org)}, org)
+                    targets.append((urls[(index + turn) % REPLICAS] + path, token))
         asyncio.run(search_all(targets))
         memory = [worker_memory_mib(replica) for replica in replicas]
         chunks = [cached_chunks(metrics[name]) for name in ports]
