@@ -109,16 +109,16 @@ def fresh_postgres(directory: Path, port: int, password: str) -> Iterator[None]:
         stop_postgres(data)
 
 
-def wait_ready(url: str, process: subprocess.Popen[bytes], what: str, seconds: float = STEP_TIMEOUT) -> None:
+def wait_ready(url: str, process: subprocess.Popen[bytes], what: str, log: Path, seconds: float = STEP_TIMEOUT) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        assert process.poll() is None, f"{what} exited with {process.returncode}"
+        assert process.poll() is None, f"{what} exited with {process.returncode}: {log.read_text()[-3000:]}"
         with contextlib.suppress(OSError):
             with urllib.request.urlopen(f"{url}/readyz", timeout=5) as answer:
                 if answer.status == 200:
                     return
         time.sleep(0.5)
-    pytest.fail(f"{what} was not ready within {seconds:g}s")
+    pytest.fail(f"{what} was not ready within {seconds:g}s: {log.read_text()[-3000:]}")
 
 
 @pytest.fixture
@@ -206,16 +206,18 @@ def test_a_first_rollout_comes_up_from_the_manifests_and_serves(cluster: Cluster
             (scratch / f"metrics-{part.name}").mkdir()
             cluster.rewrites["/tmp/metrics"] = str(scratch / f"metrics-{part.name}")
             env = cluster.environment(container)
+            output = running.enter_context((scratch / f"{part.name}.log").open("wb"))
             servers[part] = subprocess.Popen(
                 cluster.command(container, env),
                 env=image_environment(env),
                 cwd=ROOT,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
             )
             started.append(servers[part])
         for part, server in servers.items():
-            wait_ready(f"http://{cluster.addresses[f'{part.name}:{part.port}']}", server, part.name)
+            log = scratch / f"{part.name}.log"
+            wait_ready(f"http://{cluster.addresses[f'{part.name}:{part.port}']}", server, part.name, log)
 
         # 4. The operator's commands, with the gateway's environment, and a request through it.
         (gateway,) = cluster.pod("Deployment", GATEWAY.name)["containers"]
