@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install run test lint bench lock admin manifests chromium
+.PHONY: install run test lint bench lock admin manifests chromium tools
 
 $(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,7 @@ run: $(STAMP)
 	$(PY) -m deploy.run
 
 ## make test: lint, types, then the whole suite against real PostgreSQL and Redis (and a real browser).
-test: $(STAMP) lint chromium
+test: $(STAMP) lint chromium tools
 	$(PY) -m deploy.stack exec -- $(PY) -m pytest $(PYTEST_ARGS)
 
 ## The dashboard's browser tests drive the machine's Chromium: installed from Debian's packages
@@ -32,6 +32,14 @@ CHROMIUM := /usr/bin/chromium
 chromium:
 	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
+## The rollout test runs the manifests' PgBouncer with Debian's pgbouncer, and the alert rules'
+## tests run Debian's promtool: installed the same way when missing.
+tools:
+	@test -x /usr/sbin/pgbouncer || { echo "installing pgbouncer for the rollout test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; }
+	@command -v promtool >/dev/null || { echo "installing promtool for the alert rules' tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

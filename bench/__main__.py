@@ -11,6 +11,7 @@ BENCHMARKS = (
     "bench.route_candidates",
     "bench.personas",
     "bench.search",
+    "bench.search_replicas",
 )
 
 for name in BENCHMARKS:

@@ -38,8 +38,7 @@ def part_dsn(admin: str, part: Part) -> str:
     fields["user"] = part.role
     if password:
         fields["password"] = password
-    dsn: str = make_dsn(**fields)
-    return dsn
+    return str(make_dsn(**fields))
 
 
 def ensure_database(admin: str) -> None:
@@ -84,6 +83,10 @@ def _ensure_schema(cur: psycopg2.extensions.cursor, part: Part) -> None:
     cur.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {} AUTHORIZATION {}").format(schema, role))
     cur.execute(sql.SQL("ALTER SCHEMA {} OWNER TO {}").format(schema, role))
     cur.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(schema))
+    # What the parts also ask for at connection time (libs.common.db.session_options), as the
+    # role's defaults: PgBouncer does not pass connection options on (deploy/pgbouncer.py).
+    cur.execute(sql.SQL("ALTER ROLE {} SET search_path = {}").format(role, schema))
+    cur.execute(sql.SQL("ALTER ROLE {} SET timezone = 'UTC'").format(role))
     for extension in part.extensions:
         try:
             cur.execute(

@@ -19,12 +19,22 @@ from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import dashboard_middleware, setup_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
-from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, KEY_STORE, LIMITER, OPENAPI_DOCUMENT, SIGNER
+from gateway.keys import (
+    AUTHENTICATOR,
+    CLOCK,
+    DIRECTORY,
+    KEY_STORE,
+    LIMITER,
+    OPENAPI_DOCUMENT,
+    SEARCH_REPLICAS,
+    SIGNER,
+)
 from gateway.oauth import device
 from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.openapi import render_document
 from gateway.product_events import PRODUCT_OUTBOX
 from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
+from gateway.replicas import REFRESH_SECONDS, Replicas
 from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.server import GatewayRunner
@@ -88,7 +98,7 @@ async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:
     """Every worker runs a relay of product events; the one holding the lock publishes."""
     settings: GatewaySettings = app[SETTINGS]
     relay = OutboxRelay(
-        settings.database_url,
+        settings.session_database_url,
         settings.db_schema,
         PRODUCT_OUTBOX,
         app[REDIS],
@@ -99,6 +109,17 @@ async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:
             yield
     finally:
         await relay.close()
+
+
+async def search_replicas_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Keeps a resolved replica list current (a fixed one needs nothing)."""
+    replicas = app[SEARCH_REPLICAS]
+    if not replicas.resolves:
+        yield
+        return
+    await replicas.refresh()
+    async with periodic(REFRESH_SECONDS, replicas.refresh, "search-replicas"):
+        yield
 
 
 def create_app(
@@ -140,8 +161,12 @@ def create_app(
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
     app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))
+    replicas = None
+    if settings.search_replicas:
+        app[SEARCH_REPLICAS] = replicas = Replicas(settings.search_replicas)
+        app.cleanup_ctx.append(search_replicas_ctx)
     add_health_routes(app)
-    setup_routes(app, routes, settings.upstreams)
+    setup_routes(app, routes, settings.upstreams, replicas)
     setup_dashboard(app)
     return app
 

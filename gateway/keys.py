@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -13,11 +14,15 @@ from gateway.auth.tokens import TokenSigner
 from gateway.directory import Directory
 from gateway.ratelimit import RateLimiter
 
+if TYPE_CHECKING:
+    from gateway.replicas import Replicas  # which routes through gateway.proxy, which reads these keys
+
 KEY_STORE: web.AppKey[ApiKeyStore] = web.AppKey("key_store")
 DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")
 AUTHENTICATOR: web.AppKey[Authenticator] = web.AppKey("authenticator")
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter")
 SIGNER: web.AppKey[TokenSigner] = web.AppKey("signer")
 OPENAPI_DOCUMENT: web.AppKey[bytes] = web.AppKey("openapi_document")
+SEARCH_REPLICAS: web.AppKey[Replicas] = web.AppKey("search_replicas")
 # Tests move time forward to see the legacy-routing sunset.
 CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("clock")

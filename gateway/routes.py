@@ -11,8 +11,10 @@ from gateway import views
 from gateway.contract import PART
 from gateway.oauth.views import setup_oauth_routes
 from gateway.product_events import internal_product_changes
-from gateway.proxy import compile_route, forward_to
+from gateway.proxy import Respond, compile_route, forward_to
+from gateway.replicas import Replicas, routed_by_organization
 from libs.contract.internal import endpoints_of
+from libs.contract.parts import SEARCH
 from libs.contract.route import Route, bind_handlers, register_handlers
 
 _PARAMETER = re.compile(r"{(\w+)}")
@@ -42,9 +44,15 @@ def router_path(path: str, paths: Iterable[str]) -> str:
     return "/".join(segments)
 
 
-def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Mapping[str, str]) -> None:
+def setup_routes(
+    app: web.Application,
+    routes: tuple[Route, ...],
+    upstreams: Mapping[str, str],
+    search_replicas: Replicas | None = None,
+) -> None:
     """The gateway's endpoints, then every route of the table: its own bound to its handlers by
-    name (a route or handler left over fails here), the others forwarded to their part."""
+    name (a route or handler left over fails here), the others forwarded to their part (search's
+    to the organization's replica, when the replicas are named)."""
     router = app.router
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
@@ -54,5 +62,11 @@ def setup_routes(app: web.Application, routes: tuple[Route, ...], upstreams: Map
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:
-        respond = own[route] if route in own else forward_to(upstreams[route.upstream], route)
+        respond: Respond
+        if route in own:
+            respond = own[route]
+        elif search_replicas is not None and route.upstream == SEARCH.name:
+            respond = routed_by_organization(search_replicas, upstreams[route.upstream], route)
+        else:
+            respond = forward_to(upstreams[route.upstream], route)
         router.add_route(route.method, router_path(route.path, paths), compile_route(route, respond), name=route.name)

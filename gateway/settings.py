@@ -26,6 +26,8 @@ class GatewaySettings(ServiceSettings):
     development: bool
     session_max_age: int
     upstreams: Mapping[str, str]
+    # The search replicas, to route by organization (gateway/replicas.py); empty: SEARCH_URL.
+    search_replicas: str
     max_body_bytes: int
     # How long a request body may take to arrive, from the end of its headers (408 after).
     body_timeout_seconds: int
@@ -76,6 +78,7 @@ class GatewaySettings(ServiceSettings):
             development=development,
             session_max_age=env.integer("SESSION_MAX_AGE_SECONDS", 7 * 24 * 3600, minimum=60),
             upstreams={service.name: env.part_url(service.name) for service in SERVICES},
+            search_replicas=env.text("SEARCH_REPLICAS", ""),
             max_body_bytes=env.integer("MAX_BODY_BYTES", 1024 * 1024, minimum=1024),
             body_timeout_seconds=env.integer("BODY_TIMEOUT_SECONDS", 10, minimum=1),
             rate_limit_per_minute=env.integer("RATE_LIMIT_PER_MINUTE", 600, minimum=1),

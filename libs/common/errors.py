@@ -94,6 +94,10 @@ class BadGateway(ApiError):
     status, code, default_message = 502, "BAD_GATEWAY", "upstream unreachable"
 
 
+class UpstreamUnreachable(BadGateway):
+    """No whole answer: the connection was refused, or broke before the answer was complete."""
+
+
 # Seconds a client should wait before retrying a 503: stores come back, or fail over, in seconds.
 RETRY_AFTER_SECONDS = 1
 

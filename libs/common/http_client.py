@@ -212,7 +212,7 @@ class InternalClient:
             raise errors.UpstreamTimeout(f"upstream did not answer within {timeout:g}s") from None
         except aiohttp.ClientError as exc:
             _count_failure(url, _failure_kind(exc))
-            raise errors.BadGateway("upstream unreachable") from None
+            raise errors.UpstreamUnreachable() from None
 
     async def call(
         self,

@@ -69,6 +69,9 @@ class ServiceSettings:
     name: str
     db_schema: str
     database_url: str
+    # For work that keeps session state across transactions (the outbox relay's advisory lock):
+    # PostgreSQL itself when DATABASE_URL goes through PgBouncer's transaction pooling.
+    session_database_url: str
     db_pool_min: int
     db_pool_max: int
     redis_url: str
@@ -96,6 +99,7 @@ def common_fields(part: Part, env: Env) -> dict[str, Any]:
         "name": part.name,
         "db_schema": part.schema,
         "database_url": env.text("DATABASE_URL"),
+        "session_database_url": env.text("SESSION_DATABASE_URL", env.text("DATABASE_URL")),
         "db_pool_min": env.integer("DB_POOL_MIN", 1, minimum=0),
         "db_pool_max": env.integer("DB_POOL_MAX", 32, minimum=1),
         "redis_url": env.text("REDIS_URL", "redis://127.0.0.1:6379/0"),

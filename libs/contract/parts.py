@@ -26,6 +26,9 @@ class Part:
     # The parts it calls over HTTP (docs/architecture.md, "Internal contracts between parts"); the
     # network policies let it reach these and nothing else of the platform.
     calls: tuple[str, ...] = ()
+    # Runs an outbox relay, whose lock is a session advisory lock: it needs a connection that
+    # keeps session state, past PgBouncer's transaction pooling (SESSION_DATABASE_URL).
+    relays: bool = False
 
     @property
     def app(self) -> str:
@@ -48,9 +51,15 @@ class Part:
 
 
 GATEWAY = Part(
-    "gateway", "identity", "gateway", 8080, workers=2, calls=("content", "apps", "personas", "search", "simulations")
+    "gateway",
+    "identity",
+    "gateway",
+    8080,
+    workers=2,
+    calls=("content", "apps", "personas", "search", "simulations"),
+    relays=True,
 )
-CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",))
+CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), relays=True)
 APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"))
 PERSONAS = Part("personas", "personas", "services.personas", 8083)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.

@@ -47,7 +47,9 @@ def load_settings(environ: Mapping[str, str] | None = None) -> ContentSettings:
 async def relay_ctx(app: web.Application) -> AsyncIterator[None]:
     """Every worker runs a relay; the one holding the lock publishes, the others stand by."""
     settings: ContentSettings = app[SETTINGS]
-    relay = OutboxRelay(settings.database_url, settings.db_schema, CONTENT_OUTBOX, app[REDIS], settings.events_stream)
+    relay = OutboxRelay(
+        settings.session_database_url, settings.db_schema, CONTENT_OUTBOX, app[REDIS], settings.events_stream
+    )
     try:
         async with (
             periodic(INTERVAL_SECONDS, relay.step, "outbox-relay"),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from libs.common.cpu import available_cpus
 from libs.common.events import content_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import Part
@@ -20,7 +20,8 @@ class SearchSettings(ServiceSettings):
     # Whether this process consumes content events and indexes (the API answers either way).
     indexing: bool
     # Threads embedding documents for the index, at a lower priority than queries (which embed on
-    # a pool of their own): one per core, so a burst of writes is indexed on every idle core.
+    # a pool of their own): one per CPU of the container's quota (libs/common/cpu.py), so a burst
+    # of writes is indexed on every CPU the pod may use, and no more.
     indexing_threads: int
     # How many chunk vectors a replica keeps in memory, over all organizations (least recently
     # searched organizations go first); about 1.6 KB each.
@@ -40,6 +41,6 @@ class SearchSettings(ServiceSettings):
             **common_fields(part, env),
             content_url=env.part_url("content"),
             indexing=SWITCHES[indexing],
-            indexing_threads=env.integer("SEARCH_INDEXING_THREADS", len(os.sched_getaffinity(0)), minimum=1),
+            indexing_threads=env.integer("SEARCH_INDEXING_THREADS", available_cpus(), minimum=1),
             cache_max_chunks=env.integer("SEARCH_CACHE_MAX_CHUNKS", 500_000, minimum=1),
         )

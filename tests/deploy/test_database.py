@@ -52,6 +52,17 @@ def test_each_schema_is_owned_by_its_part_alone(database):
         assert acl == f"{{{part.role}=UC/{part.role}}}"  # nobody else has any right on it
 
 
+def test_a_part_connecting_without_options_gets_its_schema_and_utc(database):
+    """What a connection through PgBouncer gets, which passes no connection options on."""
+    conn = psycopg2.connect(database.dsn(CONTENT))
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT current_setting('search_path'), current_setting('TimeZone')")
+            assert cur.fetchone() == (CONTENT.schema, "UTC")
+    finally:
+        conn.close()
+
+
 def test_the_bootstrap_can_run_again(database):
     assert db.setup(database.admin_dsn) == {part.name: [] for part in PARTS}
 

@@ -3,16 +3,22 @@ hardened as an operator expects of every Deployment."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import subprocess
+import sys
 from typing import Any
 
 import kubernetes_validate
 import pytest
 import yaml
 
+from deploy import images
+from deploy.cluster import NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
-from libs.contract.parts import GATEWAY, PARTS, ROOT, SERVICES, callers_of
+from libs.common.health import READY_TIMEOUT_SECONDS
+from libs.contract.parts import BY_NAME, GATEWAY, PARTS, ROOT, SERVICES, callers_of
 
 KUBERNETES_VERSION = "1.32.0"
 
@@ -32,6 +38,16 @@ def of_kind(kind: str) -> list[dict[str, Any]]:
 
 def selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
     return all(labels.get(key) == value for key, value in selector["matchLabels"].items())
+
+
+def part_deployments() -> list[dict[str, Any]]:
+    return [d for d in of_kind("Deployment") if d["metadata"]["name"] in BY_NAME]
+
+
+def pgbouncer_template() -> dict[str, Any]:
+    (deployment,) = [d for d in of_kind("Deployment") if d["metadata"]["name"] == PGBOUNCER]
+    template: dict[str, Any] = deployment["spec"]["template"]
+    return template
 
 
 def pod_specs() -> list[tuple[str, dict[str, Any]]]:
@@ -55,7 +71,7 @@ def test_every_object_validates_strictly(document):
 
 def test_every_deployment_has_probes_resources_a_budget_and_a_policy():
     budgets, policies = of_kind("PodDisruptionBudget"), of_kind("NetworkPolicy")
-    deployments = of_kind("Deployment")
+    deployments = part_deployments()
     assert {d["metadata"]["name"] for d in deployments} == {part.name for part in PARTS}
     for deployment in deployments:
         name = deployment["metadata"]["name"]
@@ -92,30 +108,32 @@ def test_the_migrate_job_is_cleaned_up_and_parts_wait_for_their_schema():
     (job,) = of_kind("Job")
     assert job["spec"]["ttlSecondsAfterFinished"] > 0
     assert job["spec"]["template"]["spec"]["containers"][0]["command"][-2:] == ["deploy.db", "setup"]
-    for deployment in of_kind("Deployment"):
+    for deployment in part_deployments():
         name = deployment["metadata"]["name"]
         (init,) = deployment["spec"]["template"]["spec"]["initContainers"]
         assert init["command"][:5] == ["python", "-m", "deploy.db", "wait", name]
-        assert init["env"][0]["valueFrom"]["secretKeyRef"]["key"] == f"{name}-database-url"
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        assert init["env"] == [item for item in container["env"] if item["name"] in {e["name"] for e in init["env"]}]
 
 
 def test_the_example_secret_lists_every_secret_a_pod_references():
     referenced = set(re.findall(r"secretKeyRef: \{name: aivis-secrets, key: ([a-z-]+)", "".join(render().values())))
     example = yaml.safe_load(render()["secrets.example.yaml"])["stringData"]
     assert referenced == set(example)
-    assert {f"{part.name}-database-url" for part in PARTS} <= referenced
+    assert {f"{part.name}-db-password" for part in PARTS} <= referenced
 
 
 def test_metrics_are_scraped_from_their_own_port_which_only_monitoring_reaches():
-    for deployment in of_kind("Deployment"):
-        part = next(p for p in PARTS if p.name == deployment["metadata"]["name"])
+    for deployment in part_deployments():
+        part = BY_NAME[deployment["metadata"]["name"]]
         template = deployment["spec"]["template"]
         (container,) = template["spec"]["containers"]
         ports = {port["name"]: port["containerPort"] for port in container["ports"]}
         assert ports == {"http": part.port, "metrics": part.metrics_port}
         assert template["metadata"]["annotations"]["prometheus.io/port"] == str(part.metrics_port)
     for service in of_kind("Service"):
-        assert [port["name"] for port in service["spec"]["ports"]] == ["http"]
+        if service["metadata"]["name"] in BY_NAME:
+            assert [port["name"] for port in service["spec"]["ports"]] == ["http"]
     for policy in of_kind("NetworkPolicy"):
         for rule in policy["spec"]["ingress"]:
             if {"port": "metrics"} in rule["ports"]:
@@ -138,9 +156,9 @@ def test_network_policies_follow_the_declared_calls():
         reached = {rule["to"][0]["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
                    for rule in policy["egress"] if "to" in rule and "podSelector" in rule["to"][0]
                    and "namespaceSelector" not in rule["to"][0]}  # fmt: skip
-        assert reached == set(part.calls)
-        egress_ports = {port["port"] for rule in policy["egress"] for port in rule["ports"]}
-        assert {5432, 6379, 53} <= egress_ports
+        assert reached == {*part.calls, PGBOUNCER}
+        egress_ports = {port["port"] for rule in policy["egress"] for port in rule.get("ports", [])}
+        assert {PGBOUNCER_PORT, 5432, 6379, 53} <= egress_ports
 
 
 def test_declared_calls_are_the_parts_each_one_reaches_in_code():
@@ -151,3 +169,101 @@ def test_declared_calls_are_the_parts_each_one_reaches_in_code():
         if part is GATEWAY:
             named |= {service.name for service in SERVICES}
         assert named == set(part.calls), part.name
+
+
+def test_one_namespace_everywhere_the_scrape_configuration_included():
+    namespaced = [d for d in documents() if d["kind"] != "Namespace"]
+    assert {d["metadata"]["namespace"] for d in namespaced} == {NAMESPACE}
+    (namespace,) = of_kind("Namespace")
+    assert namespace["metadata"]["name"] == NAMESPACE
+    assert yaml.safe_load(render()["kustomization.yaml"])["namespace"] == NAMESPACE
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    assert f"namespaces: {{names: [{NAMESPACE}]}}" in operations
+    assert "kubectl " in operations
+    assert re.findall(f"kubectl (?!-n {NAMESPACE} )\\S+", operations) == []  # every command names it
+
+
+def test_images_name_a_registry_an_immutable_tag_and_a_digest():
+    release = images.load()
+    for _, template in pod_specs() + [(PGBOUNCER, pgbouncer_template())]:
+        for container in template["spec"].get("initContainers", []) + template["spec"]["containers"]:
+            assert container["image"] in {release.platform, release.pgbouncer}
+            images.check_reference(container["image"])
+    images.check_reference(release.platform, release=True)
+    for bad in ("aivis-platform:0.1.0", "registry.example.com/aivis/platform:0.1.0@sha256:" + "0" * 64,
+                "aivis/platform:0.1.0-abcdef1@sha256:" + "0" * 64):  # fmt: skip
+        with pytest.raises(images.ImageError):
+            images.check_reference(bad, release=True)
+
+
+def test_the_autoscaler_alone_sets_the_replicas():
+    scaled = {hpa["spec"]["scaleTargetRef"]["name"] for hpa in of_kind("HorizontalPodAutoscaler")}
+    assert scaled == {part.name for part in PARTS}
+    for deployment in part_deployments():
+        assert "replicas" not in deployment["spec"], deployment["metadata"]["name"]
+
+
+def test_pods_have_their_own_service_account_without_a_token_and_spread_over_nodes_and_zones():
+    accounts = {account["metadata"]["name"]: account for account in of_kind("ServiceAccount")}
+    for name, template in pod_specs() + [(PGBOUNCER, pgbouncer_template())]:
+        spec = template["spec"]
+        assert spec["serviceAccountName"] == name
+        assert spec["automountServiceAccountToken"] is False
+        assert accounts[name]["automountServiceAccountToken"] is False
+        if name != "migrate":
+            keys = {constraint["topologyKey"] for constraint in spec["topologySpreadConstraints"]}
+            assert keys == {"kubernetes.io/hostname", "topology.kubernetes.io/zone"}, name
+
+
+def test_readiness_probes_wait_longer_than_the_checks_themselves():
+    for deployment in part_deployments():
+        (container,) = deployment["spec"]["template"]["spec"]["containers"]
+        assert container["readinessProbe"]["timeoutSeconds"] > READY_TIMEOUT_SECONDS
+
+
+def test_dns_egress_also_reaches_node_local_dns_cache():
+    for policy in of_kind("NetworkPolicy"):
+        dns = [rule for rule in policy["spec"]["egress"] if {"port": 53, "protocol": "UDP"} in rule["ports"]]
+        assert dns and {"ipBlock": {"cidr": NODE_LOCAL_DNS}} in dns[0]["to"], policy["metadata"]["name"]
+
+
+def test_the_migrate_job_sets_every_role_password_the_parts_and_pgbouncer_log_in_with():
+    (job,) = of_kind("Job")
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    keys = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"]}
+    assert keys == {"DATABASE_URL": "admin-database-url",
+                    **{f"{part.name.upper()}_DB_PASSWORD": f"{part.name}-db-password" for part in PARTS}}  # fmt: skip
+    for deployment in part_deployments():
+        name = deployment["metadata"]["name"]
+        (main,) = deployment["spec"]["template"]["spec"]["containers"]
+        password = next(item for item in main["env"] if item["name"] == "PGPASSWORD")
+        assert password["valueFrom"]["secretKeyRef"]["key"] == f"{name}-db-password"
+        url = next(item["value"] for item in main["env"] if item["name"] == "DATABASE_URL")
+        assert url.startswith(f"postgresql://{BY_NAME[name].role}@{PGBOUNCER}:{PGBOUNCER_PORT}/")
+
+
+def test_parts_that_run_an_outbox_relay_declare_it_and_get_a_session_connection():
+    for part in PARTS:
+        source = "".join(path.read_text() for path in ROOT.joinpath(*part.package.split(".")).rglob("*.py"))
+        assert ("OutboxRelay(" in source) == part.relays, part.name
+    for deployment in part_deployments():
+        (main,) = deployment["spec"]["template"]["spec"]["containers"]
+        names = {item["name"] for item in main["env"]}
+        assert ("SESSION_DATABASE_URL" in names) == BY_NAME[deployment["metadata"]["name"]].relays
+
+
+def test_public_url_is_the_ingress_host_and_trusted_proxies_are_set():
+    (config,) = of_kind("ConfigMap")
+    (ingress,) = of_kind("Ingress")
+    assert config["data"]["PUBLIC_URL"] == PUBLIC_URL == f"https://{ingress['spec']['rules'][0]['host']}"
+    assert ingress["spec"]["tls"] == [{"hosts": [PUBLIC_HOST], "secretName": "aivis-tls"}]
+    for cidr in config["data"]["TRUSTED_PROXIES"].split(","):
+        ipaddress.ip_network(cidr.strip())
+
+
+def test_help_writes_nothing(tmp_path):
+    before = {path: path.read_bytes() for path in K8S.glob("*")}
+    done = subprocess.run([sys.executable, "-m", "deploy.manifests", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    assert done.returncode == 0 and "usage" in done.stdout
+    assert {path: path.read_bytes() for path in K8S.glob("*")} == before

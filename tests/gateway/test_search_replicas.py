@@ -1,0 +1,95 @@
+"""Search requests go to their organization's replica (consistent hashing), and to the next one
+on the ring while it does not answer."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from gateway import contract as gateway_contract
+from gateway.replicas import Replicas, Ring
+from libs.contract.route import Route
+from tests.factories import IdentityFactory
+
+ROUTES = (
+    *gateway_contract.ROUTES,
+    Route("POST", "/api/v1/content/search/{orgId}", "search", "content:read", "search", "Search",
+          org_param="orgId", tag="Content"),
+)  # fmt: skip
+
+
+def test_the_ring_spreads_keys_evenly_and_a_removed_replica_moves_only_its_own():
+    members = [f"http://10.0.0.{n}:8084" for n in range(1, 4)]
+    ring = Ring(members)
+    keys = [f"org-{n}" for n in range(3000)]
+    owners = {key: ring.order(key)[0] for key in keys}
+    shares = Counter(owners.values())
+    assert set(shares) == set(members)
+    assert all(700 < count < 1300 for count in shares.values()), shares
+    assert all(sorted(ring.order(key)) == sorted(members) for key in keys[:50])
+    smaller = Ring(members[:2])
+    for key, owner in owners.items():
+        if owner != members[2]:
+            assert smaller.order(key)[0] == owner  # nothing moves but what the removed one owned
+        else:
+            assert smaller.order(key)[0] == ring.order(key)[1]  # to its fallback
+
+
+def test_a_replica_that_refused_goes_last_for_a_while():
+    now = [0.0]
+    replicas = Replicas("http://a:1, http://b:1,http://c:1/", clock=lambda: now[0])
+    owner, fallback = replicas.candidates("org")
+    replicas.mark_down(owner)
+    assert replicas.candidates("org")[0] == fallback
+    now[0] += 60
+    assert replicas.candidates("org") == [owner, fallback]
+
+
+def replica(name: str) -> web.Application:
+    async def search(request: web.Request) -> web.Response:
+        return web.json_response({"replica": name, "org": request.match_info["orgId"]})
+
+    app = web.Application()
+    app.router.add_post("/api/v1/content/search/{orgId}", search)
+    return app
+
+
+async def test_each_organization_is_served_by_its_own_replica_and_its_fallback_when_down(
+    stack, identity: IdentityFactory
+):
+    servers = {name: TestServer(replica(name)) for name in ("r1", "r2", "r3")}
+    for server in servers.values():
+        await server.start_server()
+    urls = {name: str(server.make_url("")).rstrip("/") for name, server in servers.items()}
+    client = await stack.start_gateway({"SEARCH_REPLICAS": ",".join(urls.values())}, routes=ROUTES)
+    by_url = {url: name for name, url in urls.items()}
+    ring = Replicas(",".join(urls.values())).ring
+    try:
+        orgs = [await identity.organization() for _ in range(30)]
+        keys = {org.id: await identity.api_key(org) for org in orgs}
+
+        async def served(org_id: str) -> str:
+            response = await client.post(
+                f"/api/v1/content/search/{org_id}", json={}, headers={"x-api-key": keys[org_id]}
+            )
+            assert response.status == 200
+            data = (await response.json())["data"]
+            assert data["org"] == org_id
+            return str(data["replica"])
+
+        first = {org.id: await served(org.id) for org in orgs}
+        assert {org.id: await served(org.id) for org in orgs} == first  # always the same one
+        assert first == {org.id: by_url[ring.order(org.id)[0]] for org in orgs}
+        assert set(first.values()) == set(servers)
+
+        await servers["r2"].close()
+        after = {org.id: await served(org.id) for org in orgs}
+        for org in orgs:
+            expected = first[org.id] if first[org.id] != "r2" else by_url[ring.order(org.id)[1]]
+            assert after[org.id] == expected
+    finally:
+        await client.close()
+        for server in servers.values():
+            await server.close()
