@@ -11,12 +11,13 @@ from services.apps.edge import LocalEdgeProvider
 REQUIRED = {"DATABASE_URL": "postgresql://localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 40}
 
 
-def test_service_addresses_come_from_the_environment_and_the_gateway_is_not_one_of_them():
-    settings = load_settings({**REQUIRED, "CONTENT_URL": "http://content:9000/", "REDIS_PREFIX": "t:"})
-    assert (settings.content_url, settings.edge_provider, settings.events_stream) == (
-        "http://content:9000", "local", "t:events:identity"
+def test_service_addresses_come_from_the_environment():
+    """The gateway's address is read only for the product changes a lost stream missed (catch-up)."""
+    environ = {**REQUIRED, "CONTENT_URL": "http://content:9000/", "GATEWAY_URL": "http://gw:80/", "REDIS_PREFIX": "t:"}
+    settings = load_settings(environ)
+    assert (settings.content_url, settings.gateway_url, settings.edge_provider, settings.events_stream) == (
+        "http://content:9000", "http://gw:80", "local", "t:events:identity"
     )  # fmt: skip
-    assert not hasattr(settings, "gateway_url")
 
 
 def test_an_unknown_edge_provider_stops_the_boot():
