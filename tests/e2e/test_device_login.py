@@ -40,7 +40,7 @@ def test_cli_login_approved_in_the_browser_lists_the_organizations_runs(
     assert f"Signed in as {account.email}" in stdout
     runs = json.loads(cli.ok("runs", "list", "--json"))
     assert runs["total"] == 12
-    assert {run["organizationId"] for run in runs["runs"]} == {live_stack.organization_id}
+    assert {run["organizationId"] for run in runs["items"]} == {live_stack.organization_id}
 
 
 def test_cli_login_denied_in_the_browser_fails_the_command(
