@@ -256,14 +256,30 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     logged_before = private_stack.log.stat().st_size
     load, recovered = await fault_round(private_stack, stop_it, start_it)
     await check(private_stack, "PostgreSQL stopped", load, recovered)
-    with private_stack.log.open("rb") as log:
-        log.seek(logged_before)
-        lines = [json.loads(line) for line in log.read().splitlines() if line.startswith(b"{")]
+
+    def logged() -> list[dict]:
+        with private_stack.log.open("rb") as log:
+            log.seek(logged_before)
+            return [json.loads(line) for line in log.read().splitlines() if line.startswith(b"{")]
+
+    def outages(lines: list[dict]) -> tuple[list[dict], list[dict]]:
+        started = [line for line in lines if line["message"].startswith("database unavailable (")]
+        ended = [line for line in lines if line["message"].startswith("database available again after")]
+        return started, ended
+
+    # Each process that met the outage says so once when it starts and once when it ends; the end
+    # is logged at the process's next database operation, which a request to every part brings.
+    deadline = time.monotonic() + 30
+    async with aiohttp.ClientSession(headers={"x-api-key": private_stack.key}) as session:
+        while len((ends := outages(lines := logged()))[1]) < len(ends[0]) and time.monotonic() < deadline:
+            for path in ("/api/v1/agent-simulation/runs", "/api/v1/apps", "/api/v1/products",
+                         f"/api/v1/site/pages?productId={private_stack.product_id}"):  # fmt: skip
+                async with session.get(private_stack.gateway + path) as response:
+                    await response.read()
+            await asyncio.sleep(0.5)
     messages = [line["message"] for line in lines]
+    started, ended = outages(lines)
     assert [m for m in messages if "Unclosed connection" in m or "never retrieved" in m] == []
-    # Each process that met the outage says so once when it starts and once when it ends.
-    started = [line for line in lines if line["message"].startswith("database unavailable (")]
-    ended = [line for line in lines if line["message"].startswith("database available again after")]
     assert started and len(started) == len(ended), messages
     assert len(started) <= sum(part.workers for part in PARTS)
     print(f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
