@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from aiohttp import web
 
-from libs.common.keys import SETTINGS
 from libs.common.settings import SettingsError
+from libs.common.state import SETTINGS
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 UNKNOWN = "unknown"

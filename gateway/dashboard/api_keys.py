@@ -16,10 +16,10 @@ from gateway.auth.scopes import ALL_SCOPES, SCOPE_GRANTS
 from gateway.dashboard.key_forms import EXPIRY_CHOICES, GRACE_CHOICES, KeyForm, curl_line, read_key_form
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn, require_membership
-from gateway.keys import CLOCK
+from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Forbidden, NotFound
-from libs.common.keys import DB_POOL
+from libs.common.state import DB_POOL
 
 
 def keys_path(membership: Membership) -> str:

@@ -18,14 +18,14 @@ from gateway.auth.scopes import SCOPE_GRANTS
 from gateway.client_address import client_address
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
-from gateway.keys import CLOCK
 from gateway.oauth import device
 from gateway.oauth.clients import CLIENTS
 from gateway.oauth.grants import GRANTABLE_SCOPES
 from gateway.oauth.throttle import DeviceFlowLimits
+from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import ValidationFailed
-from libs.common.keys import DB_POOL
+from libs.common.state import DB_POOL
 from libs.contract.internal import OAUTH
 
 NOT_PENDING = "This code is not valid: it may be mistyped, already used, or older than 15 minutes."

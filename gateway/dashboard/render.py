@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from gateway.dashboard.csrf import csrf_token
 from gateway.dashboard.session import current_user
-from gateway.keys import CLOCK
+from gateway.state import CLOCK
 
 FLASH = "flash"
 

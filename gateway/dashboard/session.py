@@ -20,7 +20,7 @@ from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, open
 from gateway.dashboard.csrf import csrf_token
 from libs.common.db import cursor
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, REDIS
+from libs.common.state import DB_POOL, REDIS
 
 USER_ID = "user_id"
 ORGANIZATION_ID = "organization_id"

@@ -23,7 +23,7 @@ from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
 from libs.common.db import cursor
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, REDIS, SETTINGS
+from libs.common.state import DB_POOL, REDIS, SETTINGS
 
 MAX_EMAIL_LENGTH = 320
 WRONG_CREDENTIALS = "The email or password is not right."

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from gateway.auth.attempts import Attempts, Limit, hashed
 from gateway.settings import GatewaySettings
-from libs.common.keys import REDIS, SETTINGS
+from libs.common.state import REDIS, SETTINGS
 
 
 class DeviceFlowLimits:
