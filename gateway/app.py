@@ -16,7 +16,7 @@ from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.sessions import SESSION_COOKIE
 from gateway.auth.tokens import TokenSigner
-from gateway.dashboard.site import dashboard_middleware, setup_dashboard
+from gateway.dashboard.site import mount_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
 from gateway.oauth import device
@@ -145,7 +145,6 @@ def create_app(
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
-        dashboard_middleware,  # the dashboard's pages: CSRF checks, HTML error pages (inside the session)
         # The one endpoint parts call (product changes) needs the internal token, as a service's do.
         internal_auth_middleware(
             settings.internal_token_secret, ("/internal/",), *settings.internal_secrets_also_accepted
@@ -167,7 +166,7 @@ def create_app(
         app.cleanup_ctx.append(search_replicas_ctx)
     add_health_routes(app)
     setup_routes(app, routes, settings.upstreams, replicas)
-    setup_dashboard(app)
+    mount_dashboard(app)  # behind every route above (gateway/dashboard/site.py)
     return app
 
 

@@ -62,5 +62,5 @@ def resolve_client_address(peer: str | None, forwarded_for: Iterable[str], proxi
 
 def client_address(request: web.Request) -> str:
     """The address of the client that sent `request` (see the module's rule)."""
-    proxies: tuple[Network, ...] = request.app[SETTINGS].trusted_proxies
+    proxies: tuple[Network, ...] = request.config_dict[SETTINGS].trusted_proxies
     return resolve_client_address(request.remote, request.headers.getall("X-Forwarded-For", ()), proxies)

@@ -45,7 +45,7 @@ async def oauth_device_code(request: web.Request) -> web.Response:
     parameters = await read_parameters(request)
     client = client_of(parameters)
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
-    wait = await DeviceFlowLimits(request.app).reserve_code(client_address(request))
+    wait = await DeviceFlowLimits(request.config_dict).reserve_code(client_address(request))
     if wait:
         raise OAuthError(
             "slow_down", f"too many device codes from this address; try again in {wait} seconds", status=429,
