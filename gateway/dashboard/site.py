@@ -117,7 +117,9 @@ def mount_dashboard(app: web.Application) -> web.Application:
     """Mount the dashboard in `app`, behind every route of `app`'s own; returns the dashboard.
 
     aiohttp mounts a sub-application under a path prefix (`add_subapp`) or under a rule
-    (`add_domain`, whose rule is the host); this is the latter's mount with the rule above."""
+    (`add_domain`, whose rule is the host); this is the latter's mount with the rule above. It
+    names `Application._add_subapp`, which aiohttp keeps private: the lock pins aiohttp, and
+    tests/gateway/test_dashboard_mount.py resolves every API route and every page through it."""
     dashboard = create_dashboard()
     app._add_subapp(partial(MatchedSubAppResource, ServedBy(dashboard), dashboard), dashboard)
     return dashboard
