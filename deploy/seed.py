@@ -19,17 +19,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from deploy.db import part_dsn
-from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
 from gateway.auth.scopes import ALL_SCOPES
+from libs.common.bootstrap import part_dsn
 from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
+from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider

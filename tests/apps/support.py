@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from marshmallow import Schema
 
 from libs.common.encoding import json_response
-from libs.common.keys import caller_of
 from libs.common.middlewares import internal_auth_middleware
+from libs.common.state import caller_of
 from tests.factories import Org
 
 Client = TestClient[web.Request, web.Application]

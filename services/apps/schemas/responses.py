@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Ref, Timestamps
 from services.apps.schemas.values import (
     ACTIONS,
     DOMAIN_SCOPES,
@@ -18,16 +18,8 @@ from services.apps.schemas.values import (
 )
 
 
-class Timestamps(ApiSchema):
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
-
-
-class AppProductRef(ApiSchema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    slug = fields.String(required=True)
+class AppProductRef(Ref):
+    """A product an app's resource names."""
 
 
 class App(Timestamps):

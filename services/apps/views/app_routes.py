@@ -10,8 +10,8 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
+from libs.common.state import DB_POOL, caller_of
 from libs.common.validators import normalize_route_path, rfc3986_route_path
 from services.apps import upstream
 from services.apps.candidate_listing import CandidateListing

@@ -6,8 +6,8 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.apps.queries import apps as queries
 from services.apps.schemas.requests import AppConfigUpdate, AppCreate, AppUpdate
 from services.apps.slugs import derive_slug

@@ -6,13 +6,13 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.apps.domains import register_domain
-from services.apps.keys import EDGE
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
 from services.apps.schemas.requests import DomainCreate, DomainResolve
+from services.apps.state import EDGE
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()

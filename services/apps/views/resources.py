@@ -7,8 +7,8 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import ValidationFailed
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.apps.products import products_by_id
 from services.apps.queries import apps as queries
 from services.apps.queries import products as product_queries
