@@ -87,12 +87,15 @@ async def create_app(
     return {**app_from_row(app), "appConfig": config_from_row(config)}
 
 
-async def find_app_row(cur: Any, organization_id: str, app_id: str) -> Row | None:
+async def find_app_row(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row | None:
+    """The organization's live app; with `lock`, share-locked until the caller's transaction ends, so the
+    app cannot be deleted before what the transaction adds to it is committed (and so taken with it)."""
     if not is_uuid(app_id):
         return None
     return await fetch_one(
         cur,
-        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        + (" FOR SHARE" if lock else ""),
         (app_id, organization_id),
     )
 
@@ -102,9 +105,10 @@ async def app_exists(cur: Any, app_id: str) -> bool:
     return await fetch_one(cur, "SELECT 1 FROM apps WHERE id = %s", (app_id,)) is not None
 
 
-async def require_app(cur: Any, organization_id: str, app_id: str) -> Row:
-    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app)."""
-    row = await find_app_row(cur, organization_id, app_id)
+async def require_app(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row:
+    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app);
+    `lock` as find_app_row."""
+    row = await find_app_row(cur, organization_id, app_id, lock)
     if row is None:
         raise NotFound("app not found")
     return row

@@ -114,6 +114,7 @@ async def apps_routes_batch(request: web.Request) -> web.Response:
     for _ in range(BATCH_ATTEMPTS):
         try:
             async with transaction(pool) as cur:
+                await app_queries.require_app(cur, caller_of(request).org.id, app_id, lock=True)
                 existing, preview = await _preview(cur, app_id, items, targets, products)
                 if not preview["valid"]:
                     message = race.message if race else "the import has conflicts; no route was created"

@@ -32,7 +32,7 @@ async def apps_domains_create(request: web.Request) -> web.Response:
     data = await load_json(request, DOMAIN_CREATE)
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        await app_queries.require_app(cur, organization_id, app_id)
+        await app_queries.require_app(cur, organization_id, app_id, lock=True)
         domain = await register_domain(
             cur, request.app[EDGE], organization_id, {**data, "scope": "app", "app_id": app_id}
         )

@@ -42,7 +42,7 @@ async def apps_resources_create(request: web.Request) -> web.Response:
     product = caller.product if caller.product is not None and caller.product.id == data["resource_id"] else None
     app_id = request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        await queries.require_app(cur, caller.org.id, app_id)
+        await queries.require_app(cur, caller.org.id, app_id, lock=True)
         if product is None:
             raise ValidationFailed(details={"resourceId": "No such product in this organization."})
         await product_queries.learn_checked(cur, caller.org.id, product)
