@@ -8,6 +8,8 @@ from libs.common.db import transaction
 from services.apps.purge import purge_expired
 from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
+from tests.apps.test_legacy_routing import create_legacy_domain
+from tests.conftest import Stack
 from tests.factories import IdentityFactory
 
 RESTORE_DAYS = 30  # the default of APPS_RESTORE_DAYS, which the test stack keeps
@@ -138,3 +140,22 @@ async def test_another_organization_cannot_restore(tenant: Tenant, other_tenant:
         status, body = await other_tenant.post(f"/api/v1/apps/{app_id}/restore", None)
         assert (status, body["code"]) == (404, "NOT_FOUND")
     assert (await tenant.get(f"/api/v1/apps/{app['id']}"))[0] == 404
+
+
+async def test_legacy_routing_leaves_out_a_deleted_app_until_it_is_restored(stack: Stack, capsys, tenant: Tenant):
+    kept, deleted = await tenant.create_app(name="Kept"), await tenant.create_app(name="Deleted")
+    domain = await create_legacy_domain(
+        stack, capsys, tenant, "--path", f"/docs/={kept['id']}", "--path", f"/blog/={deleted['id']}"
+    )
+
+    async def destinations() -> list[str]:
+        status, body = await tenant.get(f"/api/v1/domain/{domain['id']}/routing")
+        assert status == 200, body
+        return [path["destination"]["appId"] for path in body["data"]["config"]["paths"]]
+
+    before = await destinations()
+    assert before == [kept["id"], deleted["id"]]
+    assert (await tenant.delete(f"/api/v1/apps/{deleted['id']}"))[0] == 200
+    assert await destinations() == [kept["id"]]
+    assert (await tenant.post(f"/api/v1/apps/{deleted['id']}/restore", None))[0] == 200
+    assert await destinations() == before
