@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from libs.common.db import transaction
+from libs.common.db import fetch_value, transaction
 from services.apps.purge import purge_expired
 from services.apps.schemas import responses as schemas
 from tests.apps.support import FakeContent, Tenant, assert_shape, route, routes_of
@@ -159,3 +160,27 @@ async def test_legacy_routing_leaves_out_a_deleted_app_until_it_is_restored(stac
     assert await destinations() == [kept["id"]]
     assert (await tenant.post(f"/api/v1/apps/{deleted['id']}/restore", None))[0] == 200
     assert await destinations() == before
+
+
+async def test_what_is_added_while_the_app_is_deleted_is_taken_with_it_or_refused(
+    tenant: Tenant, content: FakeContent, apps_pool
+):
+    """Concurrent adds and the app's delete: each add is 404, or its row is deleted with the app."""
+    for attempt in range(5):
+        app = await tenant.create_app_of()
+        document = content.add(tenant.org, tenant.product)
+        answers = await asyncio.gather(
+            tenant.post(f"/api/v1/apps/{app['id']}/domains", {"domain": f"race{attempt}.{app['id'][:8]}.example.com"}),
+            tenant.post(f"{routes_of(app)}/batch", {"routes": [route("/race", document)]}),
+            tenant.delete(f"/api/v1/apps/{app['id']}"),
+        )
+        assert [status for status, _ in answers][2] == 200
+        assert all(status in (200, 201, 404) for status, _ in answers[:2]), answers
+        async with transaction(apps_pool) as cur:
+            live = await fetch_value(
+                cur,
+                "SELECT (SELECT count(*) FROM domains WHERE app_id = %(id)s AND deleted_at IS NULL)"
+                " + (SELECT count(*) FROM routes WHERE app_id = %(id)s AND deleted_at IS NULL)",
+                {"id": app["id"]},
+            )
+        assert live == 0
