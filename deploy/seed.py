@@ -217,7 +217,7 @@ async def _seed_apps(admin: str) -> None:
     """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
     organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
     async with _pool(admin, APPS) as pool, transaction(pool) as cur:
-        if await apps_queries.find_app_row(cur, organization_id, APP["id"]) is None:
+        if not await apps_queries.app_exists(cur, APP["id"]):  # a deleted demo app stays deleted
             await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
             await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
         if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:

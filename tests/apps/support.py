@@ -130,6 +130,9 @@ class Tenant:
     async def patch(self, path: str, json: Any) -> tuple[int, Any]:
         return await self.call("PATCH", path, json)
 
+    async def delete(self, path: str) -> tuple[int, Any]:
+        return await self.call("DELETE", path)
+
     async def create_app(self, **body: Any) -> dict[str, Any]:
         status, answer = await self.post("/api/v1/apps", {"name": "Docs site", **body})
         assert status == 201, answer

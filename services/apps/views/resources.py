@@ -42,9 +42,18 @@ async def apps_resources_create(request: web.Request) -> web.Response:
     product = caller.product if caller.product is not None and caller.product.id == data["resource_id"] else None
     app_id = request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        await queries.require_app(cur, caller.org.id, app_id)
+        await queries.require_app(cur, caller.org.id, app_id, lock=True)
         if product is None:
             raise ValidationFailed(details={"resourceId": "No such product in this organization."})
         await product_queries.learn_checked(cur, caller.org.id, product)
         resource = await queries.create_resource(cur, caller.org.id, app_id, data["resource_type"], product.id)
     return json_response(resource, status=201)
+
+
+async def apps_resources_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}/resources/{appResourceId}: soft-delete the resource; answers it."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await queries.require_app(cur, organization_id, app_id)
+        resource = await queries.delete_resource(cur, app_id, request.match_info["appResourceId"])
+    return json_response(resource)
