@@ -10,6 +10,7 @@ Without either header a request behaves as if they did not exist.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
@@ -25,6 +26,11 @@ def etag(*parts: object) -> str:
     """The strong entity tag of a version made of `parts` (ids and update times)."""
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()
     return f'"{digest[:32]}"'
+
+
+def record_etag(record: Mapping[str, Any]) -> str:
+    """The ETag of a record in its API shape: its `id` and `updatedAt`."""
+    return etag(record["id"], record["updatedAt"])
 
 
 def _listed(header: str) -> list[str]:

@@ -39,6 +39,8 @@ ROUTES: tuple[Route, ...] = (
           tag="Apps"),
     Route("POST", "/api/v1/apps/{appId}/routes/batch", PART, "content:write", "apps_routes_batch",
           "Create routes, all or nothing", body=requests.RouteImport, response=responses.RouteBatchResult, tag="Apps"),
+    Route("GET", "/api/v1/apps/{appId}/routes/{routeId}", PART, "content:read", "apps_routes_get",
+          "Get a route with its target", response=responses.AppRoute, tag="Apps"),
     Route("PATCH", "/api/v1/apps/{appId}/routes/{routeId}", PART, "content:write", "apps_routes_update",
           "Update a route", body=requests.RouteUpdate, response=responses.AppRoute, tag="Apps"),
     Route("GET", "/api/v1/domain/{id}/routing", PART, "content:read", "legacy_routing_get",
