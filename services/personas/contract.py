@@ -18,6 +18,8 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/products/{productId}/personas", PART, "products:write", "personas_create",
           "Create a persona of a product", product_param="productId",
           body=personas.PersonaCreate, response=personas.Persona, status=201, tag="Personas"),
+    Route("GET", "/api/v1/personas/{personaId}", PART, "products:read", "personas_get",
+          "Get an active persona", response=personas.Persona, tag="Personas"),
     Route("PUT", "/api/v1/personas/{personaId}", PART, "products:write", "personas_update",
           "Update a persona's supplied fields", body=personas.PersonaUpdate, response=personas.Persona,
           tag="Personas"),
