@@ -44,6 +44,11 @@ PURGE_SECONDS = 600
 PURGE_BATCH = 5000
 # A claim released between our insert and our read is claimed again, a bounded number of times.
 CLAIM_ATTEMPTS = 3
+# A claim, and its release, commit without waiting for the disk (the two statements run as one
+# implicit transaction): one lost in a database crash only frees the key, as a claim expiring does;
+# the stored answer, flushed after it, waits (and flushes the claim with it). About 6 ms less a
+# keyed write on this machine's disk (docs/performance.md).
+NOT_WAITING_FOR_DISK = "SET LOCAL synchronous_commit = off;"
 # Headers of the answer that are transport, not content: never stored.
 UNSTORED_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"})
 
@@ -146,7 +151,8 @@ class Idempotency:
         async with cursor(self._pool) as cur:
             row = await fetch_one(
                 cur,
-                "INSERT INTO idempotency_keys (organization_id, caller, key, fingerprint, claim, claimed_until)"
+                f"{NOT_WAITING_FOR_DISK} INSERT INTO idempotency_keys"
+                " (organization_id, caller, key, fingerprint, claim, claimed_until)"
                 " VALUES (%(organization_id)s, %(caller)s, %(key)s, %(fingerprint)s, %(claim)s,"
                 " clock_timestamp() + make_interval(secs => %(seconds)s))"
                 " ON CONFLICT (organization_id, caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
@@ -191,7 +197,7 @@ class Idempotency:
         try:
             async with cursor(self._pool) as cur:
                 await cur.execute(
-                    "DELETE FROM idempotency_keys WHERE organization_id = %(organization_id)s"
+                    f"{NOT_WAITING_FOR_DISK} DELETE FROM idempotency_keys WHERE organization_id = %(organization_id)s"
                     " AND caller = %(caller)s AND key = %(key)s AND claim = %(claim)s AND status IS NULL",
                     {**scope, "claim": str(scope["claim"])},
                 )
