@@ -106,9 +106,16 @@ def _operation(route: Route) -> dict[str, Any]:
     ]
     if route.query is not None:
         parameters.append({"in": "query", "schema": route.query})
-    responses: dict[str, Any] = {
-        str(route.status): {"description": "Success.", "content": {"application/json": {"schema": success}}}
-    }
+    if route.conditional:
+        parameters.append({"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"}})
+    success_content = (
+        {"application/json": {"schema": success}}
+        if route.enveloped
+        else {route.media_type: {"schema": {"type": "string"}}}  # the document itself, not enveloped
+    )
+    responses: dict[str, Any] = {str(route.status): {"description": "Success.", "content": success_content}}
+    if route.conditional:
+        responses["304"] = {"description": "Not modified: `If-None-Match` named the answer's current `ETag`."}
     for status in _error_statuses(route):
         responses[str(status)] = {
             "description": ERROR_DESCRIPTIONS[status],

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import format_datetime
 
-from aiohttp import web
+from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.envelope import ok_response_from_json, ok_streamed_response
@@ -27,11 +27,13 @@ from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
 from libs.common.keys import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.common.middlewares import REQUEST_ID_HEADER
-from libs.contract.route import Route
+from libs.contract.route import JSON_MEDIA_TYPE, Route
 
 # Only these client headers reach a service; identity travels in the internal token alone.
 FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent")
-PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location")
+PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location", "Link")
+# Forwarded for a route that declares itself conditional (a strong ETag and 304s).
+CONDITIONAL_REQUEST_HEADERS = ("If-None-Match",)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -102,18 +104,38 @@ def _is_json(headers: Mapping[str, str]) -> bool:
     return headers.get("Content-Type", "").startswith("application/json")
 
 
-def shape(raw: RawResponse | StreamedResponse) -> web.Response:
+def _passed_as_written(raw: RawResponse | StreamedResponse, media_type: str) -> web.Response:
+    """A success of a route answering another media type than JSON (or a 304): the service's body
+    and type as they are, outside the envelope; a body of any other type is the upstream's fault."""
+    content_type = raw.headers.get("Content-Type", "")
+    if raw.status == 304 or not content_type.startswith(media_type):
+        if isinstance(raw, StreamedResponse):
+            raw.close()
+        if raw.status == 304:
+            return web.Response(status=304)
+        raise errors.BadGateway(f"upstream answered with a body that is not {media_type}")
+    if isinstance(raw, StreamedResponse):
+        return web.Response(
+            status=raw.status, body=payload.AsyncIterablePayload(raw.pieces(), content_type=content_type)
+        )
+    return web.Response(status=raw.status, body=raw.body, headers={"Content-Type": content_type})
+
+
+def shape(raw: RawResponse | StreamedResponse, media_type: str = JSON_MEDIA_TYPE) -> web.Response:
     """The envelope of a service's answer: a streamed success passed on as it arrives, a read one
-    spliced whole, a failure as the error it says."""
+    spliced whole, a failure as the error it says; a route of another media type passes its
+    successes on as written."""
     response: web.Response
-    if isinstance(raw, StreamedResponse):  # only successes are streamed
+    if isinstance(raw, RawResponse) and raw.status >= 400:
+        raise upstream_error(raw)
+    if media_type != JSON_MEDIA_TYPE:
+        response = _passed_as_written(raw, media_type)
+    elif isinstance(raw, StreamedResponse):  # only successes are streamed
         if not _is_json(raw.headers):
             raw.close()
             raise errors.BadGateway("upstream answered with a body that is not JSON")
         response = ok_streamed_response(raw.pieces(), raw.status)
     else:
-        if raw.status >= 400:
-            raise upstream_error(raw)
         if raw.body and not _is_json(raw.headers):
             raise errors.BadGateway("upstream answered with a body that is not JSON")
         response = ok_response_from_json(raw.body or b"null", raw.status)
@@ -141,7 +163,8 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
     async def forward(request: web.Request, checked: Checked) -> web.Response:
         app = request.app
         request_id = request[REQUEST_ID]
-        headers = {name: request.headers[name] for name in FORWARDED_REQUEST_HEADERS if name in request.headers}
+        forwarded = FORWARDED_REQUEST_HEADERS + (CONDITIONAL_REQUEST_HEADERS if route.conditional else ())
+        headers = {name: request.headers[name] for name in forwarded if name in request.headers}
         headers[INTERNAL_TOKEN_HEADER] = app[HTTP].token(checked.identity.caller(request_id, checked.product))
         headers[REQUEST_ID_HEADER] = request_id
         send = app[HTTP].stream if route.streamed else app[HTTP].send
@@ -154,7 +177,7 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
             timeout=route.timeout,
             retry=route.retry_safe,  # never a write: the Idempotency-Key is the client's tool for those
         )
-        return shape(raw)
+        return shape(raw, route.media_type)
 
     return forward
 

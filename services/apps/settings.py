@@ -19,6 +19,8 @@ class AppsSettings(ServiceSettings):
     edge_provider: str
     # Product changes the event stream lost are read from the gateway (libs/common/catch_up.py).
     gateway_url: str
+    # In an App's llms.txt, documents of a lower priority are listed under "## Optional".
+    llms_optional_below: int
 
     @property
     def events_stream(self) -> str:
@@ -36,4 +38,5 @@ class AppsSettings(ServiceSettings):
             content_url=env.part_url("content"),
             edge_provider=edge_provider,
             gateway_url=env.part_url("gateway"),
+            llms_optional_below=env.integer("LLMS_OPTIONAL_PRIORITY", 20, minimum=0),
         )

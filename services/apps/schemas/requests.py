@@ -120,6 +120,14 @@ class RouteCandidatesQuery(ApiSchema):
     )
 
 
+class PageQuery(ApiSchema):
+    path = StrictString(
+        required=True,
+        validate=route_path_validators(),
+        metadata={"description": "A routed path of the app, as any of its equivalent spellings (`/pricing`)."},
+    )
+
+
 class RouteItem(ApiSchema):
     path = StrictString(required=True, validate=route_path_validators())
     target_id = UuidString(required=True)
