@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -67,11 +68,24 @@ class Api:
     def api_key(self) -> str | None:
         return os.environ.get("AIVIS_API_KEY") or None
 
-    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    def _send(self, method: str, path: str, *, stream: bool = False, **kwargs: Any) -> httpx.Response:
         try:
-            return self.client.request(method, path, **kwargs)
+            return self.client.send(self.client.build_request(method, path, **kwargs), stream=stream)
         except httpx.HTTPError as exc:
             raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
+
+    def _authorized(self, method: str, url: str, *, stream: bool = False, **kwargs: Any) -> httpx.Response:
+        """The answer to a request with the credential: the API key, else the profile's token
+        (refreshed once when the API refuses it)."""
+        if self.api_key is not None:
+            return self._send(method, url, stream=stream, headers={"x-api-key": self.api_key}, **kwargs)
+        token = self.access_token()
+        response = self._send(method, url, stream=stream, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+        if response.status_code == 401:
+            response.close()
+            token = self._refresh(token)
+            response = self._send(method, url, stream=stream, headers={"Authorization": f"Bearer {token}"}, **kwargs)
+        return response
 
     # The API.
 
@@ -82,16 +96,22 @@ class Api:
         }
         if body is not None:
             kwargs["json"] = body
-        method, url = endpoint.method, endpoint.url(**path)
-        if self.api_key is not None:
-            response = self._send(method, url, headers={"x-api-key": self.api_key}, **kwargs)
-        else:
-            token = self.access_token()
-            response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
-            if response.status_code == 401:
-                token = self._refresh(token)
-                response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
-        return _data_of(response)
+        return _data_of(self._authorized(endpoint.method, endpoint.url(**path), **kwargs))
+
+    def text(self, endpoint: Endpoint, **path: str) -> Iterator[str]:
+        """A successful answer that is a document rather than an envelope (an app's llms.txt), piece
+        by piece as it arrives; an error envelope raises ApiError."""
+        response = self._authorized(endpoint.method, endpoint.url(**path), stream=True)
+        try:
+            if not response.is_success:
+                response.read()
+                _data_of(response)  # raises the error the envelope holds
+                raise CliError(f"the server answered {response.status_code}", EXIT_SERVER)
+            yield from response.iter_text()
+        except httpx.HTTPError as exc:
+            raise CliError(f"the answer from {self.base_url} broke off: {exc}", EXIT_SERVER) from None
+        finally:
+            response.close()
 
     # The profile's tokens.
 

@@ -19,6 +19,8 @@ APP_RESOURCES_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/resources")
 APP_DOMAINS = Endpoint("GET", "/api/v1/apps/{appId}/domains")
 APP_DOMAINS_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/domains")
 LEGACY_ROUTING = Endpoint("GET", "/api/v1/domain/{id}/routing")
+APP_LLMS_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms.txt")
+APP_LLMS_FULL_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms-full.txt")
 
 APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
@@ -111,6 +113,16 @@ def apps_add_product(context: Context, app_id: str, product_id: str, as_json: bo
     body = {"resourceId": product_id, "resourceType": "product"}
     data = context.api().call(APP_RESOURCES_CREATE, appId=app_id, body=body)
     context.out.record(data, ("id", "appId", "resourceType", "resourceId", "createdAt"), as_json)
+
+
+@apps.command("llms-txt")
+@app_argument
+@click.option("--full", is_flag=True, help="Every listed page in full (llms-full.txt) instead of the index.")
+@pass_context
+def apps_llms_txt(context: Context, app_id: str, full: bool) -> None:
+    """Print an app's llms.txt: its published pages, as AI agents read them."""
+    for piece in context.api().text(APP_LLMS_FULL_TXT if full else APP_LLMS_TXT, appId=app_id):
+        click.echo(piece, nl=False)
 
 
 @click.group()
