@@ -72,13 +72,20 @@ class ContentClient:
         page = await self._http.call("GET", url, caller)
         return page["documents"], page["next"]
 
-    async def listed_documents(self, caller: Caller, ids: Sequence[str]) -> list[Document]:
-        """The published, indexable live documents among `ids` (at most 10,000), each as
-        `{id, title, note, priority, productId, updatedAt}`, in no set order."""
+    async def listed_documents(self, caller: Caller, ids: str) -> list[Document]:
+        """The published, indexable live documents among `ids` (a JSON array of at most 10,000, as
+        written), each as `{id, title, note, priority, productId, updatedAt}`, in no set order."""
         url = internal.DOCUMENTS_LISTED.url(self._base_url)
-        answer = await self._http.call("POST", url, caller, json={"ids": list(ids)})
+        answer = await self._http.call("POST", url, caller, json={"ids": orjson.Fragment(ids)})
         documents: list[Document] = answer["documents"]
         return documents
+
+    async def listed_version(self, caller: Caller, ids: str) -> tuple[int, str | None]:
+        """How many of those documents there are and when the latest of them changed: what
+        `listed_documents` would answer changes only with these (or within a commit's moment)."""
+        url = internal.DOCUMENTS_LISTED_VERSION.url(self._base_url)
+        answer = await self._http.call("POST", url, caller, json={"ids": orjson.Fragment(ids)})
+        return answer["count"], answer["lastUpdatedAt"]
 
     async def documents_text(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
         """id -> markdown content of the published, indexable live documents among `ids` (at most 50)."""

@@ -9,9 +9,9 @@ llms.txt parser reads back every entry.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote, unquote
 from xml.sax.saxutils import escape
 
@@ -26,14 +26,14 @@ SITEMAP_URL_MAX = 2048
 # Characters a URL path may keep as they are; anything else (spaces, parentheses, non-ASCII) is
 # percent-encoded, so a link's URL never holds the ")" that would close it early.
 _URL_PATH_SAFE = "/%:@!$&'*+,;=-._~"
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'*+,;=._~-]*")
 _HEADINGS_MOVED = 2
 _MARKDOWN = MarkdownIt("commonmark")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One listed route: its path, its URL on the primary domain and its document as content lists it
-    (`{id, title, note, priority, productId, updatedAt}`)."""
+    (`{id, title, note, priority, productId, updatedAt}`). A tuple: an App lists 10,000 of them."""
 
     path: str
     url: str
@@ -54,7 +54,7 @@ def link_text(text: str) -> str:
 
 
 def page_url(base_url: str, path: str) -> str:
-    return base_url + quote(path, safe=_URL_PATH_SAFE)
+    return base_url + (path if _PLAIN_PATH.fullmatch(path) else quote(path, safe=_URL_PATH_SAFE))
 
 
 def listed(routes: Iterable[tuple[str, str]], documents: dict[str, dict[str, Any]], base_url: str) -> list[Entry]:
@@ -73,10 +73,8 @@ def _segment_title(segment: str) -> str:
 
 def _path_group(path: str, heads: set[str]) -> str | None:
     """The first segment of a path below it; a top-level page's own segment when it heads others."""
-    segments = path.split("/")[1:]
-    if len(segments) > 1 or (segments and segments[0] in heads):
-        return segments[0]
-    return None
+    segments = path.split("/", 2)
+    return segments[1] if len(segments) > 2 or segments[1] in heads else None
 
 
 def sections(
@@ -89,7 +87,7 @@ def sections(
     name; otherwise one per first path segment, top-level pages under `Pages`. Titles are unique:
     a repeated one gets a number.
     """
-    heads = {path.split("/")[1] for path in (entry.path for entry in entries) if path.count("/") > 1}
+    heads = {path.split("/", 2)[1] for path, _, _ in entries if path.count("/") > 1}
     groups: dict[str | None, list[Entry]] = {}
     titles: dict[str | None, str] = {}
     optional: list[Entry] = []
@@ -132,16 +130,14 @@ def header(title: str, summary: str | None, base_url: str) -> str:
     )
 
 
-def link_line(entry: Entry) -> str:
-    note = one_line(entry.document.get("note") or "")
-    return f"- [{entry.title}]({entry.url})" + (f": {note}" if note else "")
-
-
 def llms_txt(title: str, summary: str | None, base_url: str, named_sections: list[tuple[str, list[Entry]]]) -> str:
     parts = [header(title, summary, base_url)]
     for name, group in named_sections:
         parts.append(f"## {name}\n\n")
-        parts.extend(link_line(entry) + "\n" for entry in group)
+        for entry in group:
+            note = entry.document["note"]
+            note = " ".join(note.split()) if note else ""
+            parts.append(f"- [{entry.title}]({entry.url}): {note}\n" if note else f"- [{entry.title}]({entry.url})\n")
         parts.append("\n")
     return "".join(parts)
 

@@ -16,10 +16,11 @@ from libs.common.tasks import periodic
 from libs.contract import internal
 from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
-from services.apps.keys import EDGE
+from services.apps.keys import EDGE, TEXTS
 from services.apps.products import ProductConsumer
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
+from services.apps.text_cache import TextCache
 
 PART = APPS
 
@@ -43,6 +44,7 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
 def create_app(settings: AppsSettings) -> web.Application:
     app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx,))
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
+    app[TEXTS] = TextCache()
     return app
 
 

@@ -9,6 +9,7 @@ ETag lets a client that already has the current text get a 304 (docs/architectur
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,8 +21,11 @@ from libs.common.encoding import loads
 from libs.common.errors import Conflict, NotFound
 from libs.common.keys import DB_POOL, SETTINGS, caller_of
 from services.apps import agent_text, upstream
+from services.apps.keys import TEXTS
 from services.apps.products import products_by_id
+from services.apps.queries import app_routes as route_queries
 from services.apps.queries import publication as queries
+from services.apps.text_cache import Written
 
 # How many route targets go to the content service in one call (its limit).
 LISTED_PER_CALL = 10_000
@@ -56,6 +60,15 @@ class Site:
     def describedby(self) -> str:
         return f'<{self.base_url}/llms.txt>; rel="describedby"'
 
+    @property
+    def version(self) -> Hashable:
+        """What changes whenever anything of the App an agent text shows does (but its documents)."""
+        row = self.row
+        return (
+            self.base_url, row["changed_at"], row["route_count"], tuple(row["domains"]), tuple(row["products"]),
+            row["products_changed_at"],
+        )  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Listing:
@@ -89,16 +102,19 @@ async def load_site(request: web.Request) -> Site:
     return Site(app_id, row, f"https://{domain}")
 
 
-async def load_listing(request: web.Request) -> Listing:
+async def routed_lists(request: web.Request, site: Site) -> list[str]:
+    """The ids of the documents the App routes to, each once, as JSON arrays of at most LISTED_PER_CALL."""
+    async with cursor(request.app[DB_POOL]) as cur:
+        return await route_queries.routed_targets(cur, site.app_id, LISTED_PER_CALL)
+
+
+async def load_listing(request: web.Request, site: Site, lists: list[str]) -> Listing:
     """The App's listed routes (their targets published and indexable), by priority, then path."""
-    site = await load_site(request)
     async with cursor(request.app[DB_POOL]) as cur:
         routes: list[tuple[str, str]] = loads(await queries.route_listing(cur, site.app_id))
-    ids = sorted({target for _, target in routes})
-    batches = [ids[start : start + LISTED_PER_CALL] for start in range(0, len(ids), LISTED_PER_CALL)]
     documents = {
         document["id"]: document
-        for batch in await asyncio.gather(*(upstream.listed_documents(request, batch) for batch in batches))
+        for batch in await asyncio.gather(*(upstream.listed_documents(request, ids) for ids in lists))
         for document in batch
     }
     changed_at: datetime = site.row["changed_at"]
@@ -106,6 +122,24 @@ async def load_listing(request: web.Request) -> Listing:
         # PostgreSQL writes every timestamp in UTC in one form, whose text order is time order.
         changed_at = max(changed_at, datetime.fromisoformat(max(doc["updatedAt"] for doc in documents.values())))
     return Listing(site, agent_text.listed(routes, documents, site.base_url), changed_at)
+
+
+async def written_text(request: web.Request, kind: str, write: Callable[[Listing], Awaitable[bytes]]) -> Written:
+    """The App's text of `kind` as `write` makes it from the listing, or as this process last made
+    it when nothing it shows has changed since (services/apps/text_cache.py)."""
+    site = await load_site(request)
+    lists = await routed_lists(request, site)
+    counted = await asyncio.gather(*(upstream.listed_version(request, ids) for ids in lists))
+    latest = max((last for _, last in counted if last is not None), default=None)
+    version = (site.version, sum(count for count, _ in counted), latest)
+    key = (site.app_id, kind)
+    written = request.app[TEXTS].get(key, version)
+    if written is None:
+        listing = await load_listing(request, site, lists)
+        body = await write(listing)
+        written = Written(body, agent_text.strong_etag(body), listing.changed_at)
+        request.app[TEXTS].put(key, version, written)
+    return written
 
 
 async def sections_of(request: web.Request, listing: Listing) -> list[tuple[str, list[agent_text.Entry]]]:

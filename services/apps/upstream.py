@@ -48,11 +48,17 @@ async def count_targets(request: web.Request, product_ids: list[str], status: st
     return await content.count_targets(as_service, product_ids, status, among)
 
 
-async def listed_documents(request: web.Request, ids: list[str]) -> list[dict[str, Any]]:
-    """The published, indexable live documents of the caller's organization among `ids` (at most
-    10,000), as agents' listings show them."""
+async def listed_documents(request: web.Request, ids: str) -> list[dict[str, Any]]:
+    """The published, indexable live documents of the caller's organization among `ids` (a JSON
+    array of at most 10,000, as written), as agents' listings show them."""
     content, as_service = _content(request)
     return await content.listed_documents(as_service, ids)
+
+
+async def listed_version(request: web.Request, ids: str) -> tuple[int, str | None]:
+    """How many documents `listed_documents` would answer for `ids`, and their latest change."""
+    content, as_service = _content(request)
+    return await content.listed_version(as_service, ids)
 
 
 async def documents_text(request: web.Request, ids: list[str]) -> dict[str, str]:

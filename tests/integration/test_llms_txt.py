@@ -170,3 +170,21 @@ async def test_the_llms_txt_needs_content_read_and_the_callers_own_app(
     stranger = {"x-api-key": await identity.api_key(other)}
     status, body = await call(gateway, "GET", f"{site.base}/llms.txt", stranger)
     assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_a_document_made_no_index_or_deleted_leaves_the_next_answer(gateway, tenant, content: ContentFactory):
+    org, product, headers = tenant
+    kept = await content.document(org, product, "k", title="Kept", status="published", priority=80)
+    hidden = await content.document(org, product, "h", title="Soon hidden", status="published", priority=60)
+    gone = await content.document(org, product, "g", title="Soon gone", status="published", priority=40)
+    site = await new_site(gateway, headers, product)
+    await site.route(kept=kept, hidden=hidden, gone=gone)
+    before = parse_llms_file(await (await site.get("/llms.txt")).text())
+    assert [link["title"] for link in before["sections"]["Pages"]] == ["Kept", "Soon hidden", "Soon gone"]
+
+    status, _ = await call(gateway, "PUT", f"/api/v1/content/{hidden['id']}", headers, json={"noIndex": True})
+    assert status == 200
+    await content.delete(org, product, gone["id"])
+    after = parse_llms_file(await (await site.get("/llms.txt")).text())
+
+    assert [link["title"] for link in after["sections"]["Pages"]] == ["Kept"]

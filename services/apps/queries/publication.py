@@ -11,8 +11,8 @@ from libs.common.validators import is_uuid
 
 async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | None:
     """A live app's name, metadata, config, web domains (hostnames, first added first) and products
-    (first added first), with `changed_at`, when any of these or the app's routes last changed.
-    None for an unknown app.
+    (first added first), with `changed_at`, when any of these or the app's routes last changed,
+    its routes' count and when a product name last changed. None for an unknown app.
 
     The routes' paths and targets are read apart (`route_listing`); their last change is here so
     that a page of one route costs no scan of the others beyond the index.
@@ -26,6 +26,9 @@ async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | No
         " ORDER BY d.created_at, d.id) AS domains,"
         " ARRAY(SELECT r.resource_id::text FROM app_resources r WHERE r.app_id = a.id"
         " AND r.resource_type = 'product' AND r.deleted_at IS NULL ORDER BY r.created_at, r.id) AS products,"
+        " (SELECT count(*) FROM routes r WHERE r.app_id = a.id) AS route_count,"
+        " (SELECT max(p.updated_at) FROM products p WHERE p.organization_id = a.organization_id)"
+        " AS products_changed_at,"
         " GREATEST(a.updated_at, c.updated_at,"
         " (SELECT max(d.updated_at) FROM domains d WHERE d.app_id = a.id AND d.deleted_at IS NULL),"
         " (SELECT max(r.updated_at) FROM routes r WHERE r.app_id = a.id)) AS changed_at"

@@ -15,9 +15,19 @@ from libs.common.keys import DB_POOL
 from libs.common.schemas import load_query
 from libs.common.validators import normalize_route_path
 from services.apps import agent_text, upstream
-from services.apps.publication import load_listing, load_site, not_modified, sections_of, set_validators
+from services.apps.publication import (
+    Listing,
+    load_listing,
+    load_site,
+    not_modified,
+    routed_lists,
+    sections_of,
+    set_validators,
+    written_text,
+)
 from services.apps.queries import publication as queries
 from services.apps.schemas.requests import PageQuery
+from services.apps.text_cache import Written
 
 PAGE_QUERY = PageQuery()
 TEXT = "text/plain"
@@ -27,27 +37,30 @@ XML = "application/xml"
 TEXT_PER_CALL = 50
 
 
-def _answer(request: web.Request, body: bytes, media_type: str, etag: str, changed_at: datetime) -> web.Response:
-    unchanged = not_modified(request, etag, changed_at)
+def _answer(request: web.Request, written: Written, media_type: str) -> web.Response:
+    unchanged = not_modified(request, written.etag, written.changed_at)
     if unchanged is not None:
         return unchanged
-    response = web.Response(body=body, content_type=media_type, charset="utf-8")
-    set_validators(response, etag, changed_at)
+    response = web.Response(body=written.body, content_type=media_type, charset="utf-8")
+    set_validators(response, written.etag, written.changed_at)
     return response
 
 
 async def apps_llms_txt(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/llms.txt: the App's listed pages for agents, in the llms.txt format."""
-    listing = await load_listing(request)
-    named_sections = await sections_of(request, listing)
-    body = agent_text.llms_txt(listing.site.title, listing.site.summary, listing.site.base_url, named_sections).encode()
-    return _answer(request, body, TEXT, agent_text.strong_etag(body), listing.changed_at)
+
+    async def write(listing: Listing) -> bytes:
+        site, named_sections = listing.site, await sections_of(request, listing)
+        return agent_text.llms_txt(site.title, site.summary, site.base_url, named_sections).encode()
+
+    return _answer(request, await written_text(request, "llms.txt", write), TEXT)
 
 
 async def apps_llms_full_txt(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/llms-full.txt: the llms.txt header, then every listed document in
     full, streamed as the content service hands their text over."""
-    listing = await load_listing(request)
+    site = await load_site(request)
+    listing = await load_listing(request, site, await routed_lists(request, site))
     header = agent_text.header(listing.site.title, listing.site.summary, listing.site.base_url).encode()
     documents = agent_text.first_per_document(listing.entries)
     # A document's text changes only with its updatedAt: the tag covers the answer without reading it.
@@ -102,13 +115,16 @@ async def apps_page_markdown(request: web.Request) -> web.Response:
         raise NotFound("the document routed at this path is not published")
     body = document["content"].encode()
     changed_at = max(route["updated_at"], datetime.fromisoformat(document["updatedAt"]))
-    response = _answer(request, body, MARKDOWN, agent_text.strong_etag(body, site.describedby.encode()), changed_at)
+    written = Written(body, agent_text.strong_etag(body, site.describedby.encode()), changed_at)
+    response = _answer(request, written, MARKDOWN)
     response.headers["Link"] = site.describedby
     return response
 
 
 async def apps_sitemap(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}/sitemap.xml: the URLs of the App's listed pages, with their last change."""
-    listing = await load_listing(request)
-    body = "".join(agent_text.sitemap(listing.entries)).encode()
-    return _answer(request, body, XML, agent_text.strong_etag(body), listing.changed_at)
+
+    async def write(listing: Listing) -> bytes:
+        return "".join(agent_text.sitemap(listing.entries)).encode()
+
+    return _answer(request, await written_text(request, "sitemap.xml", write), XML)

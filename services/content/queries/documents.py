@@ -187,6 +187,18 @@ async def listed_documents(cur: Any, organization_id: str, ids: list[str]) -> by
     return b'{"documents":' + listed.encode() + b"}"
 
 
+async def listed_version(cur: Any, organization_id: str, ids: list[str]) -> Row:
+    """`count` and `last_updated_at` of the documents among `ids` agents may read: any change to one
+    of them, or to which of them are readable, changes one of the two (every write stamps
+    `updated_at`; one leaving the set lowers the count)."""
+    row: Row = await fetch_returned(
+        cur,
+        f"SELECT count(*) AS count, max(updated_at) AS last_updated_at FROM documents WHERE {LISTED}",
+        (organization_id, json_or_null(ids)),
+    )
+    return row
+
+
 async def documents_text(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
     """The id and content of the documents among `ids` agents may read."""
     return await fetch_all(

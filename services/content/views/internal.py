@@ -89,6 +89,14 @@ async def internal_documents_listed(request: web.Request) -> web.Response:
     return raw_json_response(body)
 
 
+async def internal_documents_listed_version(request: web.Request) -> web.Response:
+    """POST /internal/documents/listed/version: how many of those documents there are, and their latest change."""
+    data = await load_json(request, DOCUMENTS_LISTED)
+    async with cursor(request.app[DB_POOL]) as cur:
+        row = await documents.listed_version(cur, caller_of(request).org.id, data["ids"])
+    return json_response({"count": row["count"], "lastUpdatedAt": row["last_updated_at"]})
+
+
 async def internal_documents_text(request: web.Request) -> web.Response:
     """POST /internal/documents/text: the markdown of the published, indexable live documents among `ids`."""
     data = await load_json(request, DOCUMENTS_TEXT)
