@@ -80,12 +80,11 @@ class ContentClient:
         documents: list[Document] = answer["documents"]
         return documents
 
-    async def listed_version(self, caller: Caller, ids: str) -> tuple[int, str | None]:
-        """How many of those documents there are and when the latest of them changed: what
-        `listed_documents` would answer changes only with these (or within a commit's moment)."""
-        url = internal.DOCUMENTS_LISTED_VERSION.url(self._base_url)
-        answer = await self._http.call("POST", url, caller, json={"ids": orjson.Fragment(ids)})
-        return answer["count"], answer["lastUpdatedAt"]
+    async def last_change(self, caller: Caller) -> str | None:
+        """When a document of the caller's organization last changed (deleted ones too); None without any."""
+        answer = await self._http.call("GET", internal.DOCUMENTS_LAST_CHANGE.url(self._base_url), caller)
+        last: str | None = answer["lastChangedAt"]
+        return last
 
     async def documents_text(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
         """id -> markdown content of the published, indexable live documents among `ids` (at most 50)."""

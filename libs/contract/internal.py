@@ -39,9 +39,7 @@ ORGANIZATION_DOCUMENTS = Endpoint(
 )
 # What an App publishes for agents (llms.txt, sitemap): its routed documents' listing, then their text.
 DOCUMENTS_LISTED = Endpoint("content", "POST", "/internal/documents/listed", "internal_documents_listed")
-DOCUMENTS_LISTED_VERSION = Endpoint(
-    "content", "POST", "/internal/documents/listed/version", "internal_documents_listed_version"
-)
+DOCUMENTS_LAST_CHANGE = Endpoint("content", "GET", "/internal/documents/last-change", "internal_documents_last_change")
 DOCUMENTS_TEXT = Endpoint("content", "POST", "/internal/documents/text", "internal_documents_text")
 DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
@@ -59,7 +57,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENT,
     ORGANIZATION_DOCUMENTS,
     DOCUMENTS_LISTED,
-    DOCUMENTS_LISTED_VERSION,
+    DOCUMENTS_LAST_CHANGE,
     DOCUMENTS_TEXT,
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,

@@ -128,14 +128,11 @@ async def written_text(request: web.Request, kind: str, write: Callable[[Listing
     """The App's text of `kind` as `write` makes it from the listing, or as this process last made
     it when nothing it shows has changed since (services/apps/text_cache.py)."""
     site = await load_site(request)
-    lists = await routed_lists(request, site)
-    counted = await asyncio.gather(*(upstream.listed_version(request, ids) for ids in lists))
-    latest = max((last for _, last in counted if last is not None), default=None)
-    version = (site.version, sum(count for count, _ in counted), latest)
+    version = (site.version, await upstream.documents_last_change(request))
     key = (site.app_id, kind)
     written = request.app[TEXTS].get(key, version)
     if written is None:
-        listing = await load_listing(request, site, lists)
+        listing = await load_listing(request, site, await routed_lists(request, site))
         body = await write(listing)
         written = Written(body, agent_text.strong_etag(body), listing.changed_at)
         request.app[TEXTS].put(key, version, written)

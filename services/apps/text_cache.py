@@ -1,11 +1,12 @@
 """The last llms.txt and sitemap.xml this process wrote for recently read Apps.
 
-An answer is kept with the version of everything it was made from (the App's rows, its routes'
-count and last change, its products' names, and the count and latest change of the documents it
-lists). A read that finds the same version serves the kept bytes instead of reading 10,000
-documents again; a version read with a change in it makes the answer anew. Two writes committed
-out of the order of their timestamps could leave a version unchanged, so an answer is also never
-kept longer than MAX_AGE_SECONDS: within the 2 s the issue allows for a change to show.
+An answer is kept with the version of everything it was made from: the App's rows, its routes'
+count and last change, its domains and products, the latest product rename, and the latest
+change of any document of the organization (two index probes, no document read). A read that
+finds the same version serves the kept bytes instead of reading 10,000 documents again; a
+version with any change in it makes the answer anew. Two writes committed out of the order of
+their timestamps could leave a version unchanged, so an answer is also never kept longer than
+MAX_AGE_SECONDS: within the 2 s the issue allows for a change to show.
 """
 
 from __future__ import annotations

@@ -55,10 +55,10 @@ async def listed_documents(request: web.Request, ids: str) -> list[dict[str, Any
     return await content.listed_documents(as_service, ids)
 
 
-async def listed_version(request: web.Request, ids: str) -> tuple[int, str | None]:
-    """How many documents `listed_documents` would answer for `ids`, and their latest change."""
+async def documents_last_change(request: web.Request) -> str | None:
+    """When a document of the caller's organization last changed (deleted ones too)."""
     content, as_service = _content(request)
-    return await content.listed_version(as_service, ids)
+    return await content.last_change(as_service)
 
 
 async def documents_text(request: web.Request, ids: list[str]) -> dict[str, str]:

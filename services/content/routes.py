@@ -27,7 +27,7 @@ INTERNAL_HANDLERS = (
     internal.internal_document_get,
     internal.internal_organization_documents,
     internal.internal_documents_listed,
-    internal.internal_documents_listed_version,
+    internal.internal_documents_last_change,
     internal.internal_documents_text,
     internal.internal_document_indexed,
     internal.internal_changes,

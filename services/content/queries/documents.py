@@ -187,16 +187,13 @@ async def listed_documents(cur: Any, organization_id: str, ids: list[str]) -> by
     return b'{"documents":' + listed.encode() + b"}"
 
 
-async def listed_version(cur: Any, organization_id: str, ids: list[str]) -> Row:
-    """`count` and `last_updated_at` of the documents among `ids` agents may read: any change to one
-    of them, or to which of them are readable, changes one of the two (every write stamps
-    `updated_at`; one leaving the set lowers the count)."""
-    row: Row = await fetch_returned(
-        cur,
-        f"SELECT count(*) AS count, max(updated_at) AS last_updated_at FROM documents WHERE {LISTED}",
-        (organization_id, json_or_null(ids)),
+async def last_change(cur: Any, organization_id: str) -> datetime | None:
+    """When a document of the organization last changed, deleted ones included: every write, a
+    delete too, stamps `updated_at` (documents_organization_changed_idx)."""
+    last: datetime | None = await fetch_value(
+        cur, "SELECT max(updated_at) FROM documents WHERE organization_id = %s", (organization_id,)
     )
-    return row
+    return last
 
 
 async def documents_text(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:

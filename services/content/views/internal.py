@@ -89,12 +89,11 @@ async def internal_documents_listed(request: web.Request) -> web.Response:
     return raw_json_response(body)
 
 
-async def internal_documents_listed_version(request: web.Request) -> web.Response:
-    """POST /internal/documents/listed/version: how many of those documents there are, and their latest change."""
-    data = await load_json(request, DOCUMENTS_LISTED)
+async def internal_documents_last_change(request: web.Request) -> web.Response:
+    """GET /internal/documents/last-change: when a document of the caller's organization last changed."""
     async with cursor(request.app[DB_POOL]) as cur:
-        row = await documents.listed_version(cur, caller_of(request).org.id, data["ids"])
-    return json_response({"count": row["count"], "lastUpdatedAt": row["last_updated_at"]})
+        last = await documents.last_change(cur, caller_of(request).org.id)
+    return json_response({"lastChangedAt": last})
 
 
 async def internal_documents_text(request: web.Request) -> web.Response:
