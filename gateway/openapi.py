@@ -153,9 +153,12 @@ def _operation(route: Route) -> dict[str, Any]:
     ]
     if route.query is not None:
         parameters.append({"in": "query", "schema": route.query})
-    responses: dict[str, Any] = {
-        str(route.status): {"description": "Success.", "content": {"application/json": {"schema": success}}}
-    }
+    success_content = (
+        {"application/json": {"schema": success}}
+        if route.enveloped
+        else {route.media_type: {"schema": {"type": "string"}}}  # the document itself, not enveloped
+    )
+    responses: dict[str, Any] = {str(route.status): {"description": "Success.", "content": success_content}}
     _conditional_headers(route, parameters, responses)
     for status in _error_statuses(route):
         responses[str(status)] = {

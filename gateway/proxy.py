@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from email.utils import format_datetime
 from functools import partial
 
-from aiohttp import web
+from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.envelope import ok_response_from_json, ok_streamed_response
@@ -30,12 +30,12 @@ from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
 from libs.common.middlewares import REQUEST_ID_HEADER
 from libs.common.state import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
-from libs.contract.route import Route
+from libs.contract.route import JSON_MEDIA_TYPE, Route
 
 # Only these client headers reach a service; identity travels in the internal token alone.
 # The conditional ones are checked by the service owning the resource, atomically with its write.
 FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent", "If-Match", "If-None-Match")
-PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location")
+PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location", "Link")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -106,11 +106,33 @@ def _is_json(headers: Mapping[str, str]) -> bool:
     return headers.get("Content-Type", "").startswith("application/json")
 
 
-def shape(raw: RawResponse | StreamedResponse) -> web.Response:
+def _passed_as_written(raw: RawResponse | StreamedResponse, media_type: str) -> web.Response:
+    """A success of a route answering another media type than JSON (or a 304): the service's body
+    and type as they are, outside the envelope; a body of any other type is the upstream's fault."""
+    content_type = raw.headers.get("Content-Type", "")
+    if raw.status == 304 or not content_type.startswith(media_type):
+        if isinstance(raw, StreamedResponse):
+            raw.close()
+        if raw.status == 304:
+            return web.Response(status=304)
+        raise errors.BadGateway(f"upstream answered with a body that is not {media_type}")
+    if isinstance(raw, StreamedResponse):
+        return web.Response(
+            status=raw.status, body=payload.AsyncIterablePayload(raw.pieces(), content_type=content_type)
+        )
+    return web.Response(status=raw.status, body=raw.body, headers={"Content-Type": content_type})
+
+
+def shape(raw: RawResponse | StreamedResponse, media_type: str = JSON_MEDIA_TYPE) -> web.Response:
     """The envelope of a service's answer: a streamed success passed on as it arrives, a read one
-    spliced whole, a failure as the error it says."""
+    spliced whole, a failure as the error it says; a route of another media type passes its
+    successes on as written."""
     response: web.Response
-    if isinstance(raw, StreamedResponse):  # only successes are streamed
+    if isinstance(raw, RawResponse) and raw.status >= 400:
+        raise upstream_error(raw)
+    if media_type != JSON_MEDIA_TYPE:
+        response = _passed_as_written(raw, media_type)
+    elif isinstance(raw, StreamedResponse):  # only successes are streamed
         if not _is_json(raw.headers):
             raw.close()
             raise errors.BadGateway("upstream answered with a body that is not JSON")
@@ -118,8 +140,6 @@ def shape(raw: RawResponse | StreamedResponse) -> web.Response:
     elif raw.status == 304:  # If-None-Match: the version the client holds is current; no body
         response = web.Response(status=304)
     else:
-        if raw.status >= 400:
-            raise upstream_error(raw)
         if raw.body and not _is_json(raw.headers):
             raise errors.BadGateway("upstream answered with a body that is not JSON")
         response = ok_response_from_json(raw.body or b"null", raw.status)
@@ -160,7 +180,7 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
             timeout=route.timeout,
             retry=route.retry_safe,  # never a write: the Idempotency-Key is the client's tool for those
         )
-        return shape(raw)
+        return shape(raw, route.media_type)
 
     return forward
 

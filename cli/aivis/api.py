@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -75,11 +76,30 @@ class Api:
     def api_key(self) -> str | None:
         return os.environ.get("AIVIS_API_KEY") or None
 
-    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    def _send(self, method: str, path: str, *, stream: bool = False, **kwargs: Any) -> httpx.Response:
         try:
-            return self.client.request(method, path, **kwargs)
+            return self.client.send(self.client.build_request(method, path, **kwargs), stream=stream)
         except httpx.HTTPError as exc:
             raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
+
+    def _authorized(
+        self, method: str, url: str, headers: dict[str, str] | None = None, *, stream: bool = False, **kwargs: Any
+    ) -> httpx.Response:
+        """The answer to a request with the credential: the API key, else the profile's token
+        (refreshed once when the API refuses it). httpx's errors are the caller's to handle."""
+
+        def send(credential: dict[str, str]) -> httpx.Response:
+            request = self.client.build_request(method, url, headers={**(headers or {}), **credential}, **kwargs)
+            return self.client.send(request, stream=stream)
+
+        if self.api_key is not None:
+            return send({"x-api-key": self.api_key})
+        token = self.access_token()
+        response = send({"Authorization": f"Bearer {token}"})
+        if response.status_code == 401:
+            response.close()
+            response = send({"Authorization": f"Bearer {self._refresh(token)}"})
+        return response
 
     # The API.
 
@@ -99,7 +119,7 @@ class Api:
         headers = {IDEMPOTENCY_KEY: str(uuid.uuid4())} if method in WRITES else {}
         for attempt in range(1, ATTEMPTS + 1):
             try:
-                response = self._authorized(method, url, headers, kwargs)
+                response = self._authorized(method, url, headers, **kwargs)
             except httpx.HTTPError as exc:
                 if attempt == ATTEMPTS or not isinstance(exc, httpx.TransportError):
                     raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
@@ -110,18 +130,23 @@ class Api:
             time.sleep(_retry_delay(response, attempt))
         raise AssertionError("unreachable")  # the last attempt returns or raises
 
-    def _authorized(self, method: str, url: str, headers: dict[str, str], kwargs: dict[str, Any]) -> httpx.Response:
-        """One request with the credential (an expired token refreshed and the request sent again)."""
-        if self.api_key is not None:
-            return self.client.request(method, url, headers={**headers, "x-api-key": self.api_key}, **kwargs)
-        token = self.access_token()
-        response = self.client.request(method, url, headers={**headers, "Authorization": f"Bearer {token}"}, **kwargs)
-        if response.status_code == 401:
-            token = self._refresh(token)
-            response = self.client.request(
-                method, url, headers={**headers, "Authorization": f"Bearer {token}"}, **kwargs
-            )
-        return response
+    def text(self, endpoint: Endpoint, **path: str) -> Iterator[str]:
+        """A successful answer that is a document rather than an envelope (an app's llms.txt), piece
+        by piece as it arrives; an error envelope raises ApiError."""
+        try:
+            response = self._authorized(endpoint.method, endpoint.url(**path), stream=True)
+        except httpx.HTTPError as exc:
+            raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
+        try:
+            if not response.is_success:
+                response.read()
+                _data_of(response)  # raises the error the envelope holds
+                raise CliError(f"the server answered {response.status_code}", EXIT_SERVER)
+            yield from response.iter_text()
+        except httpx.HTTPError as exc:
+            raise CliError(f"the answer from {self.base_url} broke off: {exc}", EXIT_SERVER) from None
+        finally:
+            response.close()
 
     # The profile's tokens.
 

@@ -72,6 +72,26 @@ class ContentClient:
         page = await self._http.call("GET", url, caller)
         return page["documents"], page["next"]
 
+    async def listed_documents(self, caller: Caller, ids: str) -> list[Document]:
+        """The published, indexable live documents among `ids` (a JSON array of at most 10,000, as
+        written), each as `{id, title, note, priority, productId, updatedAt}`, in no set order."""
+        url = internal.DOCUMENTS_LISTED.url(self._base_url)
+        answer = await self._http.call("POST", url, caller, json={"ids": orjson.Fragment(ids)})
+        documents: list[Document] = answer["documents"]
+        return documents
+
+    async def last_change(self, caller: Caller) -> str | None:
+        """When a document of the caller's organization last changed (deleted ones too); None without any."""
+        answer = await self._http.call("GET", internal.DOCUMENTS_LAST_CHANGE.url(self._base_url), caller)
+        last: str | None = answer["lastChangedAt"]
+        return last
+
+    async def documents_text(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
+        """id -> markdown content of the published, indexable live documents among `ids` (at most 50)."""
+        url = internal.DOCUMENTS_TEXT.url(self._base_url)
+        answer = await self._http.call("POST", url, caller, json={"ids": list(ids)})
+        return {document["id"]: document["content"] for document in answer["documents"]}
+
     async def mark_indexed(self, caller: Caller, document_id: str, indexed_at: datetime) -> None:
         """Report when the search index last stored the document; `NotFound` when it is gone."""
         url = internal.DOCUMENT_INDEXED.url(self._base_url, id=document_id)

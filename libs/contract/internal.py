@@ -37,6 +37,10 @@ DOCUMENT = Endpoint("content", "GET", "/internal/documents/{id}", "internal_docu
 ORGANIZATION_DOCUMENTS = Endpoint(
     "content", "GET", "/internal/organizations/{orgId}/documents", "internal_organization_documents"
 )
+# What an App publishes for agents (llms.txt, sitemap): its routed documents' listing, then their text.
+DOCUMENTS_LISTED = Endpoint("content", "POST", "/internal/documents/listed", "internal_documents_listed")
+DOCUMENTS_LAST_CHANGE = Endpoint("content", "GET", "/internal/documents/last-change", "internal_documents_last_change")
+DOCUMENTS_TEXT = Endpoint("content", "POST", "/internal/documents/text", "internal_documents_text")
 DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
 TASKS_CREATE = Endpoint("simulations", "POST", "/internal/tasks", "internal_tasks_create")
@@ -52,6 +56,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     TARGETS_COUNT,
     DOCUMENT,
     ORGANIZATION_DOCUMENTS,
+    DOCUMENTS_LISTED,
+    DOCUMENTS_LAST_CHANGE,
+    DOCUMENTS_TEXT,
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
     TASKS_CREATE,

@@ -20,6 +20,7 @@ from aiohttp.typedefs import Handler
 from marshmallow import Schema
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
+JSON_MEDIA_TYPE = "application/json"
 # The contract marks its deprecated routes so from version 0.1.0 on (RFC 9745 `Deprecation` date).
 CONTRACT_DATE = date(2026, 11, 1)
 # Legacy routing stops responding after 2026-12-15 (contract, "Versioning").
@@ -69,6 +70,9 @@ class Route:
     response: type[Schema] | None = None
     response_many: bool = False
     status: int = 200
+    # The media type of a success answer. Any other than JSON (an App's llms.txt, its sitemap) is
+    # passed on by the gateway as the service wrote it, outside the envelope; errors stay enveloped.
+    media_type: str = JSON_MEDIA_TYPE
     # The documented error statuses, when the operation's contract lists them; otherwise
     # gateway/openapi.py derives them from the route.
     errors: tuple[int, ...] | None = None
@@ -78,6 +82,11 @@ class Route:
     def retry_safe(self) -> bool:
         """Whether sending the request twice is harmless: it reads, by its method or its declaration."""
         return self.read_only or self.method in ("GET", "HEAD")
+
+    @property
+    def enveloped(self) -> bool:
+        """Whether a success answer is JSON, given to the client inside the envelope."""
+        return self.media_type == JSON_MEDIA_TYPE
 
 
 class ContractMismatch(RuntimeError):

@@ -20,7 +20,8 @@ from services.apps.products import ProductConsumer
 from services.apps.purge import purge_ctx
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
-from services.apps.state import EDGE
+from services.apps.state import EDGE, TEXTS
+from services.apps.text_cache import TextCache
 
 PART = APPS
 
@@ -44,6 +45,7 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
 def create_app(settings: AppsSettings) -> web.Application:
     app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, purge_ctx))
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
+    app[TEXTS] = TextCache()
     return app
 
 

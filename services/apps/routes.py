@@ -7,7 +7,7 @@ from aiohttp import web
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
-from services.apps.views import app_routes, apps, domains, legacy, resources
+from services.apps.views import agent_files, app_routes, apps, domains, legacy, resources
 
 HANDLERS = (
     apps.apps_list,
@@ -31,6 +31,10 @@ HANDLERS = (
     app_routes.apps_routes_list,
     app_routes.apps_routes_delete,
     legacy.legacy_routing_get,
+    agent_files.apps_llms_txt,
+    agent_files.apps_llms_full_txt,
+    agent_files.apps_page_markdown,
+    agent_files.apps_sitemap,
 )
 INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
 

@@ -23,6 +23,8 @@ class AppsSettings(ServiceSettings):
     restore_days: int
     # How often the purge looks for deleted apps past their restore window.
     purge_interval_seconds: int
+    # In an App's llms.txt, documents of a lower priority are listed under "## Optional".
+    llms_optional_below: int
 
     @property
     def events_stream(self) -> str:
@@ -42,4 +44,5 @@ class AppsSettings(ServiceSettings):
             gateway_url=env.part_url("gateway"),
             restore_days=env.integer("APPS_RESTORE_DAYS", 30, minimum=1),
             purge_interval_seconds=env.integer("APPS_PURGE_INTERVAL_SECONDS", 3600, minimum=1),
+            llms_optional_below=env.integer("LLMS_OPTIONAL_PRIORITY", 20, minimum=0),
         )

@@ -46,3 +46,28 @@ async def count_targets(request: web.Request, product_ids: list[str], status: st
     written), how many of those ids do."""
     content, as_service = _content(request)
     return await content.count_targets(as_service, product_ids, status, among)
+
+
+async def listed_documents(request: web.Request, ids: str) -> list[dict[str, Any]]:
+    """The published, indexable live documents of the caller's organization among `ids` (a JSON
+    array of at most 10,000, as written), as agents' listings show them."""
+    content, as_service = _content(request)
+    return await content.listed_documents(as_service, ids)
+
+
+async def documents_last_change(request: web.Request) -> str | None:
+    """When a document of the caller's organization last changed (deleted ones too)."""
+    content, as_service = _content(request)
+    return await content.last_change(as_service)
+
+
+async def documents_text(request: web.Request, ids: list[str]) -> dict[str, str]:
+    """id -> markdown of the published, indexable live documents among `ids` (at most 50)."""
+    content, as_service = _content(request)
+    return await content.documents_text(as_service, ids)
+
+
+async def document(request: web.Request, document_id: str) -> dict[str, Any]:
+    """The full document of the caller's organization, also when deleted; `NotFound` when unknown."""
+    content, as_service = _content(request)
+    return await content.document(as_service, document_id)

@@ -26,6 +26,9 @@ INTERNAL_HANDLERS = (
     internal.internal_targets_count,
     internal.internal_document_get,
     internal.internal_organization_documents,
+    internal.internal_documents_listed,
+    internal.internal_documents_last_change,
+    internal.internal_documents_text,
     internal.internal_document_indexed,
     internal.internal_changes,
 )

@@ -79,3 +79,18 @@ async def test_the_documented_hostname_pattern_is_the_contracts_as_the_service_a
     pattern = re.compile(schema["pattern"])
     assert pattern.fullmatch("docs.example.com")
     assert not pattern.fullmatch("Docs.Example.COM") and not pattern.fullmatch("docs.exampl\u212a.com")
+
+
+async def test_what_agents_read_is_documented_as_text_with_its_etag(gateway):
+    document = await openapi(gateway)
+    for tail, media_type in (
+        ("llms.txt", "text/plain"), ("llms-full.txt", "text/plain"), ("pages/markdown", "text/markdown"),
+        ("sitemap.xml", "application/xml"),
+    ):  # fmt: skip
+        operation = document["paths"][f"/api/v1/apps/{{appId}}/{tail}"]["get"]
+        assert operation["x-required-scope"] == "content:read"
+        assert operation["responses"]["200"]["content"] == {media_type: {"schema": {"type": "string"}}}
+        assert {"304", "404", "409"} <= operation["responses"].keys()
+        assert {"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"}} in (
+            operation["parameters"]
+        )

@@ -23,6 +23,8 @@ APP_RESTORE = Endpoint("POST", "/api/v1/apps/{appId}/restore")
 APP_RESOURCE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/resources/{appResourceId}")
 APP_DOMAIN_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/domains/{domainId}")
 LEGACY_ROUTING = Endpoint("GET", "/api/v1/domain/{id}/routing")
+APP_LLMS_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms.txt")
+APP_LLMS_FULL_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms-full.txt")
 
 APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
@@ -150,6 +152,16 @@ def apps_restore(context: Context, app_id: str, as_json: bool) -> None:
     if not is_full_id(app_id):
         raise click.BadParameter("give the deleted app's full id, as `aivis apps delete` printed it", param_hint="APP")
     context.out.record(context.api().call(APP_RESTORE, appId=app_id), (*APP_FIELDS, "resources"), as_json)
+
+
+@apps.command("llms-txt")
+@app_argument
+@click.option("--full", is_flag=True, help="Every listed page in full (llms-full.txt) instead of the index.")
+@pass_context
+def apps_llms_txt(context: Context, app_id: str, full: bool) -> None:
+    """Print an app's llms.txt: its published pages, as AI agents read them."""
+    for piece in context.api().text(APP_LLMS_FULL_TXT if full else APP_LLMS_TXT, appId=app_id):
+        click.echo(piece, nl=False)
 
 
 @click.group()

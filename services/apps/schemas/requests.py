@@ -170,6 +170,14 @@ class RoutesQuery(ApiSchema):
     target_id = UuidString(metadata={"description": "Only routes to this content document."})
 
 
+class PageQuery(ApiSchema):
+    path = StrictString(
+        required=True,
+        validate=route_path_validators(),
+        metadata={"description": "A routed path of the app, as any of its equivalent spellings (`/pricing`)."},
+    )
+
+
 class RouteItem(ApiSchema):
     path = StrictString(required=True, validate=route_path_validators())
     target_id = UuidString(required=True)

@@ -173,6 +173,43 @@ async def product_targets(
     return b'{"documents":' + page.encode() + b"}"
 
 
+# What agents may read: live, published and not noIndex.
+LISTED = (
+    "organization_id = %s AND id = ANY(ARRAY(SELECT jsonb_array_elements_text(%s)::uuid))"
+    " AND status = 'published' AND NOT no_index AND deleted_at IS NULL"
+)
+
+
+async def listed_documents(cur: Any, organization_id: str, ids: list[str]) -> bytes:
+    """`{"documents": [{id, title, note, priority, productId, updatedAt}, ...]}`: the documents
+    among `ids` agents may read, in no set order, written by PostgreSQL (an App's 10,000 at once).
+    The note is the description for agents, else the description."""
+    listed: str = await fetch_value(
+        cur,
+        "SELECT COALESCE(json_agg(json_build_object('id', id, 'title', title, 'note',"
+        " COALESCE(NULLIF(btrim(description_for_agent), ''), description), 'priority', priority,"
+        f" 'productId', product_id, 'updatedAt', updated_at)), '[]')::text FROM documents WHERE {LISTED}",
+        (organization_id, json_or_null(ids)),
+    )
+    return b'{"documents":' + listed.encode() + b"}"
+
+
+async def last_change(cur: Any, organization_id: str) -> datetime | None:
+    """When a document of the organization last changed, deleted ones included: every write, a
+    delete too, stamps `updated_at` (documents_organization_changed_idx)."""
+    last: datetime | None = await fetch_value(
+        cur, "SELECT max(updated_at) FROM documents WHERE organization_id = %s", (organization_id,)
+    )
+    return last
+
+
+async def documents_text(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
+    """The id and content of the documents among `ids` agents may read."""
+    return await fetch_all(
+        cur, f"SELECT id, content FROM documents WHERE {LISTED}", (organization_id, json_or_null(ids))
+    )
+
+
 async def count_targets(
     cur: Any, organization_id: str, product_ids: list[str], status: str, among: list[str] | None
 ) -> int:

@@ -16,6 +16,9 @@ PAGE_DEFAULT, PAGE_MAX = 100, 500
 TARGET_PRODUCTS_MAX = 100
 TARGET_PAGE_MAX = 1000
 TARGET_COUNT_IDS_MAX = 10_000
+# An App's routed documents, listed for agents at most this many a call; their text fewer at once.
+LISTED_IDS_MAX = 10_000
+TEXT_IDS_MAX = 50
 
 
 class DocumentLookup(ApiSchema):
@@ -51,6 +54,14 @@ class TargetCount(ApiSchema):
     status = target_status()
     # Count only these documents (the ones an app routes, say).
     ids = UuidList(validate=length(0, TARGET_COUNT_IDS_MAX))
+
+
+class DocumentsListed(ApiSchema):
+    ids = UuidList(required=True, validate=length(1, LISTED_IDS_MAX))
+
+
+class DocumentsText(ApiSchema):
+    ids = UuidList(required=True, validate=length(1, TEXT_IDS_MAX))
 
 
 class OrganizationDocumentsQuery(ApiSchema):

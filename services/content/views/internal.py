@@ -14,6 +14,8 @@ from services.content.queries import documents
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (
     DocumentLookup,
+    DocumentsListed,
+    DocumentsText,
     Indexed,
     OrganizationDocumentsQuery,
     TargetCount,
@@ -25,6 +27,8 @@ TARGETS_QUERY = TargetsQuery()
 TARGET_COUNT = TargetCount()
 ORGANIZATION_DOCUMENTS_QUERY = OrganizationDocumentsQuery()
 INDEXED = Indexed()
+DOCUMENTS_LISTED = DocumentsListed()
+DOCUMENTS_TEXT = DocumentsText()
 
 
 async def internal_documents_lookup(request: web.Request) -> web.Response:
@@ -75,6 +79,29 @@ async def internal_organization_documents(request: web.Request) -> web.Response:
         rows = await documents.organization_documents(cur, organization_id, query.get("after"), query["limit"])
     next_after = str(rows[-1]["id"]) if len(rows) == query["limit"] else None
     return json_response({"documents": [documents.document_from_row(row) for row in rows], "next": next_after})
+
+
+async def internal_documents_listed(request: web.Request) -> web.Response:
+    """POST /internal/documents/listed: the published, indexable live documents among `ids`, listed for agents."""
+    data = await load_json(request, DOCUMENTS_LISTED)
+    async with cursor(request.app[DB_POOL]) as cur:
+        body = await documents.listed_documents(cur, caller_of(request).org.id, data["ids"])
+    return raw_json_response(body)
+
+
+async def internal_documents_last_change(request: web.Request) -> web.Response:
+    """GET /internal/documents/last-change: when a document of the caller's organization last changed."""
+    async with cursor(request.app[DB_POOL]) as cur:
+        last = await documents.last_change(cur, caller_of(request).org.id)
+    return json_response({"lastChangedAt": last})
+
+
+async def internal_documents_text(request: web.Request) -> web.Response:
+    """POST /internal/documents/text: the markdown of the published, indexable live documents among `ids`."""
+    data = await load_json(request, DOCUMENTS_TEXT)
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows = await documents.documents_text(cur, caller_of(request).org.id, data["ids"])
+    return json_response({"documents": [{"id": row["id"], "content": row["content"]} for row in rows]})
 
 
 async def internal_document_indexed(request: web.Request) -> web.Response:
