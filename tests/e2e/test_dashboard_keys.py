@@ -184,7 +184,7 @@ def test_switch_organization(page: Page, accounts: Accounts):
     shoot(page, "organizations")
     page.get_by_label("Organization").select_option(label="Wayne Enterprises")
     page.get_by_role("button", name="Switch").click()
-    page.wait_for_url(f"**/{second['slug']}/settings/api-keys")
+    page.wait_for_url(f"**/{second['slug']}")
     expect(page.get_by_label("Organization")).to_have_value(second["slug"])
 
 
