@@ -62,6 +62,7 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
     organization = accounts.organization("Globex")
     account = accounts.user((organization, "owner"), name="Grace Owner")
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     expect(page.get_by_role("heading", name="API keys")).to_be_visible()
     shoot(page, "api-keys-empty")
 
@@ -86,7 +87,11 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
     assert pasted.stdout == "200"
     assert api_status(live_stack.gateway, secret) == 200
 
-    page.get_by_role("link", name="Done").click()
+    page.reload()  # no second key, and the secret is not shown again
+    expect(page.get_by_text("shown once, right after it is created")).to_be_visible()
+    expect(page.locator("#new-secret")).to_have_count(0)
+    assert len(accounts.admin("list-keys", "--org", organization["slug"])["keys"]) == 1
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     row = page.get_by_role("row", name=re.compile("nightly export"))
     expect(row).to_contain_text("Active")
     expect(row).to_contain_text("content:read")
@@ -114,6 +119,7 @@ def test_rotate_with_a_grace_period(page: Page, accounts: Accounts, live_stack: 
     old = accounts.admin("create-key", "--org", organization["slug"], "--name", "reports",
                          "--scopes", "simulations:read,content:read,content:write")["key"]  # fmt: skip
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     page.get_by_role("link", name="Rotate reports").click()
     expect(page.get_by_role("heading", name=re.compile("^Rotate"))).to_be_visible()
     scopes = page.get_by_role("checkbox")
@@ -146,6 +152,7 @@ def test_a_member_sees_the_keys_but_cannot_create_one(page: Page, context: Brows
     accounts.admin("create-key", "--org", organization["slug"], "--name", "shared", "--scopes", "content:read")
     account = accounts.user((organization, "member"))
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     expect(page.get_by_role("row", name=re.compile("^shared"))).to_be_visible()
     expect(page.get_by_role("button", name="Create key")).to_have_count(0)
     expect(page.get_by_role("link", name="Revoke shared")).to_have_count(0)
