@@ -26,9 +26,15 @@ def call(stack: LiveStack, key: str, method: str, path: str, body: Any = None) -
         return json.loads(response.read())["data"]
 
 
-def fits(page: Page) -> bool:
-    """Nothing wider than the window: no sideways scrolling of the whole page."""
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+def sticking_out(page: Page) -> list[str]:
+    """The elements reaching past the window's right edge (none: no sideways scrolling of the page)."""
+    found: list[str] = page.evaluate(
+        """() => document.documentElement.scrollWidth <= window.innerWidth ? []
+             : [...document.querySelectorAll("body *")]
+             .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".table-scroll, .nav"))
+             .map(e => e.tagName.toLowerCase() + "." + e.className).concat(["the page scrolls sideways"])"""
+    )
+    return found
 
 
 def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: LiveStack):
@@ -135,7 +141,7 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
                        ("/runs", "runs"), ("/settings/members", "members"), ("/settings/api-keys", "api-keys"),
                        ("/settings/security", "security")):  # fmt: skip
         page.goto(f"/{slug}{path}")
-        assert fits(page), f"{path or '/'} is wider than a phone"
+        assert sticking_out(page) == [], f"{path or '/'} is wider than a phone"
         shoot(page, f"narrow-{name}")
 
 
