@@ -10,6 +10,7 @@ route pointing at a document. A routes list route, when it exists, takes its pla
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from typing import Any
 
@@ -163,7 +164,8 @@ async def import_page(request: web.Request) -> web.Response:
     """GET …/import: paste or upload a CSV."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
-    context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None}
+    context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None,
+               "digest": ""}  # fmt: skip
     return await render(request, "route_import.html", context)
 
 
@@ -178,10 +180,14 @@ async def import_submit(request: web.Request) -> web.Response:
     text = str(form.get("csv", ""))
     if isinstance(upload, web.FileField) and upload.filename:
         text = upload.file.read(IMPORT_MAX_BYTES + 1).decode("utf-8", errors="replace")
-    context: dict[str, Any] = {"membership": membership, "app": app, "csv": text, "preview": None, "error": None}
+    text = text.replace("\r\n", "\n")  # browsers send a textarea's lines with CRLF
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    context: dict[str, Any] = {"membership": membership, "app": app, "csv": text, "preview": None, "error": None,
+                               "digest": digest}  # fmt: skip
     try:
         body = {"routes": parse_routes_csv(text)}
-        if form.get("intent") == "create":
+        # Only what was previewed is created: a CSV changed since is previewed again first.
+        if form.get("intent") == "create" and form.get("previewed") == digest:
             created = await api.call(request, "apps_routes_batch", appId=app["id"], json=body)
             count = created["createdCount"]
             await flash(request, f"{count} route{'' if count == 1 else 's'} created.")

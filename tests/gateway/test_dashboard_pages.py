@@ -164,7 +164,11 @@ async def test_apps_routes_import_is_previewed_before_anything_is_created(
     assert preview.status == 200 and "2 to create" in text and "Create 2 routes" in text
     assert "No routes to published pages yet." in await page(client, f"{base}/routes")  # nothing created yet
 
-    created = await submit(client, f"{base}/import", {"csv": csv, "intent": "create"})
+    unseen = await submit(client, f"{base}/import", {"csv": csv, "intent": "create"})  # not previewed: preview
+    assert unseen.status == 200 and "Create 2 routes" in await unseen.text()
+    digest = re.search(r'name="previewed" value="([0-9a-f]+)"', text)
+    assert digest is not None
+    created = await submit(client, f"{base}/import", {"csv": csv, "intent": "create", "previewed": digest.group(1)})
     assert (created.status, created.headers["Location"]) == (303, f"{base}/routes")
     routes = await page(client, f"{base}/routes")
     assert "2 routes created." in routes and "/pricing" in routes and "/about" in routes
