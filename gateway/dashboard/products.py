@@ -128,6 +128,31 @@ async def _domains(request: web.Request, product: Row, document: dict[str, Any])
     return list(found["domains"]) if found is not None else []
 
 
+async def _organization_domains(request: web.Request) -> list[dict[str, Any]]:
+    """Every live domain of the organization's apps, by hostname (what a page may be attached to)."""
+    found: dict[str, dict[str, Any]] = {}
+    for app in await api.call(request, "apps_list"):
+        for domain in await api.call(request, "apps_domains_list", appId=app["id"]):
+            found[domain["id"]] = domain
+    return sorted(found.values(), key=lambda domain: str(domain["domain"]))
+
+
+def _domain_changes(form: MultiDictProxy[Any], attached: list[dict[str, Any]]) -> dict[str, Any]:
+    """`PATCH /content/{id}/domains` for the boxes ticked and the canonical chosen; {} when the same."""
+    before = {domain["id"] for domain in attached}
+    after = {str(value) for value in form.getall("domains", [])}
+    canonical = str(form.get("canonical", ""))
+    current = next((domain["id"] for domain in attached if domain["isCanonical"]), "")
+    change: dict[str, Any] = {}
+    if after - before:
+        change["attach"] = sorted(after - before)
+    if before - after:
+        change["detach"] = sorted(before - after)
+    if canonical and canonical != current:
+        change["canonicalDomainId"] = canonical
+    return change
+
+
 async def document_view(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products/{product}/pages/{document}: the document, its markdown rendered."""
     _, membership = await member(request)
@@ -173,6 +198,7 @@ async def _edit_page(
     membership: Membership,
     product: Row,
     document: dict[str, Any],
+    domains: list[dict[str, Any]],
     errors: dict[str, str] | None = None,
     preview: bool = False,
     status: int = 200,
@@ -181,6 +207,8 @@ async def _edit_page(
         "membership": membership,
         "product": product,
         "document": document,
+        "domains": domains,
+        "domain_choices": await _organization_domains(request),
         "fields": TEXT_FIELDS,
         "statuses": STATUSES,
         "errors": errors or {},
@@ -194,12 +222,13 @@ async def document_edit(request: web.Request) -> web.Response:
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
     product = await _product(request, membership)
-    return await _edit_page(request, membership, product, await _document(request, product))
+    document = await _document(request, product)
+    return await _edit_page(request, membership, product, document, await _domains(request, product, document))
 
 
 async def document_save(request: web.Request) -> web.Response:
     """POST …/pages/{document}/edit: `intent=preview` shows the markdown as it will read, saving
-    nothing; `intent=save` sends the changed fields (and the status) to the API."""
+    nothing; `intent=save` sends the changed fields, the status and the domains to the API."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
     product = await _product(request, membership)
@@ -210,27 +239,30 @@ async def document_save(request: web.Request) -> web.Response:
     if status not in STATUSES:
         errors["status"] = "Choose draft or published."
     edited = {**document, **changes, "status": status}
+    domain_change = _domain_changes(form, await _domains(request, product, document))
+    canonical = str(form.get("canonical", ""))
+    chosen = [{"id": str(value), "isCanonical": value == canonical} for value in form.getall("domains", [])]
     if form.get("intent") == "preview" or errors:
-        return await _edit_page(
-            request, membership, product, edited, errors, preview=True, status=422 if errors else 200
-        )
+        code = 422 if errors else 200
+        return await _edit_page(request, membership, product, edited, chosen, errors, preview=True, status=code)
     try:
         if changes:
             await api.call(request, "content_update", id=document["id"], json=changes)
         if status != document["status"]:
             body = {"productId": str(product["id"]), "pages": [{"id": document["id"], "status": status}]}
-            answer = await api.call(request, "site_pages_update", json=body)
-            if answer["failed"]:
-                raise ValidationFailed(
-                    answer["failed"][0]["message"], details={"status": answer["failed"][0]["message"]}
-                )
+            failed = (await api.call(request, "site_pages_update", json=body))["failed"]
+            if failed:
+                raise ValidationFailed(failed[0]["message"], details={"status": failed[0]["message"]})
+        if domain_change:
+            await api.call(request, "content_domains_update", id=document["id"], json=domain_change)
     except ApiError as error:
         if error.status not in (409, 422):
             raise
         details = error.details if isinstance(error.details, dict) else {}
-        shown = {str(name): str(message) for name, message in details.items()} or {"form": error.message}
-        return await _edit_page(request, membership, product, edited, shown, status=error.status)
-    await flash(request, "Saved." if changes or status != document["status"] else "Nothing changed.")
+        problems = {str(name): str(message) for name, message in details.items()} or {"form": error.message}
+        return await _edit_page(request, membership, product, edited, chosen, problems, status=error.status)
+    changed = changes or domain_change or status != document["status"]
+    await flash(request, "Saved." if changed else "Nothing changed.")
     raise web.HTTPSeeOther(f"/{membership.slug}/products/{product['slug']}/pages/{document['id']}")
 
 

@@ -16,7 +16,7 @@ from gateway import queries
 from gateway.oauth import queries as oauth_queries
 from libs.common.db import cursor, transaction
 from tests.conftest import Client, Stack
-from tests.factories import AppsProducts, ContentFactory, IdentityFactory, SimulationFactory
+from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 from tests.gateway.dashboard_client import secret_in, shown_once, signed_in, submit
 
 Browser = Callable[[], Awaitable[Client]]
@@ -93,10 +93,14 @@ async def test_sign_in_lands_on_the_organization_last_used(stack: Stack, identit
 
 
 async def test_site_pages_list_filters_and_a_document_is_edited_with_a_preview(
-    stack: Stack, identity: IdentityFactory, content: ContentFactory, browser: Browser
+    stack: Stack, identity: IdentityFactory, content: ContentFactory, domains: DomainFactory, browser: Browser
 ):
     org = await identity.organization()
     product = await identity.product(org)
+    key = await identity.api_key(org)
+    app = await api(stack.gateway, key, "POST", "/api/v1/apps", json={"name": "Site"})
+    docs_domain = await domains.create(org, app_id=app["id"])
+    hostname = docs_domain["domain"]
     doc = await content.document(org, product, "docs/start", title="Getting started", content="# Hello")
     await content.document(org, product, "blog/news", title="News", status="published")
     base = f"/{org.slug}/products/{product['slug']}"
@@ -120,16 +124,20 @@ async def test_site_pages_list_filters_and_a_document_is_edited_with_a_preview(
     preview = await submit(editor, edit, {**fields, "intent": "preview"})
     text = await preview.text()
     assert preview.status == 200 and "<strong>bold</strong> &lt;script&gt;" in text and "<script>x" not in text
-    key = await identity.api_key(org)
     stored = await api(editor, key, "GET", f"/api/v1/content/{doc['id']}")
     assert stored["title"] == "Getting started"  # a preview saves nothing
+    assert hostname in form
 
+    fields = {**fields, "domains": docs_domain["id"], "canonical": docs_domain["id"]}
     saved = await submit(editor, edit, {**fields, "intent": "save"})
     assert (saved.status, saved.headers["Location"]) == (303, f"{base}/pages/{doc['id']}")
     stored = await api(editor, key, "GET", f"/api/v1/content/{doc['id']}")
     assert (stored["title"], stored["content"], stored["priority"], stored["status"], stored["tags"]) == (
         "Start here", "**bold** <script>x</script>", 80, "published", ["guide", "intro"]
     )  # fmt: skip
+    shown = await page(editor, f"{base}/pages/{doc['id']}")
+    assert f'{hostname} <small class="muted">canonical</small>' in shown
+    assert f"https://{hostname}/docs/start" in shown  # the canonical domain makes its address
     refused = await submit(editor, edit, {**fields, "priority": "high", "intent": "save"})
     assert refused.status == 422 and "Must be a number from 0 to 100." in await refused.text()
     taken = await submit(editor, edit, {**fields, "filePath": "/blog/news", "intent": "save"})
