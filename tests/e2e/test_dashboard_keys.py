@@ -139,6 +139,14 @@ def test_rotate_with_a_grace_period(page: Page, accounts: Accounts, live_stack: 
     page.goto(f"/{organization['slug']}/settings/api-keys")
     old_row = page.get_by_role("row", name=re.compile(re.escape(old[:12])))
     expect(old_row).to_contain_text("Active until")
+    shoot(page, "api-keys-rotated-list")
+    old_row.get_by_role("link", name="reports", exact=True).click()
+    rotated = page.locator(".timeline .event", has_text="Rotated by")  # one line, the time inside it
+    expect(rotated).to_contain_text(
+        re.compile(r"replaced by avk_\w+…,\s+working until \d{4}-\d\d-\d\d \d\d:\d\d UTC\s*$")
+    )
+    shoot(page, "api-key-history-rotated")
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     with gateway_ahead(live_stack, 3600 + 60) as later:
         assert (api_status(later, old), api_status(later, new)) == (401, 200)
         page.goto(f"{later}/{organization['slug']}/settings/api-keys")  # the same session, an hour on
