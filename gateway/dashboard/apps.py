@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from gateway.dashboard import api
-from gateway.dashboard.organization import member
+from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
 from libs.common.errors import ApiError, ValidationFailed
@@ -215,7 +215,7 @@ async def candidates(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    base = "/{org}/apps"
+    base = f"/{ORG}/apps"
     router.add_get(base, app_list, name="dashboard.apps")
     router.add_get(base + "/{app}", app_detail, name="dashboard.app")
     router.add_get(base + "/{app}/routes", routes, name="dashboard.app_routes")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway import queries
-from gateway.dashboard.organization import member
+from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn
 from libs.common.db import cursor, transaction
@@ -125,7 +125,7 @@ async def remove(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    base = "/{org}/settings/members"
+    base = f"/{ORG}/settings/members"
     router.add_get(base, member_list, name="dashboard.members")
     router.add_post(base, add, name="dashboard.member_add")
     router.add_post(base + "/{user}/role", change_role, name="dashboard.member_role")

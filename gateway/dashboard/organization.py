@@ -18,6 +18,11 @@ from libs.common.db import cursor
 from libs.common.errors import ValidationFailed
 from libs.common.keys import DB_POOL
 
+# An organization's slug as the first segment of a page's path. The gateway's other first segments
+# are not organizations: `/metrics` or `/internal/...` stay 404s (or 405s) of their own, never a page.
+RESERVED = ("api", "internal", "metrics", "static", "docs", "oauth", "device", "login", "logout", "orgs", "healthz",
+            "readyz")  # fmt: skip
+ORG = "{org:(?!(?:" + "|".join(RESERVED) + ")(?:/|$))[a-z0-9]+(?:-[a-z0-9]+)*}"
 RUNS_PAGE_SIZE = 25
 # Suggestions for the status filter; a run's status is free text, so any other is searched as typed.
 RUN_STATUSES = ("queued", "pending", "running", "completed", "failed", "cancelled")
@@ -90,6 +95,6 @@ async def run(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    router.add_get("/{org}", landing, name="dashboard.landing")
-    router.add_get("/{org}/runs", runs, name="dashboard.runs")
-    router.add_get("/{org}/runs/{run}", run, name="dashboard.run")
+    router.add_get(f"/{ORG}", landing, name="dashboard.landing")
+    router.add_get(f"/{ORG}/runs", runs, name="dashboard.runs")
+    router.add_get(f"/{ORG}/runs/{{run}}", run, name="dashboard.run")

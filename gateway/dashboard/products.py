@@ -14,7 +14,7 @@ from multidict import MultiDictProxy
 
 from gateway import queries
 from gateway.dashboard import api
-from gateway.dashboard.organization import member, page_number
+from gateway.dashboard.organization import ORG, member, page_number
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
 from libs.common.db import Row, cursor
@@ -276,7 +276,7 @@ async def personas(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    base = "/{org}/products"
+    base = f"/{ORG}/products"
     router.add_get(base, product_list, name="dashboard.products")
     router.add_get(base + "/{product}", site_pages, name="dashboard.site_pages")
     router.add_get(base + "/{product}/personas", personas, name="dashboard.personas")

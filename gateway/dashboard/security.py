@@ -14,7 +14,7 @@ from aiohttp_session import get_session
 
 from gateway import queries
 from gateway.dashboard import session_list
-from gateway.dashboard.organization import member
+from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
 from gateway.keys import CLOCK
@@ -70,7 +70,7 @@ async def revoke_device(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    base = "/{org}/settings/security"
+    base = f"/{ORG}/settings/security"
     router.add_get(base, overview, name="dashboard.security")
     router.add_post(base + "/sessions/{session}/revoke", revoke_session, name="dashboard.session_revoke")
     router.add_post(base + "/devices/{device}/revoke", revoke_device, name="dashboard.device_revoke")
