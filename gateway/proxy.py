@@ -18,6 +18,7 @@ from functools import partial
 from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
+from gateway.directory import Directory
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
 from gateway.idempotency import idempotency_key
@@ -67,24 +68,38 @@ async def check_tenancy(request: web.Request, route: Route, identity: Identity, 
     A write reads its product from the database, not the cache, so a product created or deleted
     by a call that has returned is honoured at once; reads take the cache's word (a poll behind).
     """
+    directory = request.config_dict[DIRECTORY]
+    return await tenancy_of(directory, request.method, route, identity, request.match_info, request.query, body)
+
+
+async def tenancy_of(
+    directory: Directory,
+    method: str,
+    route: Route,
+    identity: Identity,
+    path_params: Mapping[str, str],
+    query: Mapping[str, str],
+    body: bytes,
+) -> Product | None:
+    """`check_tenancy` for a call described by its parts (the dashboard's calls have no request of their own)."""
     organization_id = identity.organization.id
-    if route.org_param is not None and request.match_info[route.org_param].lower() != organization_id:
+    if route.org_param is not None and path_params[route.org_param].lower() != organization_id:
         raise errors.NotFound("organization not found")
-    fresh = request.method not in SAFE_METHODS
+    fresh = method not in SAFE_METHODS
     if route.product_reference is not None:
         referenced = _product_id_in_body(body, route.product_reference)
-        owned = await request.app[DIRECTORY].product(referenced.lower(), fresh=fresh) if referenced else None
+        owned = await directory.product(referenced.lower(), fresh=fresh) if referenced else None
         return owned.product if owned is not None and owned.organization_id == organization_id else None
     product_id = None
     if route.product_param is not None:
-        product_id = request.match_info[route.product_param]
+        product_id = path_params[route.product_param]
     elif route.product_query is not None:
-        product_id = request.query.get(route.product_query)
+        product_id = query.get(route.product_query)
     elif route.product_body is not None:
         product_id = _product_id_in_body(body, route.product_body)
     if not product_id:
         return None
-    owned = await request.app[DIRECTORY].product(product_id.lower(), fresh=fresh)
+    owned = await directory.product(product_id.lower(), fresh=fresh)
     if owned is None or owned.organization_id != organization_id:
         raise errors.NotFound("product not found")
     return owned.product

@@ -320,3 +320,40 @@ async def identity_changes_since(cur: Any, since: datetime | None) -> tuple[list
 async def prune_identity_changes(cur: Any) -> None:
     """Forget changes every replica has long read."""
     await cur.execute("DELETE FROM identity_changes WHERE changed_at < clock_timestamp() - interval '1 hour'")
+
+
+async def remember_organization(cur: Any, user_id: str, organization_id: str) -> None:
+    """The organization the user acts in, for the next sign-in to land there."""
+    await cur.execute(
+        "UPDATE users SET last_organization_id = %s WHERE id = %s AND last_organization_id IS DISTINCT FROM %s",
+        (organization_id, user_id, organization_id),
+    )
+
+
+async def last_organization(cur: Any, user_id: str) -> str | None:
+    value = await fetch_value(cur, "SELECT last_organization_id::text FROM users WHERE id = %s", (user_id,))
+    return value if isinstance(value, str) else None
+
+
+async def remove_membership(cur: Any, user_id: str, organization_id: str) -> bool:
+    await cur.execute("DELETE FROM memberships WHERE user_id = %s AND organization_id = %s", (user_id, organization_id))
+    return bool(cur.rowcount)
+
+
+async def count_owners(cur: Any, organization_id: str) -> int:
+    count: int = await fetch_value(
+        cur, "SELECT count(*) FROM memberships WHERE organization_id = %s AND role = 'owner'", (organization_id,)
+    )
+    return count
+
+
+async def list_user_grants(cur: Any, user_id: str) -> list[Row]:
+    """The user's authorised devices: live OAuth grants, with their organization, newest first."""
+    return await fetch_all(
+        cur,
+        "SELECT g.id, g.client_id, g.scopes, g.created_at, o.slug AS organization_slug, o.name AS organization_name,"
+        " (SELECT max(t.created_at) FROM refresh_tokens t WHERE t.grant_id = g.id) AS last_refreshed_at"
+        " FROM oauth_grants g JOIN organizations o ON o.id = g.organization_id"
+        " WHERE g.user_id = %s AND g.revoked_at IS NULL ORDER BY g.created_at DESC",
+        (user_id,),
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
+from aiohttp_session import get_session
 
 from gateway import queries
 from gateway.auth import key_changes
@@ -20,6 +21,8 @@ from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Forbidden, NotFound
 from libs.common.state import DB_POOL
+
+NEW_SECRET = "new_key_secret"
 
 
 def keys_path(membership: Membership) -> str:
@@ -61,12 +64,33 @@ async def _list_page(request: web.Request, membership: Membership, form: KeyForm
     return await render(request, "api_keys.html", context, status=status)
 
 
-async def _created_page(
-    request: web.Request, membership: Membership, secret: str, key: Row, **extra: Any
+async def _show_once(
+    request: web.Request, membership: Membership, secret: str, key: Row, replaced: Row | None = None
 ) -> web.Response:
+    """Post-redirect-get: the secret waits in the session for the one page that shows it, so a
+    reload of that page (or of the form's answer) never creates a second key nor shows it again."""
+    session = await get_session(request)
+    replaced_id = str(replaced["id"]) if replaced is not None else None
+    session[NEW_SECRET] = {"key": str(key["id"]), "secret": secret, "replaced": replaced_id}
+    raise web.HTTPSeeOther(f"{keys_path(membership)}/{key['id']}/new")
+
+
+async def created(request: web.Request) -> web.Response:
+    """GET /{keyId}/new: the new key's secret, the first time only; afterwards the key's page."""
+    _, membership = await _manager(request)
+    key = await _key(request, membership)
+    waiting = (await get_session(request)).pop(NEW_SECRET, None)
+    if not isinstance(waiting, dict) or waiting.get("key") != str(key["id"]):
+        await flash(request, "A key's secret is shown once, right after it is created; it cannot be shown again.")
+        raise web.HTTPSeeOther(f"{keys_path(membership)}/{key['id']}")
+    secret = str(waiting["secret"])
+    replaced = None
+    if isinstance(waiting.get("replaced"), str):
+        async with cursor(request.config_dict[DB_POOL]) as cur:
+            replaced = await queries.find_organization_key(cur, membership.organization_id, waiting["replaced"])
     curl = curl_line(str(request.url.origin()), secret, frozenset(key["scopes"]))
-    context = {"membership": membership, "key": key, "secret": secret, "curl": curl, **extra}
-    return await render(request, "key_created.html", context, status=201)
+    context = {"membership": membership, "key": key, "secret": secret, "curl": curl, "replaced": replaced}
+    return await render(request, "key_created.html", context)
 
 
 async def key_list(request: web.Request) -> web.Response:
@@ -86,7 +110,7 @@ async def create(request: web.Request) -> web.Response:
         secret, key = await key_changes.create_key(
             cur, membership.organization_id, _actor(signed_in), form.name, form.scopes, form.expires_at(now)
         )
-    return await _created_page(request, membership, secret, key)
+    return await _show_once(request, membership, secret, key)
 
 
 async def detail(request: web.Request) -> web.Response:
@@ -140,7 +164,7 @@ async def rotate(request: web.Request) -> web.Response:
             cur, membership.organization_id, str(old["id"]), _actor(signed_in), form.name, form.scopes,
             form.expires_at(now), form.grace_period, now,
         )  # fmt: skip
-    return await _created_page(request, membership, rotation.secret, rotation.new, replaced=rotation.old)
+    return await _show_once(request, membership, rotation.secret, rotation.new, rotation.old)
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
@@ -148,6 +172,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get(base, key_list, name="dashboard.api_keys")
     router.add_post(base, create, name="dashboard.api_keys_create")
     router.add_get(base + "/{key}", detail, name="dashboard.api_key")
+    router.add_get(base + "/{key}/new", created, name="dashboard.api_key_created")
     router.add_get(base + "/{key}/revoke", revoke_page, name="dashboard.api_key_revoke_page")
     router.add_post(base + "/{key}/revoke", revoke, name="dashboard.api_key_revoke")
     router.add_get(base + "/{key}/rotate", rotate_page, name="dashboard.api_key_rotate_page")

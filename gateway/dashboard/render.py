@@ -5,18 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 from aiohttp_session import get_session
+from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from gateway.auth.scopes import ALL_SCOPES
 from gateway.dashboard.csrf import csrf_token
 from gateway.dashboard.session import current_user
 from gateway.state import CLOCK
 
 FLASH = "flash"
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
 def when(moment: datetime | str | None) -> Markup:
@@ -37,6 +41,18 @@ def key_state(key: Mapping[str, Any], now: datetime) -> str:
     return "ending" if key["revoked_at"] is not None else "active"
 
 
+def page_link(query: Mapping[str, str], page: int) -> str:
+    """The current list's address at another page, keeping its filters."""
+    pairs = [(name, value) for name, value in query.items() if name != "page"]
+    return "?" + urlencode([*pairs, ("page", str(max(1, page)))])
+
+
+def markdown(text: str | None) -> Markup:
+    """Markdown as HTML for a preview. Raw HTML in the text is shown as text, never run, and links
+    keep only safe schemes (markdown-it's CommonMark preset with `html` off)."""
+    return Markup(_MARKDOWN.render(text or ""))
+
+
 def setup_templates(app: web.Application) -> None:
     environment = aiohttp_jinja2.setup(
         app,
@@ -45,7 +61,10 @@ def setup_templates(app: web.Application) -> None:
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["when"] = when
+    environment.filters["page_link"] = page_link
+    environment.filters["markdown"] = markdown
     environment.globals["key_state"] = key_state
+    environment.globals["all_scopes"] = sorted(ALL_SCOPES)
 
 
 async def render(
@@ -70,6 +89,7 @@ async def _layout(request: web.Request) -> dict[str, Any]:
         "signed_in": await current_user(request),
         "flash": session.pop(FLASH, None),
         "request_path": request.path,
+        "request_query": request.query,
         "now": request.config_dict[CLOCK](),
     }
 

@@ -17,6 +17,7 @@ from aiohttp_session import Session, get_session, new_session
 
 from gateway import queries
 from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
+from gateway.dashboard import session_list
 from gateway.dashboard.csrf import csrf_token
 from libs.common.db import cursor
 from libs.common.errors import NotFound
@@ -100,6 +101,7 @@ async def current_user(request: web.Request) -> SignedIn | None:
         memberships=tuple(Membership(str(row["id"]), row["slug"], row["name"], row["role"]) for row in rows),
     )
     request[SIGNED_IN] = signed_in
+    await session_list.remember(request, session, signed_in.user_id)
     return signed_in
 
 
@@ -130,6 +132,8 @@ async def switch_organization(request: web.Request, organization_id: str) -> Sig
     session = await get_session(request)
     session[ORGANIZATION_ID] = organization_id
     request[SIGNED_IN] = signed_in = replace(signed_in, organization_id=organization_id)
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        await queries.remember_organization(cur, signed_in.user_id, organization_id)
     return signed_in
 
 
@@ -151,5 +155,8 @@ async def sign_out(request: web.Request, response: web.StreamResponse) -> None:
     """Delete the session from Redis and the cookie from the browser."""
     session = await get_session(request)
     if session.identity is not None:
+        user_id = session.get(USER_ID)
+        if isinstance(user_id, str):
+            await session_list.forget(request, user_id, session)
         await close_session(request.config_dict[REDIS], str(session.identity))
     response.del_cookie(SESSION_COOKIE, path="/")

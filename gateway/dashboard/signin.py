@@ -29,8 +29,8 @@ MAX_EMAIL_LENGTH = 320
 WRONG_CREDENTIALS = "The email or password is not right."
 
 
-def keys_page(slug: str) -> str:
-    return f"/{slug}/settings/api-keys"
+def landing_page(slug: str) -> str:
+    return f"/{slug}"
 
 
 def _throttle(state: ChainMapProxy) -> SignInThrottle:
@@ -44,10 +44,10 @@ def _throttle(state: ChainMapProxy) -> SignInThrottle:
 
 
 async def home(request: web.Request) -> web.Response:
-    """GET /: the current organization's keys when signed in, else the sign-in page."""
+    """GET /: the current organization's landing page when signed in, else the sign-in page."""
     signed_in = await require_user(request)
     current = signed_in.current
-    raise web.HTTPSeeOther(keys_page(current.slug) if current else "/orgs")
+    raise web.HTTPSeeOther(landing_page(current.slug) if current else "/orgs")
 
 
 async def login_page(request: web.Request) -> web.Response:
@@ -92,9 +92,11 @@ async def login(request: web.Request) -> web.Response:
         if upgraded is not None:
             await queries.set_password_hash(cur, user["id"], upgraded)
         memberships = await queries.list_memberships(cur, user["id"])
-    first = memberships[0] if memberships else None
+        last_used = await queries.last_organization(cur, user["id"])
+    # The organization last used, while still a member; else the first by name.
+    first = next((row for row in memberships if str(row["id"]) == last_used), memberships[0] if memberships else None)
     await sign_in(request, str(user["id"]), str(first["id"]) if first else None)
-    default = keys_page(first["slug"]) if first else "/orgs"
+    default = landing_page(first["slug"]) if first else "/orgs"
     raise web.HTTPSeeOther(target if target != "/" else default)
 
 
@@ -119,7 +121,7 @@ async def switch(request: web.Request) -> web.Response:
     if membership is None:
         raise NotFound("You are not a member of that organization.")
     await switch_organization(request, membership.organization_id)
-    raise web.HTTPSeeOther(keys_page(membership.slug))
+    raise web.HTTPSeeOther(landing_page(membership.slug))
 
 
 def add_routes(router: web.UrlDispatcher) -> None:

@@ -29,10 +29,20 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 from aiohttp.web_urldispatcher import AbstractRuleMatching, MatchedSubAppResource, _InfoDict
 
-from gateway.dashboard import api_keys, device_approval, reference, signin
+from gateway.dashboard import (
+    api_keys,
+    apps,
+    device_approval,
+    members,
+    organization,
+    products,
+    reference,
+    security,
+    signin,
+)
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
-from libs.common.errors import ApiError
+from libs.common.errors import ApiError, InternalError
 
 STATIC = Path(__file__).parent / "static"
 ROUTE_PREFIX = "dashboard."
@@ -46,6 +56,9 @@ ERROR_TITLES = {
     413: "Too large",
     422: "Not accepted",
     429: "Too many attempts",
+    502: "A service did not answer",
+    503: "Not available right now",
+    504: "A service took too long",
 }
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none';"
@@ -66,8 +79,9 @@ async def dashboard_middleware(request: web.Request, handler: Handler) -> web.St
             await verify_csrf(request)
         response = await handler(request)
     except ApiError as exc:
-        if exc.status >= 500:
+        if isinstance(exc, InternalError):
             raise
+        # A part that is down or slow is a page too (502, 503, 504), with its Retry-After.
         response = await _error_page(request, exc.status, exc.message)
         response.headers.update(exc.headers or {})
     except web.HTTPException as exc:
@@ -110,6 +124,11 @@ def create_dashboard() -> web.Application:
     reference.add_routes(router)
     device_approval.add_routes(router)
     api_keys.add_routes(router)
+    members.add_routes(router)
+    security.add_routes(router)
+    products.add_routes(router)
+    apps.add_routes(router)
+    organization.add_routes(router)
     return dashboard
 
 

@@ -91,7 +91,7 @@ def test_seeding_twice_changes_nothing_and_keeps_the_key(database, tmp_path):
 async def test_the_demo_account_signs_in_to_the_dashboard(database, tmp_path, gateway):
     demo = await seed.seed(database.admin_dsn, tmp_path / "demo-api-key")
     response = await sign_in(gateway, demo.email, demo.password)
-    assert (response.status, response.headers["Location"]) == (303, f"/{seed.ORGANIZATION['slug']}/settings/api-keys")
+    assert (response.status, response.headers["Location"]) == (303, f"/{seed.ORGANIZATION['slug']}")
 
 
 def table_counts(database) -> dict[str, int]:

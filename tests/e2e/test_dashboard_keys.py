@@ -62,6 +62,7 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
     organization = accounts.organization("Globex")
     account = accounts.user((organization, "owner"), name="Grace Owner")
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     expect(page.get_by_role("heading", name="API keys")).to_be_visible()
     shoot(page, "api-keys-empty")
 
@@ -86,7 +87,11 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
     assert pasted.stdout == "200"
     assert api_status(live_stack.gateway, secret) == 200
 
-    page.get_by_role("link", name="Done").click()
+    page.reload()  # no second key, and the secret is not shown again
+    expect(page.get_by_text("shown once, right after it is created")).to_be_visible()
+    expect(page.locator("#new-secret")).to_have_count(0)
+    assert len(accounts.admin("list-keys", "--org", organization["slug"])["keys"]) == 1
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     row = page.get_by_role("row", name=re.compile("nightly export"))
     expect(row).to_contain_text("Active")
     expect(row).to_contain_text("content:read")
@@ -114,6 +119,7 @@ def test_rotate_with_a_grace_period(page: Page, accounts: Accounts, live_stack: 
     old = accounts.admin("create-key", "--org", organization["slug"], "--name", "reports",
                          "--scopes", "simulations:read,content:read,content:write")["key"]  # fmt: skip
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     page.get_by_role("link", name="Rotate reports").click()
     expect(page.get_by_role("heading", name=re.compile("^Rotate"))).to_be_visible()
     scopes = page.get_by_role("checkbox")
@@ -133,6 +139,14 @@ def test_rotate_with_a_grace_period(page: Page, accounts: Accounts, live_stack: 
     page.goto(f"/{organization['slug']}/settings/api-keys")
     old_row = page.get_by_role("row", name=re.compile(re.escape(old[:12])))
     expect(old_row).to_contain_text("Active until")
+    shoot(page, "api-keys-rotated-list")
+    old_row.get_by_role("link", name="reports", exact=True).click()
+    rotated = page.locator(".timeline .event", has_text="Rotated by")  # one line, the time inside it
+    expect(rotated).to_contain_text(
+        re.compile(r"replaced by avk_\w+…,\s+working until \d{4}-\d\d-\d\d \d\d:\d\d UTC\s*$")
+    )
+    shoot(page, "api-key-history-rotated")
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     with gateway_ahead(live_stack, 3600 + 60) as later:
         assert (api_status(later, old), api_status(later, new)) == (401, 200)
         page.goto(f"{later}/{organization['slug']}/settings/api-keys")  # the same session, an hour on
@@ -146,6 +160,7 @@ def test_a_member_sees_the_keys_but_cannot_create_one(page: Page, context: Brows
     accounts.admin("create-key", "--org", organization["slug"], "--name", "shared", "--scopes", "content:read")
     account = accounts.user((organization, "member"))
     sign_in(page, account)
+    page.goto(f"/{organization['slug']}/settings/api-keys")
     expect(page.get_by_role("row", name=re.compile("^shared"))).to_be_visible()
     expect(page.get_by_role("button", name="Create key")).to_have_count(0)
     expect(page.get_by_role("link", name="Revoke shared")).to_have_count(0)
@@ -184,7 +199,7 @@ def test_switch_organization(page: Page, accounts: Accounts):
     shoot(page, "organizations")
     page.get_by_label("Organization").select_option(label="Wayne Enterprises")
     page.get_by_role("button", name="Switch").click()
-    page.wait_for_url(f"**/{second['slug']}/settings/api-keys")
+    page.wait_for_url(f"**/{second['slug']}")
     expect(page.get_by_label("Organization")).to_have_value(second["slug"])
 
 

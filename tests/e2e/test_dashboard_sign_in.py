@@ -27,7 +27,7 @@ def test_sign_in_rotates_the_session_and_sign_out_deletes_it(
     before = session_cookie(context)["value"]
 
     sign_in(page, account)
-    assert page.url.endswith(f"/{organization['slug']}/settings/api-keys")
+    assert page.url.endswith(f"/{organization['slug']}")
     cookie = session_cookie(context)
     assert cookie["value"] != before  # a new session id at sign-in
     assert cookie["httpOnly"] is True

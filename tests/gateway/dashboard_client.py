@@ -44,3 +44,13 @@ def secret_in(html: str) -> str:
     found = SECRET.search(html)
     assert found is not None, html
     return found.group(1)
+
+
+async def shown_once(client: Client, response: ClientResponse) -> str:
+    """The page a create or rotate form redirects to, which shows the new key's secret (once)."""
+    assert response.status == 303, await response.text()
+    location = response.headers["Location"]
+    assert location.endswith("/new"), location
+    page = await client.get(location, allow_redirects=False)
+    assert page.status == 200, await page.text()
+    return await page.text()

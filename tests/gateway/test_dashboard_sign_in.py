@@ -38,7 +38,7 @@ async def test_sign_in_opens_a_new_session_and_sign_out_deletes_it(stack: Stack,
 
     response = await sign_in(client, email.upper(), password)  # emails are not case-sensitive
     assert response.status == 303
-    assert response.headers["Location"] == f"/{org.slug}/settings/api-keys"
+    assert response.headers["Location"] == f"/{org.slug}"
     after = response.cookies[SESSION_COOKIE]
     assert after.value != before
     assert after["httponly"] is True and after["samesite"] == "Lax" and not after["secure"]
@@ -144,8 +144,8 @@ async def test_the_session_cookie_is_secure_outside_development(stack: Stack):
 async def test_sign_in_returns_to_the_page_asked_for_and_only_on_this_site(stack: Stack, identity: IdentityFactory):
     org = await identity.organization()
     email, password = await identity.account((org, "viewer"))
-    for asked, location in (("/orgs", "/orgs"), ("//elsewhere.example/x", f"/{org.slug}/settings/api-keys"),
-                            ("/\t/elsewhere.example", f"/{org.slug}/settings/api-keys")):  # fmt: skip
+    for asked, location in (("/orgs", "/orgs"), ("//elsewhere.example/x", f"/{org.slug}"),
+                            ("/\t/elsewhere.example", f"/{org.slug}")):  # fmt: skip
         stack.gateway.session.cookie_jar.clear()
         response = await submit(stack.gateway, "/login", {"email": email, "password": password, "next": asked})
         assert (response.status, response.headers["Location"]) == (303, location)

@@ -1,0 +1,101 @@
+"""The dashboard's calls to the API: a route of the table, run for the signed-in person by the
+same rules as a request with their session cookie.
+
+`call(request, "apps_get", appId=...)` finds the route by name, identifies the caller from the
+session (the Authenticator's cookie path: the role's scopes, a removed membership refused within
+a second), spends the rate limit, checks the scope (403) and the tenancy (404), then sends one
+request with the signed internal token to the route's part and answers its `data`. No page reads
+another part's tables: what a page shows is what the API would answer its user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from aiohttp import web
+
+from gateway.identity import Identity
+from gateway.proxy import tenancy_of
+from gateway.route_table import ROUTES
+from gateway.state import AUTHENTICATOR, DIRECTORY, LIMITER
+from libs.common import errors
+from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
+from libs.common.http_client import upstream_error
+from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
+from libs.common.middlewares import REQUEST_ID_HEADER
+from libs.common.state import HTTP, REQUEST_ID, SETTINGS
+from libs.contract.route import Route
+
+BY_NAME: dict[str, Route] = {route.name: route for route in ROUTES}
+IDENTITY: web.RequestKey[Identity] = web.RequestKey("dashboard_identity", Identity)
+
+Query = Mapping[str, str | int | bool | None] | Sequence[tuple[str, str]]
+
+
+async def identity(request: web.Request) -> Identity:
+    """Who the session acts as, in the organization it acts in, with the role's scopes."""
+    if IDENTITY not in request:
+        request[IDENTITY] = await request.config_dict[AUTHENTICATOR].identify(request)
+    return request[IDENTITY]
+
+
+async def allows(request: web.Request, scope: str) -> bool:
+    """Whether the signed-in person's role grants `scope` (a page shows no button it cannot use)."""
+    return scope in (await identity(request)).scopes
+
+
+async def require_scope(request: web.Request, scope: str) -> Identity:
+    caller = await identity(request)
+    if scope not in caller.scopes:
+        raise errors.Forbidden(f"Your role does not allow this ({scope} is needed).")
+    return caller
+
+
+def _query_pairs(query: Query | None) -> list[tuple[str, str]]:
+    if query is None:
+        return []
+    items = query.items() if isinstance(query, Mapping) else query
+    pairs = []
+    for name, value in items:
+        if value is None or value == "":
+            continue
+        pairs.append((name, ("true" if value else "false") if isinstance(value, bool) else str(value)))
+    return pairs
+
+
+async def call(request: web.Request, name: str, *, query: Query | None = None, json: Any = None, **path: str) -> Any:
+    """Run the route `name` for the signed-in person; its `data`, or the error it answered."""
+    route = BY_NAME[name]
+    state = request.config_dict
+    caller = await identity(request)
+    decision = state[LIMITER].take(caller.rate_key)
+    if not decision.allowed:
+        raise errors.RateLimited(headers={"Retry-After": str(decision.retry_after_seconds)})
+    if route.scope is not None and route.scope not in caller.scopes:
+        raise errors.Forbidden(f"Your role does not allow this ({route.scope} is needed).")
+    pairs = _query_pairs(query)
+    body = dumps(json) if json is not None else b""
+    product = await tenancy_of(state[DIRECTORY], route.method, route, caller, path, dict(pairs), body)
+    target = route.path.format(**{key: quote(value, safe="") for key, value in path.items()})
+    request_id = request[REQUEST_ID]
+    headers = {
+        INTERNAL_TOKEN_HEADER: state[HTTP].token(caller.caller(request_id, product)),
+        REQUEST_ID_HEADER: request_id,
+        "Accept": JSON_CONTENT_TYPE,
+    }
+    if json is not None:
+        headers["Content-Type"] = JSON_CONTENT_TYPE
+    upstream = state[SETTINGS].upstreams[route.upstream]
+    raw = await state[HTTP].send(
+        route.method,
+        upstream + target + ("?" + urlencode(pairs) if pairs else ""),
+        headers=headers,
+        body=body or None,
+        timeout=route.timeout,
+        retry=route.retry_safe,
+    )
+    if raw.status >= 400:
+        raise upstream_error(raw)
+    return loads(raw.body) if raw.body else None

@@ -1,0 +1,226 @@
+"""/{orgSlug}/apps: the organization's apps; one app's resources and domains, its routes (list
+with search, edit), route import from a CSV previewed before anything is created, and its route
+candidates. Every read and write is a call of the API's routes (gateway/dashboard/api.py).
+
+The API has no list of an app's routes yet: the routes page lists the routed documents from
+`GET /apps/{appId}/route-candidates?includeRouted=true` (drafts and published), which names each
+route pointing at a document. A routes list route, when it exists, takes its place here.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from typing import Any
+
+from aiohttp import web
+
+from gateway.dashboard import api
+from gateway.dashboard.organization import ORG, member
+from gateway.dashboard.render import flash, render
+from gateway.dashboard.session import Membership
+from libs.common.errors import ApiError, ValidationFailed
+
+CANDIDATES_PAGE = 50
+ROUTES_PAGE = 25
+# A search reads at most this many candidates for one page of matches, then offers the next.
+SEARCH_SCAN = 1000
+IMPORT_MAX_ROWS = 100
+IMPORT_MAX_BYTES = 256 * 1024
+IMPORT_COLUMNS = ("path", "targetId")
+
+
+async def _app(request: web.Request) -> dict[str, Any]:
+    found: dict[str, Any] = await api.call(request, "apps_get", appId=request.match_info["app"])
+    return found
+
+
+def _app_path(membership: Membership, app: dict[str, Any]) -> str:
+    return f"/{membership.slug}/apps/{app['id']}"
+
+
+async def app_list(request: web.Request) -> web.Response:
+    """GET /{orgSlug}/apps."""
+    _, membership = await member(request)
+    apps = await api.call(request, "apps_list")
+    return await render(request, "apps.html", {"membership": membership, "apps": apps})
+
+
+async def app_detail(request: web.Request) -> web.Response:
+    """GET /{orgSlug}/apps/{appId}: the app, its resources (products) and domains."""
+    _, membership = await member(request)
+    app = await _app(request)
+    context = {
+        "membership": membership,
+        "app": app,
+        "resources": await api.call(request, "apps_resources_list", appId=app["id"]),
+        "domains": await api.call(request, "apps_domains_list", appId=app["id"]),
+        "can_edit": await api.allows(request, "content:write"),
+    }
+    return await render(request, "app.html", context)
+
+
+async def _candidates_page(request: web.Request, app_id: str, query: dict[str, Any]) -> dict[str, Any]:
+    page: dict[str, Any] = await api.call(request, "apps_route_candidates", appId=app_id, query=query)
+    return page
+
+
+async def routes(request: web.Request) -> web.Response:
+    """GET /{orgSlug}/apps/{appId}/routes[?q=&cursor=]: the app's routes to documents, searched by
+    path or title, a page at a time (next by cursor)."""
+    _, membership = await member(request)
+    app = await _app(request)
+    search = request.query.get("q", "").strip().lower()
+    status = request.query.get("status", "published")
+    cursor = request.query.get("cursor") or None
+    found: list[dict[str, Any]] = []
+    scanned = 0
+    # Whole pages of candidates, so the next cursor never skips a match.
+    while len(found) < ROUTES_PAGE and scanned < SEARCH_SCAN:
+        query = {"includeRouted": True, "status": status, "limit": CANDIDATES_PAGE, "cursor": cursor}
+        page = await _candidates_page(request, app["id"], query)
+        scanned += len(page["candidates"])
+        for candidate in page["candidates"]:
+            route = candidate["existingRoute"]
+            if route is not None and search in f"{route['path']} {candidate['target']['title'] or ''}".lower():
+                found.append(candidate)
+        cursor = page.get("nextCursor")
+        if cursor is None:
+            break
+    context = {
+        "membership": membership,
+        "app": app,
+        "routes": found,
+        "search": request.query.get("q", ""),
+        "status": status,
+        "next_cursor": cursor,
+        "can_edit": await api.allows(request, "content:write"),
+    }
+    return await render(request, "app_routes.html", context)
+
+
+async def route_edit(request: web.Request) -> web.Response:
+    """GET …/routes/{routeId}/edit?path=&targetId=: the route's path and target document."""
+    _, membership = await member(request)
+    await api.require_scope(request, "content:write")
+    app = await _app(request)
+    route = {"id": request.match_info["route"], "path": request.query.get("path", ""),
+             "targetId": request.query.get("targetId", "")}  # fmt: skip
+    return await render(
+        request, "route_edit.html", {"membership": membership, "app": app, "route": route, "errors": {}}
+    )
+
+
+async def route_save(request: web.Request) -> web.Response:
+    """POST …/routes/{routeId}/edit: `PATCH /apps/{appId}/routes/{routeId}` with path and target."""
+    _, membership = await member(request)
+    await api.require_scope(request, "content:write")
+    app = await _app(request)
+    form = await request.post()
+    route = {"id": request.match_info["route"], "path": str(form.get("path", "")).strip(),
+             "targetId": str(form.get("targetId", "")).strip()}  # fmt: skip
+    body = {"path": route["path"], "targetId": route["targetId"], "targetType": "product_document"}
+    try:
+        saved = await api.call(request, "apps_routes_update", appId=app["id"], routeId=route["id"], json=body)
+    except ApiError as error:
+        if error.status not in (409, 422):
+            raise
+        details = error.details if isinstance(error.details, dict) else {}
+        errors = {str(name): str(message) for name, message in details.items()} or {"form": error.message}
+        context = {"membership": membership, "app": app, "route": route, "errors": errors}
+        return await render(request, "route_edit.html", context, status=error.status)
+    await flash(request, f"The route {saved['path']} is saved.")
+    raise web.HTTPSeeOther(_app_path(membership, app) + "/routes")
+
+
+def parse_routes_csv(text: str) -> list[dict[str, str]]:
+    """The routes of a CSV with a header row naming `path` and `targetId` (`targetType` optional,
+    `product_document`); rows are counted from 1, the header not counted."""
+    if len(text.encode()) > IMPORT_MAX_BYTES:
+        raise ValidationFailed(f"The CSV is larger than {IMPORT_MAX_BYTES // 1024} KB.")
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [name.strip() for name in reader.fieldnames or []]
+    missing = [name for name in IMPORT_COLUMNS if name not in header]
+    if missing:
+        raise ValidationFailed(f"The CSV's header row lacks the column{'s' if len(missing) > 1 else ''} "
+                               f"{' and '.join(missing)}.")  # fmt: skip
+    reader.fieldnames = header
+    routes = []
+    for number, row in enumerate(reader, start=1):
+        if number > IMPORT_MAX_ROWS:
+            raise ValidationFailed(f"A CSV imports at most {IMPORT_MAX_ROWS} routes at once.")
+        path, target = (row.get("path") or "").strip(), (row.get("targetId") or "").strip()
+        if not path or not target:
+            raise ValidationFailed(f"Row {number} lacks its path or targetId.")
+        routes.append({"path": path, "targetId": target, "targetType": (row.get("targetType") or "").strip()
+                       or "product_document"})  # fmt: skip
+    if not routes:
+        raise ValidationFailed("The CSV has a header row but no routes.")
+    return routes
+
+
+async def import_page(request: web.Request) -> web.Response:
+    """GET …/import: paste or upload a CSV."""
+    _, membership = await member(request)
+    await api.require_scope(request, "content:write")
+    context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None,
+               "digest": ""}  # fmt: skip
+    return await render(request, "route_import.html", context)
+
+
+async def import_submit(request: web.Request) -> web.Response:
+    """POST …/import: `intent=preview` answers the API's preview and creates nothing;
+    `intent=create` creates the previewed routes (the CSV travels in the form, unchanged)."""
+    _, membership = await member(request)
+    await api.require_scope(request, "content:write")
+    app = await _app(request)
+    form = await request.post()
+    upload = form.get("file")
+    text = str(form.get("csv", ""))
+    if isinstance(upload, web.FileField) and upload.filename:
+        text = upload.file.read(IMPORT_MAX_BYTES + 1).decode("utf-8", errors="replace")
+    text = text.replace("\r\n", "\n")  # browsers send a textarea's lines with CRLF
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    context: dict[str, Any] = {"membership": membership, "app": app, "csv": text, "preview": None, "error": None,
+                               "digest": digest}  # fmt: skip
+    try:
+        body = {"routes": parse_routes_csv(text)}
+        # Only what was previewed is created: a CSV changed since is previewed again first.
+        if form.get("intent") == "create" and form.get("previewed") == digest:
+            created = await api.call(request, "apps_routes_batch", appId=app["id"], json=body)
+            count = created["createdCount"]
+            await flash(request, f"{count} route{'' if count == 1 else 's'} created.")
+            raise web.HTTPSeeOther(_app_path(membership, app) + "/routes")
+        context["preview"] = await api.call(request, "apps_routes_preview", appId=app["id"], json=body)
+    except ApiError as error:
+        if error.status not in (409, 422):
+            raise
+        context["error"] = error.message
+        return await render(request, "route_import.html", context, status=error.status)
+    return await render(request, "route_import.html", context)
+
+
+async def candidates(request: web.Request) -> web.Response:
+    """GET …/candidates[?status=&includeRouted=&cursor=]: documents that could get a route."""
+    _, membership = await member(request)
+    app = await _app(request)
+    status = request.query.get("status", "published")
+    include_routed = request.query.get("includeRouted") == "true"
+    query = {"status": status, "includeRouted": include_routed, "limit": CANDIDATES_PAGE,
+             "cursor": request.query.get("cursor")}  # fmt: skip
+    page = await _candidates_page(request, app["id"], query)
+    context = {"membership": membership, "app": app, "page": page, "status": status, "include_routed": include_routed}
+    return await render(request, "app_candidates.html", context)
+
+
+def add_routes(router: web.UrlDispatcher) -> None:
+    base = f"/{ORG}/apps"
+    router.add_get(base, app_list, name="dashboard.apps")
+    router.add_get(base + "/{app}", app_detail, name="dashboard.app")
+    router.add_get(base + "/{app}/routes", routes, name="dashboard.app_routes")
+    router.add_get(base + "/{app}/routes/{route}/edit", route_edit, name="dashboard.route_edit")
+    router.add_post(base + "/{app}/routes/{route}/edit", route_save, name="dashboard.route_save")
+    router.add_get(base + "/{app}/import", import_page, name="dashboard.route_import")
+    router.add_post(base + "/{app}/import", import_submit, name="dashboard.route_import_submit")
+    router.add_get(base + "/{app}/candidates", candidates, name="dashboard.route_candidates")

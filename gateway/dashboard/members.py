@@ -1,0 +1,132 @@
+"""/{orgSlug}/settings/members: who belongs to the organization, with which role.
+
+Everyone sees the members; owners and admins add people by email, change roles and remove them.
+Only an owner gives or takes the owner role, and an organization always keeps one owner. A
+removed member's access ends as the API's does: the membership's change is recorded
+(identity_changes) and every replica drops what it cached within a second, so the next call
+with their session, token or device is refused, and their dashboard pages answer 404 at once.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from gateway import queries
+from gateway.dashboard.organization import ORG, member
+from gateway.dashboard.render import flash, render
+from gateway.dashboard.session import Membership, SignedIn
+from libs.common.db import cursor, transaction
+from libs.common.errors import Conflict, Forbidden, NotFound
+from libs.common.state import DB_POOL
+
+ROLES = ("owner", "admin", "member", "viewer")
+ROLE_HINTS = {
+    "owner": "everything, including owners",
+    "admin": "everything but owners",
+    "member": "reads; writes content, prompts and products",
+    "viewer": "reads only",
+}
+MAX_EMAIL_LENGTH = 320
+
+
+def members_path(membership: Membership) -> str:
+    return f"/{membership.slug}/settings/members"
+
+
+async def _manager(request: web.Request) -> tuple[SignedIn, Membership]:
+    signed_in, membership = await member(request)
+    if not membership.manages_keys:
+        raise Forbidden(f"Only owners and admins of {membership.name} add, change or remove members.")
+    return signed_in, membership
+
+
+def _may_assign(actor: Membership, role: str) -> bool:
+    return role in ROLES and (actor.role == "owner" or role != "owner")
+
+
+async def _page(request: web.Request, membership: Membership, error: str | None = None, email: str = "",
+                status: int = 200) -> web.Response:  # fmt: skip
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        members = await queries.list_users(cur, membership.organization_id)
+    assignable = [role for role in ROLES if _may_assign(membership, role)]
+    context = {"membership": membership, "members": members, "roles": assignable, "role_hints": ROLE_HINTS,
+               "error": error, "email": email}  # fmt: skip
+    return await render(request, "members.html", context, status=status)
+
+
+async def member_list(request: web.Request) -> web.Response:
+    """GET: the members, by email."""
+    _, membership = await member(request)
+    return await _page(request, membership)
+
+
+async def add(request: web.Request) -> web.Response:
+    """POST: add a person by email with a role (an account is made for an email not known yet;
+    they sign in once an operator gives it a password). A member already is a 409."""
+    _, membership = await _manager(request)
+    form = await request.post()
+    email = str(form.get("email", "")).strip().lower()[:MAX_EMAIL_LENGTH]
+    role = str(form.get("role", ""))
+    if "@" not in email[1:] or " " in email:
+        return await _page(request, membership, "Enter an email address, such as ada@example.com.", email, 422)
+    if not _may_assign(membership, role):
+        return await _page(request, membership, "Choose one of the roles listed.", email, 422)
+    async with transaction(request.config_dict[DB_POOL]) as cur:
+        user = await queries.find_user_for_sign_in(cur, email)
+        if user is None:
+            user = await queries.create_user(cur, email, "")
+        elif await queries.find_membership_role(cur, user["id"], membership.organization_id) is not None:
+            return await _page(request, membership, f"{email} is a member already; change their role below.", email,
+                               409)  # fmt: skip
+        await queries.upsert_membership(cur, user["id"], membership.organization_id, role)
+    await flash(request, f"{email} is now {'an' if role[0] in 'aeiou' else 'a'} {role} of {membership.name}.")
+    raise web.HTTPSeeOther(members_path(membership))
+
+
+async def _target(cur: object, request: web.Request, membership: Membership) -> tuple[str, str, str]:
+    """The member the path names: (user id, email, role); 404 for anyone else."""
+    members = await queries.list_users(cur, membership.organization_id)
+    found = next((row for row in members if str(row["id"]) == request.match_info["user"]), None)
+    if found is None:
+        raise NotFound("There is no such member in this organization.")
+    return str(found["id"]), found["email"], found["role"]
+
+
+async def change_role(request: web.Request) -> web.Response:
+    """POST /{userId}/role: a new role; only owners touch the owner role, and one owner stays."""
+    _, membership = await _manager(request)
+    role = str((await request.post()).get("role", ""))
+    async with transaction(request.config_dict[DB_POOL]) as cur:
+        user_id, email, current = await _target(cur, request, membership)
+        if not _may_assign(membership, role) or not _may_assign(membership, current):
+            raise Forbidden("Only owners give or take the owner role.")
+        if current == "owner" and role != "owner" and await queries.count_owners(cur, membership.organization_id) < 2:
+            raise Conflict("An organization keeps at least one owner: make someone else an owner first.")
+        await queries.upsert_membership(cur, user_id, membership.organization_id, role)
+    await flash(request, f"{email} is now {'an' if role[0] in 'aeiou' else 'a'} {role}.")
+    raise web.HTTPSeeOther(members_path(membership))
+
+
+async def remove(request: web.Request) -> web.Response:
+    """POST /{userId}/remove: the membership ends; their access with it, within a second."""
+    signed_in, membership = await _manager(request)
+    async with transaction(request.config_dict[DB_POOL]) as cur:
+        user_id, email, current = await _target(cur, request, membership)
+        if not _may_assign(membership, current):
+            raise Forbidden("Only owners remove an owner.")
+        if current == "owner" and await queries.count_owners(cur, membership.organization_id) < 2:
+            raise Conflict("An organization keeps at least one owner: make someone else an owner first.")
+        await queries.remove_membership(cur, user_id, membership.organization_id)
+    if user_id == signed_in.user_id:
+        await flash(request, f"You left {membership.name}.")
+        raise web.HTTPSeeOther("/orgs")
+    await flash(request, f"{email} was removed from {membership.name}; their access has ended.")
+    raise web.HTTPSeeOther(members_path(membership))
+
+
+def add_routes(router: web.UrlDispatcher) -> None:
+    base = f"/{ORG}/settings/members"
+    router.add_get(base, member_list, name="dashboard.members")
+    router.add_post(base, add, name="dashboard.member_add")
+    router.add_post(base + "/{user}/role", change_role, name="dashboard.member_role")
+    router.add_post(base + "/{user}/remove", remove, name="dashboard.member_remove")

@@ -1,0 +1,165 @@
+"""The organization's pages in a real browser against the gunicorn processes: every section as a
+person uses it, at desktop and at a phone's width, with a screenshot of each page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.browser import Accounts, shoot, sign_in
+from tests.e2e.conftest import LiveStack, record_runs
+
+NARROW = {"width": 390, "height": 844}
+
+
+def call(stack: LiveStack, key: str, method: str, path: str, body: Any = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(stack.gateway + path, data=data, method=method,
+                                     headers={"x-api-key": key, "Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())["data"]
+
+
+def sticking_out(page: Page) -> list[str]:
+    """The elements reaching past the window's right edge (none: no sideways scrolling of the page)."""
+    found: list[str] = page.evaluate(
+        """() => document.documentElement.scrollWidth <= window.innerWidth ? []
+             : [...document.querySelectorAll("body *")]
+             .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".table-scroll, .nav"))
+             .map(e => e.tagName.toLowerCase() + "." + e.className).concat(["the page scrolls sideways"])"""
+    )
+    return found
+
+
+def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: LiveStack):
+    org = accounts.organization("Contoso")
+    slug = org["slug"]
+    key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
+    product = accounts.admin("create-product", "--org", slug, "--name", "Docs site", "--slug", "docs")
+    pages = [{"slug": f"guides/guide-{index}", "title": f"Guide {index}", "status": "published",
+              "content": f"# Guide {index}\n\nStep **{index}**."} for index in range(1, 31)]  # fmt: skip
+    created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages[:25]})
+    call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages[25:]})
+    call(live_stack, key, "POST", f"/api/v1/products/{product['id']}/personas",
+         {"name": "Evaluator", "description": "Compares vendors before buying."})  # fmt: skip
+    app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Help center"})
+    call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
+    with ThreadPoolExecutor(1) as thread:  # Playwright runs an event loop in this one
+        thread.submit(asyncio.run, record_runs(replace(live_stack, organization_id=org["id"]), 3)).result()
+    owner = accounts.user((org, "owner"), name="Olivia Owner")
+
+    sign_in(page, owner)
+    assert page.url.endswith(f"/{slug}")
+    expect(page.get_by_role("heading", name="Contoso")).to_be_visible()
+    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="Overview")).to_have_attribute(
+        "aria-current", "page"
+    )
+    shoot(page, "org-landing")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Products").click()
+    expect(page.get_by_role("heading", name="Products")).to_be_visible()
+    shoot(page, "products")
+    page.get_by_role("link", name="Docs site").first.click()
+    expect(page.get_by_text("30 in total")).to_be_visible()
+    expect(page.get_by_text("page 1 of 2")).to_be_visible()
+    shoot(page, "site-pages")
+    page.get_by_label("Search").fill("guide 1")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.get_by_text("11 pages · page 1 of 1")).to_be_visible()  # Guide 1 and Guide 10 to 19
+    shoot(page, "site-pages-search")
+
+    document_id = created["created"][0]["id"]
+    page.goto(f"/{slug}/products/docs/pages/{document_id}")
+    expect(page.locator(".preview strong")).to_have_text("1")
+    shoot(page, "document")
+    page.get_by_role("link", name="Edit", exact=True).click()
+    page.get_by_label("Markdown").fill("# Guide one\n\n- first\n- second")
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator(".preview li")).to_have_count(2)
+    shoot(page, "document-edit-preview")
+    page.get_by_label("Status").select_option("draft")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status")).to_have_text("Saved.")
+    stored = call(live_stack, key, "GET", f"/api/v1/content/{document_id}")
+    assert (stored["content"], stored["status"]) == ("# Guide one\n\n- first\n- second", "draft")
+
+    page.goto(f"/{slug}/products/docs/personas")
+    expect(page.get_by_role("heading", name="Evaluator")).to_be_visible()
+    shoot(page, "personas")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Apps").click()
+    page.get_by_role("link", name="Help center").click()
+    expect(page.get_by_role("heading", name="Resources")).to_be_visible()
+    shoot(page, "app")
+    page.get_by_role("link", name="Import routes").click()
+    rows = "\n".join(f"/help/guide-{index},{item['id']}" for index, item in enumerate(created["created"][1:4], 2))
+    page.get_by_label("CSV", exact=True).fill("path,targetId\n" + rows)
+    page.get_by_role("button", name="Preview").click()
+    expect(page.get_by_text("3 to create")).to_be_visible()
+    shoot(page, "routes-import-preview")
+    page.get_by_role("button", name="Create 3 routes").click()
+    expect(page.get_by_role("status")).to_have_text("3 routes created.")
+    expect(page.get_by_role("cell", name="/help/guide-2", exact=True)).to_be_visible()
+    shoot(page, "routes")
+    page.get_by_role("link", name="Edit /help/guide-2").click()
+    page.get_by_label("Path").fill("/help/start")
+    page.get_by_role("button", name="Save route").click()
+    expect(page.get_by_role("cell", name="/help/start", exact=True)).to_be_visible()
+    page.get_by_role("link", name="Route candidates").click()
+    expect(page.get_by_text("26 in total")).to_be_visible()  # 29 published, 3 routed
+    shoot(page, "route-candidates")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Runs").click()
+    expect(page.get_by_text("3 runs · page 1 of 1")).to_be_visible()
+    shoot(page, "runs")
+    page.get_by_label("Outcome").select_option("true")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_text("2 runs · page 1 of 1")).to_be_visible()
+    page.get_by_role("link", name="Checkout").first.click()
+    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    shoot(page, "run")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Settings").click()
+    colleague = accounts.user(name="Carl Colleague")
+    page.get_by_label("Email").fill(colleague.email)
+    page.get_by_label("Role", exact=True).select_option("viewer")
+    page.get_by_role("button", name="Add member").click()
+    expect(page.get_by_role("status")).to_contain_text("is now a viewer")
+    shoot(page, "members")
+    page.get_by_role("link", name="Security").click()
+    expect(page.get_by_text("this browser")).to_be_visible()
+    shoot(page, "security")
+
+    page.set_viewport_size(NARROW)
+    for path, name in (("", "landing"), ("/products/docs", "site-pages"), (f"/apps/{app['id']}/routes", "routes"),
+                       ("/runs", "runs"), ("/settings/members", "members"), ("/settings/api-keys", "api-keys"),
+                       ("/settings/security", "security")):  # fmt: skip
+        page.goto(f"/{slug}{path}")
+        assert sticking_out(page) == [], f"{path or '/'} is wider than a phone"
+        shoot(page, f"narrow-{name}")
+
+
+def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, live_stack: LiveStack):
+    org = accounts.organization("Fabrikam")
+    key = accounts.admin("create-key", "--org", org["slug"], "--name", "setup", "--scopes", "all")["key"]
+    product = accounts.admin("create-product", "--org", org["slug"], "--name", "Shop", "--slug", "shop")
+    call(live_stack, key, "POST", "/api/v1/site/pages",
+         {"productId": product["id"], "pages": [{"slug": "returns", "title": "Returns"}]})  # fmt: skip
+    sign_in(page, accounts.user((org, "viewer")))
+    page.goto(f"/{org['slug']}/products/shop")
+    expect(page.get_by_role("link", name="Returns")).to_be_visible()
+    expect(page.get_by_role("link", name="Edit Returns")).to_have_count(0)
+    page.get_by_role("link", name="Returns").click()
+    expect(page.get_by_role("link", name="Edit", exact=True)).to_have_count(0)
+    page.goto(f"/{org['slug']}/settings/members")
+    expect(page.get_by_role("button", name="Add member")).to_have_count(0)
+    expect(page.get_by_role("button", name="Remove")).to_have_count(0)
+    shoot(page, "members-viewer")
+    response = page.goto(f"/{org['slug']}/products/shop/pages/{'0' * 8}-0000-4000-8000-{'0' * 12}")
+    assert response is not None and response.status == 404
