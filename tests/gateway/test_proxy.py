@@ -114,7 +114,7 @@ async def test_another_organizations_product_is_404(echo, identity: IdentityFact
     assert await response.json() == {"ok": False, "code": "NOT_FOUND", "message": "product not found"}
 
 
-@pytest.mark.parametrize("product_id", ["not-a-uuid", str(uuid.uuid4())])
+@pytest.mark.parametrize("product_id", ["not-a-uuid", pytest.param(str(uuid.uuid4()), id="unknown")])
 async def test_unknown_or_malformed_product_is_404(echo, identity: IdentityFactory, product_id):
     org = await identity.organization()
     response = await echo.get(f"/api/v1/products/{product_id}/echo", headers={"x-api-key": await identity.api_key(org)})
