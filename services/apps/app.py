@@ -16,10 +16,12 @@ from libs.common.tasks import periodic
 from libs.contract import internal
 from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
-from services.apps.keys import EDGE
+from services.apps.keys import EDGE, TXT_CHECKER
 from services.apps.products import ProductConsumer
+from services.apps.releases import ReleaseSweep
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
+from services.apps.verification import TxtChecker
 
 PART = APPS
 
@@ -40,9 +42,18 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
+async def releases_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Release lapsed domain claims and announce released domains for as long as the app runs."""
+    settings: AppsSettings = app[SETTINGS]
+    sweep = ReleaseSweep(app[DB_POOL], app[HTTP], settings.content_url, settings.name)
+    async with periodic(settings.domain_sweep_seconds, sweep.step, "apps-domain-releases"):
+        yield
+
+
 def create_app(settings: AppsSettings) -> web.Application:
-    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx,))
+    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, releases_ctx))
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
+    app[TXT_CHECKER] = TxtChecker(settings.dns_nameservers, settings.dns_port, settings.dns_timeout_seconds)
     return app
 
 

@@ -31,6 +31,8 @@ ROUTES: tuple[Route, ...] = (
           "List an app's domains", response=responses.AppDomain, response_many=True, tag="Apps"),
     Route("POST", "/api/v1/apps/{appId}/domains", PART, "content:write", "apps_domains_create",
           "Add a domain to an app", body=requests.DomainCreate, response=responses.AppDomain, status=201, tag="Apps"),
+    Route("POST", "/api/v1/apps/{appId}/domains/{domainId}/verify", PART, "content:write", "apps_domains_verify",
+          "Check a domain's TXT record and mark it verified", response=responses.AppDomain, tag="Apps"),
     Route("GET", "/api/v1/apps/{appId}/route-candidates", PART, "content:read", "apps_route_candidates",
           "List a product's documents as route candidates", product_query="productId", streamed=True,
           query=requests.RouteCandidatesQuery, response=responses.RouteCandidates, tag="Apps"),

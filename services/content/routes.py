@@ -28,6 +28,7 @@ INTERNAL_HANDLERS = (
     internal.internal_organization_documents,
     internal.internal_document_indexed,
     internal.internal_changes,
+    internal.internal_domains_released,
 )
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 from aiohttp import web
 
 from libs.common.changes import changes_answer
-from libs.common.db import cursor
+from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
+from services.content.domains import DomainChange
+from services.content.editing import edit_document
 from services.content.queries import documents
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (
     DocumentLookup,
+    DomainsReleased,
     Indexed,
     OrganizationDocumentsQuery,
     TargetCount,
@@ -25,6 +28,7 @@ TARGETS_QUERY = TargetsQuery()
 TARGET_COUNT = TargetCount()
 ORGANIZATION_DOCUMENTS_QUERY = OrganizationDocumentsQuery()
 INDEXED = Indexed()
+DOMAINS_RELEASED = DomainsReleased()
 
 
 async def internal_documents_lookup(request: web.Request) -> web.Response:
@@ -93,3 +97,15 @@ async def internal_changes(request: web.Request) -> web.Response:
     """GET /internal/changes: content's changes after a stream position, for a consumer whose
     stream lost entries (libs/common/catch_up.py)."""
     return await changes_answer(request, CONTENT_OUTBOX)
+
+
+async def internal_domains_released(request: web.Request) -> web.Response:
+    """POST /internal/domains/released: detach domains the apps service released from the caller's
+    organization's documents, each as an edit of its own (address and event follow); how many changed."""
+    data = await load_json(request, DOMAINS_RELEASED)
+    released = DomainChange(detach=tuple(data["ids"]))
+    async with transaction(request.app[DB_POOL]) as cur:
+        rows = await documents.lock_attached(cur, caller_of(request).org.id, data["ids"])
+        for row in rows:
+            await edit_document(cur, row, {}, released)
+    return json_response({"documents": len(rows)})
