@@ -26,7 +26,8 @@ def verify_path(domain: dict) -> str:
 
 
 async def claim(tenant: Tenant, hostname: str | None = None) -> dict:
-    app = await tenant.create_app()
+    """A new app of the tenant's with a new domain, claimed through the API."""
+    app = await tenant.create_app(slug=f"site-{secrets.token_hex(4)}")
     status, body = await tenant.post(domains_of(app), {"domain": hostname or host()})
     assert status == 201, body
     domain: dict = body["data"]
@@ -51,7 +52,9 @@ async def test_a_new_domain_is_an_unverified_claim_with_its_challenge(tenant: Te
     domain = await claim(tenant, hostname)
     assert_shape(schemas.AppDomain, domain)
     assert domain["verified"] is False
-    assert domain["verification"] == [{"type": "TXT", "name": f"_aivis-challenge.{hostname}", "value": token_of(domain)}]
+    assert domain["verification"] == [
+        {"type": "TXT", "name": f"_aivis-challenge.{hostname}", "value": token_of(domain)}
+    ]
     assert re.fullmatch("[0-9a-f]{64}", token_of(domain))
     expires = datetime.fromisoformat(domain["expiresAt"])
     assert before + timedelta(days=7) <= expires <= datetime.now(UTC) + timedelta(days=7)

@@ -12,7 +12,8 @@ from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
 from services.content.domains import DomainChange
 from services.content.editing import edit_document
-from services.content.queries import documents
+from services.content.locations import locate
+from services.content.queries import attachments, documents
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (
     DocumentLookup,
@@ -107,5 +108,12 @@ async def internal_domains_released(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         rows = await documents.lock_attached(cur, caller_of(request).org.id, data["ids"])
         for row in rows:
-            await edit_document(cur, row, {}, released)
+            # An address on a released canonical domain is no longer the organization's to give.
+            canonical = await attachments.canonical(cur, str(row["id"]))
+            stale = (
+                canonical is not None
+                and canonical[0] in released.detach
+                and row["source_url"] == locate(row["file_path"], canonical[1]).source_url
+            )
+            await edit_document(cur, row, {"source_url": None} if stale else {}, released)
     return json_response({"documents": len(rows)})
