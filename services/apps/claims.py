@@ -16,7 +16,7 @@ from typing import Any
 
 import aiopg
 
-from libs.common.db import Row, transaction
+from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Conflict, NotFound
 from services.apps.domains import new_token, register_domain
 from services.apps.edge import EdgeProvider
@@ -87,7 +87,7 @@ async def verify_app_domain(
 
     A verified domain is answered as it is; a released or lapsed claim cannot be proven any more (409).
     """
-    async with transaction(pool) as cur:
+    async with cursor(pool) as cur:
         await app_queries.require_app(cur, organization_id, app_id)
         domain = await queries.find_app_domain(cur, app_id, domain_id)
     if domain is None:
