@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from libs.common.db import cursor
+from tests.apps.conftest import make_tenant
 from tests.apps.fake_dns import FakeDns
 from tests.apps.support import FakeContent, Tenant
 from tests.apps.test_domain_verification import claim, domains_of, host, listed, token_of, verify_path
@@ -151,3 +153,21 @@ async def test_the_same_organization_meets_a_plain_conflict(tenant: Tenant):
 async def test_a_free_hostname_is_claimed_without_any_lookup(tenant: Tenant, dns: FakeDns):
     await claim(tenant, host())
     assert dns.questions == []
+
+
+async def test_two_newcomers_proving_at_once_one_wins(
+    api, identity, apps_products, tenant: Tenant, other_tenant: Tenant, dns: FakeDns
+):
+    third = await make_tenant(api, identity, apps_products)
+    held = await claim(other_tenant)
+    apps = [await tenant.create_app(), await third.create_app()]
+    records = [(await challenged(who, app, held["domain"]))["verification"][0] for who, app in
+               zip((tenant, third), apps, strict=True)]  # fmt: skip
+    dns.publish(records[0]["name"], *(record["value"] for record in records))
+    answers = await asyncio.gather(
+        *(who.post(domains_of(app), {"domain": held["domain"]}) for who, app in zip((tenant, third), apps, strict=True))
+    )
+    assert sorted(status for status, _ in answers) == [201, 409]
+    (winner,) = [body["data"] for status, body in answers if status == 201]
+    assert winner["verified"] is True
+    assert (await listed(other_tenant, held))["releaseReason"] == "claimed"
