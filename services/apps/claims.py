@@ -54,7 +54,7 @@ async def add_app_domain(
     hostname = data["domain"]
     values = {**data, "scope": "app", "app_id": app_id}
     async with transaction(pool) as cur:
-        await app_queries.require_app(cur, organization_id, app_id)
+        await app_queries.require_app(cur, organization_id, app_id, lock=True)
         holder = await queries.lock_holder(cur, hostname)
         if holder is None or holder["lapsed"]:
             if holder is not None:
@@ -70,7 +70,7 @@ async def add_app_domain(
     if error is not None:
         raise _challenged(hostname, found, error)
     async with transaction(pool) as cur:
-        await app_queries.require_app(cur, organization_id, app_id)
+        await app_queries.require_app(cur, organization_id, app_id, lock=True)
         holder = await queries.lock_holder(cur, hostname)
         if holder is not None:
             if str(holder["organization_id"]) == organization_id or holder["verified_at"] is not None:

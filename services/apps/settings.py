@@ -39,6 +39,10 @@ class AppsSettings(ServiceSettings):
     dns_timeout_seconds: int
     domain_claim_days: int
     domain_sweep_seconds: int
+    # A deleted app may be restored for this many days; the purge removes it after that.
+    restore_days: int
+    # How often the purge looks for deleted apps past their restore window.
+    purge_interval_seconds: int
 
     @property
     def events_stream(self) -> str:
@@ -61,4 +65,6 @@ class AppsSettings(ServiceSettings):
             dns_timeout_seconds=env.integer("DNS_TIMEOUT_SECONDS", 5, minimum=1),
             domain_claim_days=env.integer("DOMAIN_CLAIM_DAYS", 7, minimum=1),
             domain_sweep_seconds=env.integer("DOMAIN_SWEEP_SECONDS", 60, minimum=1),
+            restore_days=env.integer("APPS_RESTORE_DAYS", 30, minimum=1),
+            purge_interval_seconds=env.integer("APPS_PURGE_INTERVAL_SECONDS", 3600, minimum=1),
         )

@@ -24,10 +24,12 @@ ALTER TABLE domains
     ADD CONSTRAINT domains_claim_check CHECK ((verified_at IS NULL) = (expires_at IS NOT NULL)),
     ADD CONSTRAINT domains_release_check CHECK ((released_at IS NULL) = (release_reason IS NULL));
 
--- One hostname is held in one place across every organization; a released claim holds nothing.
+-- One hostname is held in one place across every organization (a deleted app's until the purge,
+-- migration 110); a released claim holds nothing.
 DROP INDEX domains_live_hostname_key;
-CREATE UNIQUE INDEX domains_live_hostname_key ON domains (domain) WHERE deleted_at IS NULL AND released_at IS NULL;
-CREATE INDEX domains_expiring_idx ON domains (expires_at) WHERE released_at IS NULL AND deleted_at IS NULL;
+CREATE UNIQUE INDEX domains_live_hostname_key ON domains (domain)
+    WHERE (deleted_at IS NULL OR deleted_with_app) AND released_at IS NULL;
+CREATE INDEX domains_expiring_idx ON domains (expires_at) WHERE released_at IS NULL;
 CREATE INDEX domains_unannounced_idx ON domains (released_at)
     WHERE released_at IS NOT NULL AND release_announced_at IS NULL;
 
@@ -37,7 +39,8 @@ CREATE INDEX domains_unannounced_idx ON domains (released_at)
 CREATE TABLE domain_challenges (
     id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     organization_id uuid NOT NULL,
-    app_id          uuid NOT NULL REFERENCES apps (id),
+    -- The purge removes an app with its challenges.
+    app_id          uuid NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
     domain          text NOT NULL,
     token           text NOT NULL DEFAULT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
     created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),

@@ -7,6 +7,7 @@ from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
+from libs.common.etags import etag
 from libs.common.validators import is_uuid
 
 APP_COLUMNS = "id, organization_id, name, slug, metadata, created_at, updated_at, deleted_at"
@@ -52,6 +53,12 @@ def resource_from_row(row: Row) -> dict[str, Any]:
     }
 
 
+def app_etag(app: dict[str, Any]) -> str:
+    """The app's version: its own, its config's and its live resources', all of which its answer shows."""
+    resources = (f"{resource['id']}@{resource['updatedAt']}" for resource in app["resources"])
+    return etag(app["id"], app["updatedAt"], app["appConfig"]["updatedAt"], *resources)
+
+
 def slug_conflict(slug: str) -> AbstractContextManager[None]:
     return conflict_on_unique(f"an app with the slug {slug!r} already exists", "apps_live_slug_key")
 
@@ -87,22 +94,45 @@ async def create_app(
     return {**app_from_row(app), "appConfig": config_from_row(config)}
 
 
-async def find_app_row(cur: Any, organization_id: str, app_id: str) -> Row | None:
+async def find_app_row(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row | None:
+    """The organization's live app; with `lock`, share-locked until the caller's transaction ends, so the
+    app cannot be deleted before what the transaction adds to it is committed (and so taken with it)."""
     if not is_uuid(app_id):
         return None
     return await fetch_one(
         cur,
-        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        + (" FOR SHARE" if lock else ""),
         (app_id, organization_id),
     )
 
 
-async def require_app(cur: Any, organization_id: str, app_id: str) -> Row:
-    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app)."""
-    row = await find_app_row(cur, organization_id, app_id)
+async def app_exists(cur: Any, app_id: str) -> bool:
+    """Whether the app is stored at all, live or deleted (the demo seed, which fixes its id)."""
+    return await fetch_one(cur, "SELECT 1 FROM apps WHERE id = %s", (app_id,)) is not None
+
+
+async def require_app(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row:
+    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app);
+    `lock` as find_app_row."""
+    row = await find_app_row(cur, organization_id, app_id, lock)
     if row is None:
         raise NotFound("app not found")
     return row
+
+
+async def lock_app_version(cur: Any, organization_id: str, app_id: str) -> str:
+    """Lock the live app's row for the caller's transaction and answer its ETag; 404 when there is none.
+
+    Writes checking `If-Match` take this lock first, so none can change the app between another's check and write.
+    """
+    if not is_uuid(app_id) or not await fetch_one(
+        cur,
+        "SELECT 1 FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL FOR UPDATE",
+        (app_id, organization_id),
+    ):
+        raise NotFound("app not found")
+    return app_etag(await get_app(cur, organization_id, app_id))
 
 
 async def get_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]:
@@ -179,6 +209,30 @@ async def create_resource(
         "UPDATE app_configs SET product_id = %s, updated_at = clock_timestamp()"
         " WHERE app_id = %s AND product_id IS NULL AND deleted_at IS NULL",
         (resource_id, app_id),
+    )
+    return resource_from_row(row)
+
+
+async def delete_resource(cur: Any, app_id: str, resource_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live resources, in the caller's transaction.
+
+    The config's product is the app's first product: when that one goes, the next oldest does.
+    """
+    row = None
+    if is_uuid(resource_id):
+        row = await fetch_one(
+            cur,
+            "UPDATE app_resources SET deleted_at = clock_timestamp()"
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {RESOURCE_COLUMNS}",
+            (resource_id, app_id),
+        )
+    if row is None:
+        raise NotFound("resource not found")
+    await cur.execute(
+        "UPDATE app_configs SET updated_at = clock_timestamp(), product_id = (SELECT resource_id FROM app_resources"
+        " WHERE app_id = %(app)s AND resource_type = 'product' AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1)"
+        " WHERE app_id = %(app)s AND deleted_at IS NULL AND product_id = %(product)s",
+        {"app": app_id, "product": row["resource_id"]},
     )
     return resource_from_row(row)
 

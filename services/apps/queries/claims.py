@@ -10,12 +10,13 @@ from services.apps.queries.domains import DOMAIN_COLUMNS, domain_from_row
 
 
 async def lock_holder(cur: Any, hostname: str) -> Row | None:
-    """The domain holding `hostname` (lapsed or not), locked until the transaction ends; `lapsed` says
-    whether its unverified claim has run out."""
+    """The domain holding `hostname` (lapsed or not; a deleted app's, which keeps its hostnames until
+    the purge, too), locked until the transaction ends; `lapsed` says whether its unverified claim has
+    run out."""
     return await fetch_one(
         cur,
         f"SELECT {DOMAIN_COLUMNS}, expires_at <= clock_timestamp() AS lapsed FROM domains"
-        " WHERE domain = %s AND deleted_at IS NULL AND released_at IS NULL FOR UPDATE",
+        " WHERE domain = %s AND (deleted_at IS NULL OR deleted_with_app) AND released_at IS NULL FOR UPDATE",
         (hostname,),
     )
 
@@ -90,7 +91,7 @@ async def release_lapsed(cur: Any) -> int:
     """Release every unverified claim past its expiry; how many."""
     await cur.execute(
         "UPDATE domains SET released_at = expires_at, release_reason = 'expired', updated_at = clock_timestamp()"
-        " WHERE released_at IS NULL AND deleted_at IS NULL AND expires_at <= clock_timestamp()"
+        " WHERE released_at IS NULL AND expires_at <= clock_timestamp()"
     )
     released = int(cur.rowcount)
     await cur.execute("DELETE FROM domain_challenges WHERE expires_at <= clock_timestamp()")

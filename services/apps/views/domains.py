@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.db import cursor
+from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, SETTINGS, caller_of
+from libs.common.etags import record_etag, versioned_response
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.apps.claims import add_app_domain, verify_app_domain
-from services.apps.keys import EDGE, TXT_CHECKER
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
 from services.apps.schemas.requests import DomainCreate, DomainResolve
+from services.apps.state import EDGE, TXT_CHECKER
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()
@@ -36,7 +37,16 @@ async def apps_domains_create(request: web.Request) -> web.Response:
         app[DB_POOL], app[EDGE], app[TXT_CHECKER], app[SETTINGS].domain_claim_days,
         caller_of(request).org.id, request.match_info["appId"], data,
     )  # fmt: skip
-    return json_response(domain, status=201)
+    return versioned_response(request, domain, record_etag(domain), status=201)
+
+
+async def apps_domains_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}/domains/{domainId}: soft-delete the domain, freeing its hostname; answers it."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, organization_id, app_id)
+        domain = await queries.delete_app_domain(cur, app_id, request.match_info["domainId"])
+    return json_response(domain)
 
 
 async def apps_domains_verify(request: web.Request) -> web.Response:
@@ -46,7 +56,7 @@ async def apps_domains_verify(request: web.Request) -> web.Response:
         request.app[DB_POOL], request.app[TXT_CHECKER], caller_of(request).org.id,
         request.match_info["appId"], request.match_info["domainId"],
     )  # fmt: skip
-    return json_response(domain)
+    return versioned_response(request, domain, record_etag(domain))
 
 
 async def internal_domains_resolve(request: web.Request) -> web.Response:
