@@ -92,6 +92,15 @@ class ContentClient:
         answer = await self._http.call("POST", url, caller, json={"ids": list(ids)})
         return {document["id"]: document["content"] for document in answer["documents"]}
 
+    async def domains_released(self, caller: Caller, ids: Sequence[str]) -> int:
+        """Detach released domains (at most 500 ids) from the caller's organization's documents; how many
+        documents changed."""
+        answer = await self._http.call(
+            "POST", internal.DOMAINS_RELEASED.url(self._base_url), caller, json={"ids": list(ids)}
+        )
+        detached: int = answer["documents"]
+        return detached
+
     async def mark_indexed(self, caller: Caller, document_id: str, indexed_at: datetime) -> None:
         """Report when the search index last stored the document; `NotFound` when it is gone."""
         url = internal.DOCUMENT_INDEXED.url(self._base_url, id=document_id)

@@ -18,10 +18,12 @@ from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.products import ProductConsumer
 from services.apps.purge import purge_ctx
+from services.apps.releases import ReleaseSweep
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
-from services.apps.state import EDGE, TEXTS
+from services.apps.state import EDGE, TEXTS, TXT_CHECKER
 from services.apps.text_cache import TextCache
+from services.apps.verification import TxtChecker
 
 PART = APPS
 
@@ -42,10 +44,21 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
+async def releases_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Release lapsed domain claims and announce released domains for as long as the app runs."""
+    settings: AppsSettings = app[SETTINGS]
+    sweep = ReleaseSweep(app[DB_POOL], app[HTTP], settings.content_url, settings.name)
+    async with periodic(settings.domain_sweep_seconds, sweep.step, "apps-domain-releases"):
+        yield
+
+
 def create_app(settings: AppsSettings) -> web.Application:
-    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, purge_ctx))
+    app = create_service_app(
+        settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, purge_ctx, releases_ctx)
+    )
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
     app[TEXTS] = TextCache()
+    app[TXT_CHECKER] = TxtChecker(settings.dns_nameservers, settings.dns_port, settings.dns_timeout_seconds)
     return app
 
 

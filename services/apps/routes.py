@@ -19,6 +19,7 @@ HANDLERS = (
     resources.apps_resources_create,
     domains.apps_domains_list,
     domains.apps_domains_create,
+    domains.apps_domains_verify,
     app_routes.apps_route_candidates,
     app_routes.apps_routes_preview,
     app_routes.apps_routes_batch,

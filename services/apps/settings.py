@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -9,6 +10,17 @@ from libs.common.events import identity_events_stream
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import Part
 from services.apps.edge import EDGE_PROVIDERS
+
+
+def nameservers(raw: str) -> tuple[str, ...]:
+    """DNS_NAMESERVERS: IP addresses, comma-separated."""
+    found = tuple(name.strip() for name in raw.split(",") if name.strip())
+    for name in found:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            raise SettingsError(f"environment variable DNS_NAMESERVERS must list IP addresses, got {name!r}") from None
+    return found
 
 
 @dataclass(frozen=True)
@@ -19,6 +31,14 @@ class AppsSettings(ServiceSettings):
     edge_provider: str
     # Product changes the event stream lost are read from the gateway (libs/common/catch_up.py).
     gateway_url: str
+    # Domain ownership (services/apps/verification.py): the DNS servers asked for TXT records (none:
+    # the system's resolv.conf), their port, how long one lookup may take, how long an unverified
+    # claim holds a hostname, and how often lapsed claims are released and released ones announced.
+    dns_nameservers: tuple[str, ...]
+    dns_port: int
+    dns_timeout_seconds: int
+    domain_claim_days: int
+    domain_sweep_seconds: int
     # A deleted app may be restored for this many days; the purge removes it after that.
     restore_days: int
     # How often the purge looks for deleted apps past their restore window.
@@ -42,6 +62,11 @@ class AppsSettings(ServiceSettings):
             content_url=env.part_url("content"),
             edge_provider=edge_provider,
             gateway_url=env.part_url("gateway"),
+            dns_nameservers=nameservers(env.text("DNS_NAMESERVERS", "")),
+            dns_port=env.integer("DNS_PORT", 53, minimum=1),
+            dns_timeout_seconds=env.integer("DNS_TIMEOUT_SECONDS", 5, minimum=1),
+            domain_claim_days=env.integer("DOMAIN_CLAIM_DAYS", 7, minimum=1),
+            domain_sweep_seconds=env.integer("DOMAIN_SWEEP_SECONDS", 60, minimum=1),
             restore_days=env.integer("APPS_RESTORE_DAYS", 30, minimum=1),
             purge_interval_seconds=env.integer("APPS_PURGE_INTERVAL_SECONDS", 3600, minimum=1),
             llms_optional_below=env.integer("LLMS_OPTIONAL_PRIORITY", 20, minimum=0),

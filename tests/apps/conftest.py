@@ -9,6 +9,7 @@ import pytest
 
 from libs.common.db import create_pool
 from libs.contract.parts import APPS
+from tests.apps.fake_dns import FakeDns, dns_environ, start_fake_dns
 from tests.apps.support import Client, FakeContent, Tenant, base_url
 from tests.conftest import Stack, TestDatabase, build_app
 from tests.factories import AppsProducts, IdentityFactory
@@ -22,9 +23,16 @@ async def content(stack: Stack, aiohttp_server: Any) -> FakeContent:
 
 
 @pytest.fixture
-async def api(stack: Stack, content: FakeContent, aiohttp_server: Any) -> AsyncIterator[Client]:
-    """A gateway whose apps service reads documents from `content`."""
-    apps = build_app(APPS, stack.part_environ(APPS, CONTENT_URL=base_url(content.server)))
+async def dns() -> AsyncIterator[FakeDns]:
+    server = await start_fake_dns()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+async def api(stack: Stack, content: FakeContent, dns: FakeDns, aiohttp_server: Any) -> AsyncIterator[Client]:
+    """A gateway whose apps service reads documents from `content` and DNS records from `dns`."""
+    apps = build_app(APPS, stack.part_environ(APPS, CONTENT_URL=base_url(content.server), **dns_environ(dns)))
     server = await aiohttp_server(apps)
     client = await stack.start_gateway({"APPS_URL": base_url(server)})
     yield client

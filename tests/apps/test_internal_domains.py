@@ -7,6 +7,7 @@ import uuid
 import aiohttp
 import pytest
 
+from libs.common.db import cursor
 from libs.common.errors import Conflict
 from libs.common.internal_token import HEADER, Organization, mint, service_caller
 from tests.factories import DomainFactory, IdentityFactory
@@ -29,6 +30,24 @@ async def test_resolves_only_the_callers_live_domains(stack, identity: IdentityF
     status, body = await resolve(stack, org, [mine["id"], theirs["id"], str(uuid.uuid4())])
     assert status == 200
     assert body == {"domains": [mine]}
+
+
+async def test_released_and_lapsed_domains_are_not_resolved(
+    stack, identity: IdentityFactory, domains: DomainFactory, apps_pool
+):
+    org = await identity.organization()
+    held, lapsed, released = [await domains.create(org) for _ in range(3)]
+    async with cursor(apps_pool) as cur:
+        await cur.execute(
+            "UPDATE domains SET verified_at = NULL, expires_at = clock_timestamp() - interval '1 second' WHERE id = %s",
+            (lapsed["id"],),
+        )
+        await cur.execute(
+            "UPDATE domains SET released_at = clock_timestamp(), release_reason = 'claimed' WHERE id = %s",
+            (released["id"],),
+        )
+    status, body = await resolve(stack, org, [held["id"], lapsed["id"], released["id"]])
+    assert (status, body) == (200, {"domains": [held]})
 
 
 async def test_requires_the_internal_token(stack, identity: IdentityFactory):

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import orjson
 import pytest
 
+from libs.common.db import cursor
 from libs.contract.parts import APPS
 from services.apps import admin
 from services.apps.schemas import responses as schemas
@@ -155,3 +156,20 @@ async def test_the_admin_command_refuses_a_product_the_apps_service_does_not_kno
             "--fallback-origin", "https://www.example.com"]  # fmt: skip
     assert await admin.run(argv, stack.part_environ(APPS)) == 1
     assert "No such product in this organization." in capsys.readouterr().err
+
+
+async def test_an_operators_legacy_domain_is_verified_and_its_routing_ends_with_its_claim(
+    stack: Stack, capsys, tenant: Tenant, apps_pool
+):
+    domain = await create_legacy_domain(stack, capsys, tenant)
+    assert (domain["verified"], domain["expiresAt"]) == (True, None)
+    status, _, _ = await read_routing(stack, tenant, domain, SUNSET - timedelta(days=30))
+    assert status == 200
+    # A product's domain cannot be taken through the API; a released row is written here to show the lookup.
+    async with cursor(apps_pool) as cur:
+        await cur.execute(
+            "UPDATE domains SET released_at = clock_timestamp(), release_reason = 'claimed' WHERE id = %s",
+            (domain["id"],),
+        )
+    status, _, body = await read_routing(stack, tenant, domain, SUNSET - timedelta(days=30))
+    assert (status, body["code"]) == (404, "NOT_FOUND")

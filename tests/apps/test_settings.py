@@ -25,6 +25,18 @@ def test_an_unknown_edge_provider_stops_the_boot():
         load_settings({**REQUIRED, "EDGE_PROVIDER": "somecdn"})
 
 
+def test_domain_verification_settings_have_defaults_and_are_checked():
+    settings = load_settings(REQUIRED)
+    assert (settings.dns_nameservers, settings.dns_port, settings.dns_timeout_seconds) == ((), 53, 5)
+    assert (settings.domain_claim_days, settings.domain_sweep_seconds) == (7, 60)
+    chosen = load_settings({**REQUIRED, "DNS_NAMESERVERS": "10.0.0.2, ::1", "DOMAIN_CLAIM_DAYS": "3"})
+    assert (chosen.dns_nameservers, chosen.domain_claim_days) == (("10.0.0.2", "::1"), 3)
+    with pytest.raises(SettingsError, match="DNS_NAMESERVERS must list IP addresses, got 'dns.example.com'"):
+        load_settings({**REQUIRED, "DNS_NAMESERVERS": "dns.example.com"})
+    with pytest.raises(SettingsError, match="DOMAIN_CLAIM_DAYS must be at least 1"):
+        load_settings({**REQUIRED, "DOMAIN_CLAIM_DAYS": "0"})
+
+
 async def test_the_local_edge_provider_gives_a_stable_id_per_hostname():
     provider = LocalEdgeProvider()
     first = await provider.register("docs.example.com")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from aivis.api import Endpoint
 from aivis.context import Context, pass_context
+from aivis.errors import CliError
 from aivis.inputs import compact, json_object
 from aivis.output import json_option, short_id, when
-from aivis.resolve import APPS_LIST, app_argument, is_full_id, product_argument
+from aivis.resolve import APPS_LIST, app_argument, by_prefix, is_full_id, product_argument
 
 APPS_CREATE = Endpoint("POST", "/api/v1/apps")
 APP = Endpoint("GET", "/api/v1/apps/{appId}")
@@ -22,14 +25,17 @@ APP_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}")
 APP_RESTORE = Endpoint("POST", "/api/v1/apps/{appId}/restore")
 APP_RESOURCE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/resources/{appResourceId}")
 APP_DOMAIN_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/domains/{domainId}")
+APP_DOMAIN_VERIFY = Endpoint("POST", "/api/v1/apps/{appId}/domains/{domainId}/verify")
 LEGACY_ROUTING = Endpoint("GET", "/api/v1/domain/{id}/routing")
 APP_LLMS_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms.txt")
 APP_LLMS_FULL_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms-full.txt")
 
 APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
-DOMAIN_COLUMNS = ("id", "domain", "type", "scope", when("createdAt"))
-DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt")
+DOMAIN_COLUMNS = ("id", "domain", "type", "verified", when("createdAt"))
+DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt", "verified", "verification", "expiresAt")
+VERIFY_FIELDS = ("id", "domain", "verified", "verifiedAt", "verification", "verificationError.code",
+                 "verificationError.message", "expiresAt", "releasedAt")  # fmt: skip
 RESOURCE_FIELDS = ("id", "appId", "resourceType", "resourceId", "createdAt")
 
 
@@ -202,6 +208,34 @@ def domains_delete(context: Context, app_id: str, domain_id: str, as_json: bool)
     """Remove a domain (its id, as `aivis domains list` shows it) from an app; its hostname is free at once."""
     data = context.api().call(APP_DOMAIN_DELETE, appId=app_id, domainId=domain_id)
     context.out.record(data, (*DOMAIN_FIELDS, "deletedAt"), as_json)
+
+
+@domains.command("verify")
+@app_argument
+@click.argument("domain")
+@json_option
+@pass_context
+def domains_verify(context: Context, app_id: str, domain: str, as_json: bool) -> None:
+    """Check a domain's DNS record and mark the domain verified.
+
+    DOMAIN is the hostname, the id or the short id `aivis domains list` shows. Publish the TXT record
+    shown under `verification` first. Exits 0 when verified; 1, saying why, when not.
+    """
+    domain_id = domain if is_full_id(domain) else app_domain(context, app_id, domain)
+    data = context.api().call(APP_DOMAIN_VERIFY, appId=app_id, domainId=domain_id)
+    context.out.record(data, VERIFY_FIELDS, as_json)
+    if not data["verified"]:
+        reason = data["verificationError"] or {"code": "NOT_VERIFIED", "message": "the record was not checked"}
+        raise CliError(f"{data['domain']} is not verified: {reason['code']}: {reason['message']}")
+
+
+def app_domain(context: Context, app_id: str, text: str) -> str:
+    """The id of the app's domain named by its hostname or a prefix of its id."""
+    listed: list[dict[str, Any]] = context.api().call(APP_DOMAINS, appId=app_id)
+    for item in listed:
+        if item["domain"] == text.lower():
+            return str(item["id"])
+    return by_prefix(listed, text, "domain")
 
 
 @domains.command("routing")

@@ -8,13 +8,25 @@ from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_
 from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
 from services.apps.queries.apps import live_app_ids
+from services.apps.verification import challenge
 
 DOMAIN_COLUMNS = (
     "id, organization_id, scope, app_id, product_id, domain, type, origin, provider_id, created_at, updated_at,"
-    " deleted_at"
+    " deleted_at, verification_token, expires_at, verified_at, verification_checked_at, verification_error,"
+    " released_at, release_reason"
 )
 
-OPTIONAL_DOMAIN_VALUES = {"id": None, "app_id": None, "product_id": None, "origin": None}
+OPTIONAL_DOMAIN_VALUES = {"id": None, "app_id": None, "product_id": None, "origin": None, "claim_days": None}
+
+# A domain that holds its hostname: not deleted, not released, and verified or its claim not lapsed
+# (between a lapse and the sweep that releases it). Every lookup other parts rely on asks this.
+HELD = (
+    "{t}deleted_at IS NULL AND {t}released_at IS NULL AND ({t}expires_at IS NULL OR {t}expires_at > clock_timestamp())"
+)
+
+
+def held(alias: str = "") -> str:
+    return HELD.format(t=f"{alias}." if alias else "")
 
 
 def domain_from_row(row: Row) -> dict[str, Any]:
@@ -30,20 +42,32 @@ def domain_from_row(row: Row) -> dict[str, Any]:
         "createdAt": row["created_at"],
         "updatedAt": row["updated_at"],
         "deletedAt": row["deleted_at"],
+        "verified": row["verified_at"] is not None,
+        "verifiedAt": row["verified_at"],
+        "verification": [challenge(row["domain"], row["verification_token"])],
+        "verificationCheckedAt": row["verification_checked_at"],
+        "verificationError": row["verification_error"],
+        "expiresAt": row["expires_at"],
+        "releasedAt": row["released_at"],
+        "releaseReason": row["release_reason"],
     }
 
 
 async def insert_domain(cur: Any, organization_id: str, values: dict[str, Any]) -> Row:
-    """Store a live domain (its provider id comes next); a hostname live anywhere, in any organization, is a 409.
+    """Store a live domain (its provider id comes next); a hostname held anywhere, in any organization, is a 409.
 
-    `values` may fix the id (the demo seed); otherwise the database makes one.
+    `values` may fix the id (the demo seed); otherwise the database makes one. With `claim_days`
+    the domain is an unverified claim lapsing that many days from now; without, it is verified.
     """
     with conflict_on_unique(f"the domain {values['domain']} is already in use", "domains_live_hostname_key"):
         return await fetch_returned(
             cur,
-            "INSERT INTO domains (id, organization_id, scope, app_id, product_id, domain, type, origin)"
+            "INSERT INTO domains (id, organization_id, scope, app_id, product_id, domain, type, origin,"
+            " verification_token, expires_at, verified_at)"
             " VALUES (COALESCE(%(id)s, gen_random_uuid()), %(organization_id)s, %(scope)s, %(app_id)s,"
-            " %(product_id)s, %(domain)s, %(type)s, %(origin)s) RETURNING id",
+            " %(product_id)s, %(domain)s, %(type)s, %(origin)s, %(verification_token)s,"
+            " clock_timestamp() + make_interval(days => %(claim_days)s),"
+            " CASE WHEN %(claim_days)s IS NULL THEN clock_timestamp() END) RETURNING id",
             {**OPTIONAL_DOMAIN_VALUES, **values, "organization_id": organization_id},
         )
 
@@ -56,6 +80,7 @@ async def set_provider_id(cur: Any, domain_id: str, provider_id: str) -> dict[st
 
 
 async def list_app_domains(cur: Any, app_id: str) -> list[dict[str, Any]]:
+    """The app's domains that are not deleted, released ones included (their organization sees them go)."""
     rows = await fetch_all(
         cur,
         f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE app_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
@@ -80,11 +105,11 @@ async def delete_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, 
 
 
 async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
-    """The live domains among `ids` that belong to the organization."""
+    """The domains among `ids` that belong to the organization and hold their hostname."""
     return await fetch_all(
         cur,
         "SELECT id, domain FROM domains"
-        " WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND deleted_at IS NULL ORDER BY domain",
+        f" WHERE organization_id = %s AND id = ANY(%s::uuid[]) AND {held()} ORDER BY domain",
         (organization_id, ids),
     )
 
@@ -96,14 +121,15 @@ async def insert_legacy_routing(cur: Any, domain_id: str, config: dict[str, Any]
 
 
 async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) -> dict[str, Any] | None:
-    """The routing config of one of the organization's live domains, in its API shape, naming live apps only."""
+    """The routing config of one of the organization's domains holding its hostname, in its API shape, naming
+    live apps only."""
     if not is_uuid(domain_id):
         return None
     row = await fetch_one(
         cur,
         "SELECT l.config, l.published_at, l.published_hash, l.publish_status, l.publish_error"
         " FROM legacy_routing_configs l JOIN domains d ON d.id = l.domain_id"
-        " WHERE l.domain_id = %s AND d.organization_id = %s AND d.deleted_at IS NULL",
+        f" WHERE l.domain_id = %s AND d.organization_id = %s AND {held('d')}",
         (domain_id, organization_id),
     )
     if row is None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from libs.common.db import Row, fetch_one, fetch_value
 from libs.common.validators import is_uuid
+from services.apps.queries.domains import held
 
 
 async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | None:
@@ -22,7 +23,7 @@ async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | No
     return await fetch_one(
         cur,
         "SELECT a.name, a.metadata, c.config,"
-        " ARRAY(SELECT d.domain FROM domains d WHERE d.app_id = a.id AND d.type = 'web' AND d.deleted_at IS NULL"
+        f" ARRAY(SELECT d.domain FROM domains d WHERE d.app_id = a.id AND d.type = 'web' AND {held('d')}"
         " ORDER BY d.created_at, d.id) AS domains,"
         " ARRAY(SELECT r.resource_id::text FROM app_resources r WHERE r.app_id = a.id"
         " AND r.resource_type = 'product' AND r.deleted_at IS NULL ORDER BY r.created_at, r.id) AS products,"
@@ -31,7 +32,7 @@ async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | No
         " AS products_changed_at,"
         " GREATEST(a.updated_at, c.updated_at,"
         # A delete stamps `deleted_at` only: it is a change too.
-        " (SELECT max(GREATEST(d.updated_at, d.deleted_at)) FROM domains d WHERE d.app_id = a.id),"
+        " (SELECT max(GREATEST(d.updated_at, d.deleted_at, d.released_at)) FROM domains d WHERE d.app_id = a.id),"
         " (SELECT max(GREATEST(r.updated_at, r.deleted_at)) FROM routes r WHERE r.app_id = a.id)) AS changed_at"
         " FROM apps a JOIN app_configs c ON c.app_id = a.id AND c.deleted_at IS NULL"
         " WHERE a.id = %s AND a.organization_id = %s AND a.deleted_at IS NULL",

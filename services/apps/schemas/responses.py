@@ -13,8 +13,10 @@ from services.apps.schemas.values import (
     LEGACY_MODES,
     PATH_STATUSES,
     PUBLISH_STATUSES,
+    RELEASE_REASONS,
     RESOURCE_TYPES,
     TARGET_TYPES,
+    VERIFICATION_ERRORS,
 )
 
 
@@ -58,6 +60,17 @@ class AppDetail(AppWithConfig):
     resources = fields.List(fields.Nested(AppResource), required=True)
 
 
+class DnsRecord(ApiSchema):
+    type = fields.String(required=True, validate=validate.OneOf(("TXT",)))
+    name = fields.String(required=True, metadata={"description": "`_aivis-challenge.<domain>`"})
+    value = fields.String(required=True)
+
+
+class VerificationError(ApiSchema):
+    code = fields.String(required=True, validate=validate.OneOf(VERIFICATION_ERRORS))
+    message = fields.String(required=True)
+
+
 class AppDomain(Timestamps):
     id = fields.String(required=True)
     domain = fields.String(required=True)
@@ -67,6 +80,32 @@ class AppDomain(Timestamps):
     provider_id = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(DOMAIN_TYPES))
     origin = fields.String(required=True, allow_none=True)
+    # Beyond the contract: proving the hostname (docs/architecture.md, "Domain ownership").
+    verified = fields.Boolean(required=True, metadata={"description": "Whether the TXT record was found."})
+    verified_at = fields.DateTime(required=True, allow_none=True)
+    verification = fields.List(
+        fields.Nested(DnsRecord),
+        required=True,
+        metadata={"description": "The DNS record that proves the hostname; then `POST .../verify`."},
+    )
+    verification_checked_at = fields.DateTime(required=True, allow_none=True)
+    verification_error = fields.Nested(
+        VerificationError,
+        required=True,
+        allow_none=True,
+        metadata={"description": "Why the last check failed; null once one succeeds or before any."},
+    )
+    expires_at = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When an unverified claim lapses and the hostname is released; null once verified."},
+    )
+    released_at = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the claim ended: it lapsed, or another organization proved the hostname."},
+    )
+    release_reason = fields.String(required=True, allow_none=True, validate=validate.OneOf(RELEASE_REASONS))
 
 
 class AppRouteTarget(ApiSchema):

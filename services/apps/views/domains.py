@@ -8,19 +8,19 @@ from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.etags import record_etag, versioned_response
 from libs.common.schemas import load_json
-from libs.common.state import DB_POOL, caller_of
-from services.apps.domains import register_domain
+from libs.common.state import DB_POOL, SETTINGS, caller_of
+from services.apps.claims import add_app_domain, verify_app_domain
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
 from services.apps.schemas.requests import DomainCreate, DomainResolve
-from services.apps.state import EDGE
+from services.apps.state import EDGE, TXT_CHECKER
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()
 
 
 async def apps_domains_list(request: web.Request) -> web.Response:
-    """GET /api/v1/apps/{appId}/domains: the app's live domains, oldest first."""
+    """GET /api/v1/apps/{appId}/domains: the app's domains that are not deleted (released ones too), oldest first."""
     app_id = request.match_info["appId"]
     async with cursor(request.app[DB_POOL]) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
@@ -29,14 +29,14 @@ async def apps_domains_list(request: web.Request) -> web.Response:
 
 
 async def apps_domains_create(request: web.Request) -> web.Response:
-    """POST /api/v1/apps/{appId}/domains: claim a hostname for the app; one taken anywhere is a 409."""
+    """POST /api/v1/apps/{appId}/domains: claim a hostname for the app (unverified), or take over one
+    another organization holds unverified once the app's challenge is proven; otherwise a 409."""
     data = await load_json(request, DOMAIN_CREATE)
-    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
-    async with transaction(request.app[DB_POOL]) as cur:
-        await app_queries.require_app(cur, organization_id, app_id, lock=True)
-        domain = await register_domain(
-            cur, request.app[EDGE], organization_id, {**data, "scope": "app", "app_id": app_id}
-        )
+    app = request.app
+    domain = await add_app_domain(
+        app[DB_POOL], app[EDGE], app[TXT_CHECKER], app[SETTINGS].domain_claim_days,
+        caller_of(request).org.id, request.match_info["appId"], data,
+    )  # fmt: skip
     return versioned_response(request, domain, record_etag(domain), status=201)
 
 
@@ -49,8 +49,18 @@ async def apps_domains_delete(request: web.Request) -> web.Response:
     return json_response(domain)
 
 
+async def apps_domains_verify(request: web.Request) -> web.Response:
+    """POST /api/v1/apps/{appId}/domains/{domainId}/verify: look the domain's TXT record up; the domain,
+    verified or with `verificationError`."""
+    domain = await verify_app_domain(
+        request.app[DB_POOL], request.app[TXT_CHECKER], caller_of(request).org.id,
+        request.match_info["appId"], request.match_info["domainId"],
+    )  # fmt: skip
+    return versioned_response(request, domain, record_etag(domain))
+
+
 async def internal_domains_resolve(request: web.Request) -> web.Response:
-    """POST /internal/domains/resolve: the live domains among `ids` of the caller's organization."""
+    """POST /internal/domains/resolve: the domains among `ids` of the caller's organization that hold their hostname."""
     data = await load_json(request, DOMAIN_RESOLVE)
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.resolve_domains(cur, caller_of(request).org.id, data["ids"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from libs.common.db import fetch_all, fetch_value
+from libs.common.db import fetch_all, fetch_one, fetch_value
 
 
 async def attachments_of(cur: Any, document_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -69,6 +69,16 @@ async def make_canonical(cur: Any, document_id: str, domain_id: str) -> bool:
         (document_id, domain_id),
     )
     return bool(cleared or cur.rowcount)
+
+
+async def canonical(cur: Any, document_id: str) -> tuple[str, str] | None:
+    """The document's canonical domain as (id, hostname), if it has one."""
+    row = await fetch_one(
+        cur,
+        "SELECT domain_id, domain FROM document_domains WHERE document_id = %s AND is_canonical AND deleted_at IS NULL",
+        (document_id,),
+    )
+    return None if row is None else (str(row["domain_id"]), row["domain"])
 
 
 async def canonical_hostname(cur: Any, document_id: str) -> str | None:

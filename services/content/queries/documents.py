@@ -73,6 +73,17 @@ async def lock_document(cur: Any, organization_id: str, document_id: str, produc
     )
 
 
+async def lock_attached(cur: Any, organization_id: str, domain_ids: list[str]) -> list[Row]:
+    """The organization's live documents attached to any of the domains, locked for this transaction, in id order."""
+    return await fetch_all(
+        cur,
+        f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE organization_id = %s AND deleted_at IS NULL"
+        " AND EXISTS (SELECT 1 FROM document_domains a WHERE a.document_id = d.id"
+        " AND a.domain_id = ANY(%s::uuid[]) AND a.deleted_at IS NULL) ORDER BY id FOR UPDATE",
+        (organization_id, domain_ids),
+    )
+
+
 async def find_by_path(cur: Any, product_id: str, file_path: str) -> Row | None:
     return await fetch_one(
         cur,

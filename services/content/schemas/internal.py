@@ -25,6 +25,10 @@ class DocumentLookup(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=length(1, LOOKUP_MAX))
 
 
+class DomainsReleased(ApiSchema):
+    ids = fields.List(UuidString(), required=True, validate=length(1, LOOKUP_MAX))
+
+
 def target_status() -> StrictString:
     return StrictString(load_default="published", validate=validate.OneOf(STATUSES))
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 from aiohttp import web
 
 from libs.common.changes import changes_answer
-from libs.common.db import cursor
+from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
-from services.content.queries import documents
+from services.content.domains import DomainChange
+from services.content.editing import edit_document
+from services.content.locations import locate
+from services.content.queries import attachments, documents
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (
     DocumentLookup,
     DocumentsListed,
     DocumentsText,
+    DomainsReleased,
     Indexed,
     OrganizationDocumentsQuery,
     TargetCount,
@@ -29,6 +33,7 @@ ORGANIZATION_DOCUMENTS_QUERY = OrganizationDocumentsQuery()
 INDEXED = Indexed()
 DOCUMENTS_LISTED = DocumentsListed()
 DOCUMENTS_TEXT = DocumentsText()
+DOMAINS_RELEASED = DomainsReleased()
 
 
 async def internal_documents_lookup(request: web.Request) -> web.Response:
@@ -120,3 +125,22 @@ async def internal_changes(request: web.Request) -> web.Response:
     """GET /internal/changes: content's changes after a stream position, for a consumer whose
     stream lost entries (libs/common/catch_up.py)."""
     return await changes_answer(request, CONTENT_OUTBOX)
+
+
+async def internal_domains_released(request: web.Request) -> web.Response:
+    """POST /internal/domains/released: detach domains the apps service released from the caller's
+    organization's documents, each as an edit of its own (address and event follow); how many changed."""
+    data = await load_json(request, DOMAINS_RELEASED)
+    released = DomainChange(detach=tuple(data["ids"]))
+    async with transaction(request.app[DB_POOL]) as cur:
+        rows = await documents.lock_attached(cur, caller_of(request).org.id, data["ids"])
+        for row in rows:
+            # An address on a released canonical domain is no longer the organization's to give.
+            canonical = await attachments.canonical(cur, str(row["id"]))
+            stale = (
+                canonical is not None
+                and canonical[0] in released.detach
+                and row["source_url"] == locate(row["file_path"], canonical[1]).source_url
+            )
+            await edit_document(cur, row, {"source_url": None} if stale else {}, released)
+    return json_response({"documents": len(rows)})
