@@ -15,7 +15,6 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from deploy.run import start, stop, wait_ready
 from deploy.stack import DATA
-from gateway.openapi import TITLE
 from libs.contract.parts import GATEWAY, PARTS
 from tests.conftest import free_port
 from tests.e2e.browser import Accounts, shoot, sign_in
@@ -186,15 +185,3 @@ def test_switch_organization(page: Page, accounts: Accounts):
     page.get_by_role("button", name="Switch").click()
     page.wait_for_url(f"**/{second['slug']}/settings/api-keys")
     expect(page.get_by_label("Organization")).to_have_value(second["slug"])
-
-
-def test_the_api_reference_renders_the_openapi_document(page: Page, live_stack: LiveStack):
-    requested: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    page.goto("/docs")
-    expect(page.locator(".opblock").first).to_be_visible()
-    expect(page.locator(".info .title")).to_contain_text(TITLE)
-    expect(page.get_by_text(RUNS, exact=True).first).to_be_visible()
-    shoot(page, "api-reference")
-    assert f"{live_stack.gateway}/api/v1/openapi.json" in requested
-    assert all(url.startswith(live_stack.gateway) or url.startswith("data:") for url in requested), requested

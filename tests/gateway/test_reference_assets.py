@@ -1,5 +1,5 @@
-"""/docs and what it loads: Swagger UI's files at addresses holding their content hash, kept a
-year and compressed; the OpenAPI document compressed and revalidated by its ETag."""
+"""/docs and /docs/console and what they load: files at addresses holding their content hash,
+kept a year and compressed; the OpenAPI document compressed and revalidated by its ETag."""
 
 from __future__ import annotations
 
@@ -13,18 +13,17 @@ from tests.conftest import Stack
 ASSET = re.compile(r'(?:src|href)="(/assets/[0-9a-f]{16}/[\w.-]+)"')
 
 
-async def asset_addresses(stack: Stack) -> list[str]:
-    page = await stack.gateway.get("/docs")
-    assert page.status == 200 and page.headers["Cache-Control"] == "no-store"
-    html = await page.text()
-    assert 'data-url="/api/v1/openapi.json"' in html
-    return ASSET.findall(html)
+async def asset_addresses(stack: Stack, page: str = "/docs/console") -> list[str]:
+    answer = await stack.gateway.get(page)
+    assert answer.status == 200 and answer.headers["Cache-Control"] == "no-store"
+    return ASSET.findall(await answer.text())
 
 
-async def test_the_reference_names_its_assets_by_content_hash_and_they_are_kept_a_year(stack: Stack):
-    addresses = await asset_addresses(stack)
+async def test_the_pages_name_their_assets_by_content_hash_and_they_are_kept_a_year(stack: Stack):
+    assert [address.rsplit("/", 1)[1] for address in await asset_addresses(stack, "/docs")] == ["reference.css"]
+    addresses = await asset_addresses(stack) + await asset_addresses(stack, "/docs")
     assert sorted(address.rsplit("/", 1)[1] for address in addresses) == [
-        "reference.js", "swagger-ui-bundle.js", "swagger-ui.css",
+        "reference.css", "reference.js", "swagger-ui-bundle.js", "swagger-ui.css",
     ]  # fmt: skip
     for address in addresses:
         answer = await stack.gateway.get(address, headers={"Accept-Encoding": "identity"})
@@ -57,7 +56,7 @@ async def test_assets_are_compressed_as_the_client_accepts(stack: Stack):
 
 
 async def test_an_asset_the_client_holds_is_a_304_by_its_etag(stack: Stack):
-    style = next(address for address in await asset_addresses(stack) if address.endswith(".css"))
+    [style] = await asset_addresses(stack, "/docs")
     first = await stack.gateway.get(style, headers={"Accept-Encoding": "gzip"})
     etag = first.headers["ETag"]
     again = await stack.gateway.get(style, headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
