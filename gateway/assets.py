@@ -70,7 +70,9 @@ class Asset:
             return web.Response(status=304, headers=headers)
         if encoding:
             headers["Content-Encoding"] = encoding
-        return web.Response(body=body, content_type=self.content_type, headers=headers)
+        # Text is UTF-8 (Swagger UI's bundle holds non-ASCII): said here, not left to the page's encoding.
+        charset = "utf-8" if self.content_type.startswith("text/") else None
+        return web.Response(body=body, content_type=self.content_type, charset=charset, headers=headers)
 
 
 def _accepted_encodings(header: str) -> set[str]:
