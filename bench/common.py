@@ -30,11 +30,11 @@ import psycopg2
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
-from deploy import db
-from deploy.run import Running, start, stop, wait_ready
-from deploy.stack import DATA, forget_prefix, local_stack
+from libs.common import bootstrap as db
 from libs.common.internal_token import Caller, Organization, mint
 from libs.contract.parts import METRICS_PORT_OFFSET, PARTS, ROOT, Part
+from libs.local.processes import Running, start, stop, wait_ready
+from libs.local.stores import DATA, forget_prefix, local_stack
 
 # One database per checkout, on free ports: benchmarks of two checkouts on one machine never meet.
 BENCH_DATABASE = "aivis_bench_" + hashlib.sha1(str(ROOT).encode()).hexdigest()[:8]

@@ -28,10 +28,10 @@ import aiohttp
 
 from bench.common import BenchStack, bench_stack, free_port, load_average, report, say
 from bench.search import QUERIES, base_vectors, load_index, organization
-from deploy.run import Running, start, stop, wait_ready
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization
 from libs.contract.parts import CONTENT, GATEWAY, SEARCH
+from libs.local.processes import Running, start, stop, wait_ready
 
 ORGANIZATIONS = 30
 REPLICAS = 3

@@ -5,6 +5,15 @@ from __future__ import annotations
 
 from deploy.cluster import NAMESPACE, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, metadata
 from deploy.images import Images
+from deploy.k8s_objects import (
+    CONTAINER_SECURITY,
+    POD_SECURITY,
+    disruption_budget,
+    every_password_env,
+    service,
+    service_account,
+    spread_constraints,
+)
 from deploy.network_policies import render_pgbouncer_policy
 from libs.contract.parts import GATEWAY, PARTS
 
@@ -22,11 +31,7 @@ PGBOUNCER_TEMPLATE = """\
 # connections become at most {replicas} x max_db_connections server connections
 # (docs/operations.md, "Capacity"). Its configuration is written by the platform's image from
 # the ConfigMap and the parts' passwords (deploy/pgbouncer.py). Rendered by `python -m deploy.manifests`.
-apiVersion: v1
-kind: ServiceAccount
-{metadata}automountServiceAccountToken: false
----
-apiVersion: apps/v1
+{service_account}apiVersion: apps/v1
 kind: Deployment
 {metadata}spec:
   replicas: {replicas}
@@ -41,12 +46,7 @@ kind: Deployment
       serviceAccountName: {name}
       automountServiceAccountToken: false
       securityContext: {pod_security}
-      topologySpreadConstraints:
-        - {{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway,
-           labelSelector: {{matchLabels: {{app.kubernetes.io/name: {name}}}}}, matchLabelKeys: [pod-template-hash]}}
-        - {{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway,
-           labelSelector: {{matchLabels: {{app.kubernetes.io/name: {name}}}}}, matchLabelKeys: [pod-template-hash]}}
-      initContainers:
+{spread}      initContainers:
         - name: configure
           image: {platform}
           command: ["python", "-m", "deploy.pgbouncer", "/etc/pgbouncer"]
@@ -71,20 +71,7 @@ kind: Deployment
           volumeMounts: [{{name: config, mountPath: /etc/pgbouncer, readOnly: true}}]
       volumes: [{{name: config, emptyDir: {{medium: Memory}}}}]
 ---
-apiVersion: v1
-kind: Service
-{metadata}spec:
-  selector: {{app.kubernetes.io/name: {name}}}
-  ports: [{{name: postgres, port: {port}, targetPort: postgres}}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-{metadata}spec:
-  minAvailable: 1
-  selector:
-    matchLabels: {{app.kubernetes.io/name: {name}}}
----
-{network_policy}"""
+{service}{disruption_budget}{network_policy}"""
 
 INGRESS_TEMPLATE = """\
 # An example Ingress: TLS at the controller for {host}, everything to the gateway. PUBLIC_URL in
@@ -109,24 +96,23 @@ kind: Ingress
 PGBOUNCER_REPLICAS = 2
 
 
-def render_cluster(release: Images, *, pod_security: str, container_security: str) -> dict[str, str]:
-    passwords = "".join(
-        f"            - name: {part.name.upper()}_DB_PASSWORD\n"
-        f"              valueFrom: {{secretKeyRef: {{name: aivis-secrets, key: {part.name}-db-password}}}}\n"
-        for part in PARTS
-    )
+def render_cluster(release: Images) -> dict[str, str]:
     return {
         "namespace.yaml": NAMESPACE_TEMPLATE.format(namespace=NAMESPACE),
         "pgbouncer.yaml": PGBOUNCER_TEMPLATE.format(
             name=PGBOUNCER,
             metadata=metadata(PGBOUNCER),
+            service_account=service_account(PGBOUNCER),
+            spread=spread_constraints(PGBOUNCER),
             replicas=PGBOUNCER_REPLICAS,
             platform=release.platform,
             image=release.pgbouncer,
             port=PGBOUNCER_PORT,
-            passwords=passwords,
-            pod_security=pod_security,
-            container_security=container_security,
+            passwords=every_password_env(PARTS),
+            pod_security=POD_SECURITY,
+            container_security=CONTAINER_SECURITY,
+            service=service(PGBOUNCER, "postgres", PGBOUNCER_PORT),
+            disruption_budget=disruption_budget(PGBOUNCER),
             network_policy=render_pgbouncer_policy(),
         ),
         "ingress.yaml": INGRESS_TEMPLATE.format(metadata=metadata("aivis"), host=PUBLIC_HOST, gateway=GATEWAY.name),

@@ -4,7 +4,7 @@
 files differ from what this renders, so the manifests cannot drift from the parts list.
 `--image REF` records a release's image first (deploy/images.py). Network policies come from
 deploy/network_policies.py; the namespace, Ingress and PgBouncer from deploy/cluster_manifests.py;
-the addresses they share from deploy/cluster.py.
+the pieces every workload shares from deploy/k8s_objects.py; the addresses from deploy/cluster.py.
 """
 
 from __future__ import annotations
@@ -30,13 +30,23 @@ from deploy.cluster import (
     metadata,
 )
 from deploy.cluster_manifests import render_cluster
+from deploy.k8s_objects import (
+    CONTAINER_SECURITY,
+    POD_SECURITY,
+    SECRET,
+    disruption_budget,
+    every_password_env,
+    password_env,
+    service,
+    service_account,
+    spread_constraints,
+)
 from deploy.network_policies import MONITORING_NAMESPACE, render_migrate_policy, render_part_policy
 from libs.common.health import READY_TIMEOUT_SECONDS
 from libs.contract.parts import GATEWAY, PARTS, ROOT, SEARCH, Part
 
 K8S = ROOT / "deploy" / "k8s"
 ALERTS = ROOT / "deploy" / "monitoring" / "alerts.yaml"
-SECRET = "aivis-secrets"
 # gunicorn stops taking requests only after the preStop pause, so the endpoints controller and
 # every kube-proxy have removed the pod by then; the grace period covers the pause plus gunicorn's
 # graceful timeout, so in-flight requests finish before the kill.
@@ -47,22 +57,6 @@ TERMINATION_GRACE_SECONDS = 30
 # in the answer, never a probe timeout.
 READY_PROBE_TIMEOUT_SECONDS = math.ceil(READY_TIMEOUT_SECONDS) + 1
 MIN_REPLICAS, MAX_REPLICAS = 2, 10
-
-POD_SECURITY = (
-    "{runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: {type: RuntimeDefault}}"
-)
-CONTAINER_SECURITY = (
-    "{allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]},"
-    " seccompProfile: {type: RuntimeDefault}}"
-)
-
-
-def password_env(part: Part, name: str = "PGPASSWORD") -> str:
-    """A part's database password from the secret (libpq reads PGPASSWORD itself)."""
-    return (
-        f"            - name: {name}\n"
-        f"              valueFrom: {{secretKeyRef: {{name: {SECRET}, key: {part.name}-db-password}}}}\n"
-    )
 
 
 def database_env(part: Part) -> str:
@@ -76,11 +70,7 @@ def database_env(part: Part) -> str:
 
 PART_TEMPLATE = """\
 # {name}: rendered by `python -m deploy.manifests` from libs/contract/parts.py; do not edit by hand.
-apiVersion: v1
-kind: ServiceAccount
-{metadata}automountServiceAccountToken: false
----
-apiVersion: apps/v1
+{service_account}apiVersion: apps/v1
 kind: Deployment
 {metadata}spec:
   # No replicas: the HorizontalPodAutoscaler owns the count, and an apply must not reset it.
@@ -99,12 +89,7 @@ kind: Deployment
       terminationGracePeriodSeconds: {grace}
       securityContext: {pod_security}
       # Replicas on different nodes and zones, so one failure takes at most a share of them.
-      topologySpreadConstraints:
-        - {{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway,
-           labelSelector: {{matchLabels: {{app.kubernetes.io/name: {name}}}}}, matchLabelKeys: [pod-template-hash]}}
-        - {{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway,
-           labelSelector: {{matchLabels: {{app.kubernetes.io/name: {name}}}}}, matchLabelKeys: [pod-template-hash]}}
-      initContainers:
+{spread}      initContainers:
         # Migrations before serving: the pod starts only once its schema holds every migration of
         # this image (the migrate Job applies them); until then the old pods keep serving.
         - name: wait-for-migrations
@@ -146,13 +131,7 @@ kind: Deployment
           volumeMounts: [{{name: metrics, mountPath: /tmp/metrics}}, {{name: tmp, mountPath: /tmp}}]
       volumes: [{{name: metrics, emptyDir: {{}}}}, {{name: tmp, emptyDir: {{}}}}]
 ---
-apiVersion: v1
-kind: Service
-{metadata}spec:
-  selector: {{app.kubernetes.io/name: {name}}}
-  ports: [{{name: http, port: {port}, targetPort: http}}]
----
-apiVersion: autoscaling/v2
+{service}apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 {metadata}spec:
   scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {name}}}
@@ -162,14 +141,7 @@ kind: HorizontalPodAutoscaler
     - type: Resource
       resource: {{name: cpu, target: {{type: Utilization, averageUtilization: 70}}}}
 ---
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-{metadata}spec:
-  minAvailable: 1
-  selector:
-    matchLabels: {{app.kubernetes.io/name: {name}}}
----
-{replicas_service}{network_policy}"""
+{disruption_budget}{replicas_service}{network_policy}"""
 
 # Every ready search pod by address, so the gateway routes each organization to one of them.
 SEARCH_REPLICAS_SERVICE = """\
@@ -223,11 +195,7 @@ MIGRATE_TEMPLATE = """\
 # pods wait for it in their init container. Idempotent and safe to run twice at once. Deleted 10
 # minutes after it finishes, so the next `kubectl apply -k` creates it anew with the new image.
 # Rendered by `python -m deploy.manifests`.
-apiVersion: v1
-kind: ServiceAccount
-{metadata}automountServiceAccountToken: false
----
-apiVersion: batch/v1
+{service_account}apiVersion: batch/v1
 kind: Job
 {metadata}spec:
   backoffLimit: 2
@@ -305,6 +273,10 @@ def render_part(part: Part, image: str) -> str:
     return PART_TEMPLATE.format(
         name=part.name,
         metadata=metadata(part.name),
+        service_account=service_account(part.name),
+        spread=spread_constraints(part.name),
+        service=service(part.name, "http", part.port),
+        disruption_budget=disruption_budget(part.name),
         port=part.port,
         metrics_port=part.metrics_port,
         workers=part.workers,
@@ -351,9 +323,10 @@ def render(release: images.Images | None = None) -> dict[str, str]:
         ),
         "migrate.yaml": MIGRATE_TEMPLATE.format(
             metadata=metadata("migrate"),
+            service_account=service_account("migrate"),
             image=release.platform,
             secret=SECRET,
-            passwords="".join(password_env(part, f"{part.name.upper()}_DB_PASSWORD") for part in PARTS),
+            passwords=every_password_env(PARTS),
             pod_security=POD_SECURITY,
             container_security=CONTAINER_SECURITY,
             network_policy=render_migrate_policy(),
@@ -370,7 +343,7 @@ def render(release: images.Images | None = None) -> dict[str, str]:
             parts="".join(f"  - {p.name}.yaml\n" for p in PARTS),
         ),
     }
-    files.update(render_cluster(release, pod_security=POD_SECURITY, container_security=CONTAINER_SECURITY))
+    files.update(render_cluster(release))
     files.update({f"{part.name}.yaml": render_part(part, release.platform) for part in PARTS})
     return files
 

@@ -7,7 +7,7 @@ password lives in one place). PgBouncer itself runs from its own image on that d
 
 Transaction pooling: a server connection belongs to a client for one transaction, so nothing
 may rely on session state across transactions. Parts get their schema and time zone from their
-role's defaults (deploy/db.py), since PgBouncer cannot pass `options` on; they use no prepared
+role's defaults (libs/common/bootstrap.py), since PgBouncer cannot pass `options` on; they use no prepared
 statements, `LISTEN` or session advisory locks. The outbox relay's lock is a session lock and
 connects past PgBouncer (`SESSION_DATABASE_URL`). docs/operations.md, "Capacity", has the
 arithmetic of the limits below.

@@ -19,17 +19,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from deploy.db import part_dsn
-from deploy.stack import DATA
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
 from gateway.auth.scopes import ALL_SCOPES
+from libs.common.bootstrap import part_dsn
 from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
+from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
@@ -217,7 +217,7 @@ async def _seed_apps(admin: str) -> None:
     """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
     organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
     async with _pool(admin, APPS) as pool, transaction(pool) as cur:
-        if await apps_queries.find_app_row(cur, organization_id, APP["id"]) is None:
+        if not await apps_queries.app_exists(cur, APP["id"]):  # a deleted demo app stays deleted
             await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
             await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
         if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:

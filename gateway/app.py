@@ -17,19 +17,9 @@ from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
 from gateway.auth.sessions import SESSION_COOKIE
 from gateway.auth.tokens import TokenSigner
-from gateway.dashboard.site import dashboard_middleware, setup_dashboard
+from gateway.dashboard.site import mount_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
-from gateway.keys import (
-    AUTHENTICATOR,
-    CLOCK,
-    DIRECTORY,
-    KEY_STORE,
-    LIMITER,
-    OPENAPI_DOCUMENT,
-    SEARCH_REPLICAS,
-    SIGNER,
-)
 from gateway.oauth import device
 from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.openapi import render_document
@@ -40,12 +30,21 @@ from gateway.route_table import ROUTES
 from gateway.routes import setup_routes
 from gateway.server import GatewayRunner
 from gateway.settings import GatewaySettings
+from gateway.state import (
+    AUTHENTICATOR,
+    CLOCK,
+    DIRECTORY,
+    KEY_STORE,
+    LIMITER,
+    OPENAPI_DOCUMENT,
+    SEARCH_REPLICAS,
+    SIGNER,
+)
 from libs.common.db import db_pool_ctx
 from libs.common.encoding import JSON_CONTENT_TYPE
 from libs.common.events import identity_events_stream
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx
-from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.middlewares import (
     error_middleware,
@@ -57,6 +56,7 @@ from libs.common.middlewares import (
 from libs.common.redis_client import attach_redis, create_redis
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
+from libs.common.state import DB_POOL, REDIS, SETTINGS
 from libs.common.tasks import periodic
 from libs.contract.parts import GATEWAY
 from libs.contract.route import Route
@@ -147,7 +147,6 @@ def create_app(
         observe_middleware(settings.name),  # sees the final status, including rendered errors
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
-        dashboard_middleware,  # the dashboard's pages: CSRF checks, HTML error pages (inside the session)
         # The one endpoint parts call (product changes) needs the internal token, as a service's do.
         internal_auth_middleware(
             settings.internal_token_secret, ("/internal/",), *settings.internal_secrets_also_accepted
@@ -169,7 +168,7 @@ def create_app(
         app.cleanup_ctx.append(search_replicas_ctx)
     add_health_routes(app)
     setup_routes(app, routes, settings.upstreams, replicas)
-    setup_dashboard(app)
+    mount_dashboard(app)  # behind every route above (gateway/dashboard/site.py)
     return app
 
 

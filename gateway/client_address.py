@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from aiohttp import web
 
-from libs.common.keys import SETTINGS
 from libs.common.settings import SettingsError
+from libs.common.state import SETTINGS
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 UNKNOWN = "unknown"
@@ -62,5 +62,5 @@ def resolve_client_address(peer: str | None, forwarded_for: Iterable[str], proxi
 
 def client_address(request: web.Request) -> str:
     """The address of the client that sent `request` (see the module's rule)."""
-    proxies: tuple[Network, ...] = request.app[SETTINGS].trusted_proxies
+    proxies: tuple[Network, ...] = request.config_dict[SETTINGS].trusted_proxies
     return resolve_client_address(request.remote, request.headers.getall("X-Forwarded-For", ()), proxies)

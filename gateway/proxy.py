@@ -19,14 +19,14 @@ from aiohttp.typedefs import Handler
 
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.identity import Identity
-from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
+from gateway.state import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
 from libs.common import errors
 from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, StreamedResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Product
-from libs.common.keys import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.common.middlewares import REQUEST_ID_HEADER
+from libs.common.state import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.contract.route import Route
 
 # Only these client headers reach a service; identity travels in the internal token alone.

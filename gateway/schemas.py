@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Ref
 
 
-class Product(ApiSchema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    slug = fields.String(required=True)
+class Product(Ref):
+    """A product of the organization."""
 
 
-class Organization(ApiSchema):
-    id = fields.String(required=True)
-    slug = fields.String(required=True)
-    name = fields.String(required=True)
+class Organization(Ref):
+    """The organization a credential acts in."""
 
 
 class CredentialUser(ApiSchema):

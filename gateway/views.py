@@ -9,11 +9,11 @@ from aiohttp import web
 from gateway import queries
 from gateway.assets import REVALIDATE
 from gateway.envelope import ok_response
-from gateway.keys import OPENAPI_DOCUMENT, SIGNER
 from gateway.proxy import Checked
+from gateway.state import OPENAPI_DOCUMENT, SIGNER
 from libs.common.db import Row, cursor
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL
+from libs.common.state import DB_POOL
 
 
 def _product(row: Row) -> dict[str, str]:

@@ -30,12 +30,12 @@ from prometheus_client import generate_latest
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
-from deploy import db
-from deploy.stack import forget_prefix
+from libs.common import bootstrap as db
 from libs.common.db import create_pool
 from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
+from libs.local.stores import forget_prefix
 from tests.answer_shapes import answer_shapes_middleware
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 

@@ -6,8 +6,8 @@ import asyncio
 
 from aiohttp import web
 
-from libs.common.keys import caller_of
 from libs.common.middlewares import internal_auth_middleware, request_id_middleware
+from libs.common.state import caller_of
 
 
 def echo_upstream(secret: str) -> web.Application:

@@ -16,10 +16,10 @@ from gateway.auth.scopes import ALL_SCOPES, SCOPE_GRANTS
 from gateway.dashboard.key_forms import EXPIRY_CHOICES, GRACE_CHOICES, KeyForm, curl_line, read_key_form
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn, require_membership
-from gateway.keys import CLOCK
+from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Forbidden, NotFound
-from libs.common.keys import DB_POOL
+from libs.common.state import DB_POOL
 
 
 def keys_path(membership: Membership) -> str:
@@ -38,7 +38,7 @@ def _actor(signed_in: SignedIn) -> key_changes.Actor:
 
 
 async def _key(request: web.Request, membership: Membership) -> Row:
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         key = await queries.find_organization_key(cur, membership.organization_id, request.match_info["key"])
     if key is None:
         raise NotFound("There is no such API key in this organization.")
@@ -55,7 +55,7 @@ def _form_context(form: KeyForm, scopes: frozenset[str]) -> dict[str, Any]:
 
 
 async def _list_page(request: web.Request, membership: Membership, form: KeyForm, status: int = 200) -> web.Response:
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         keys = await queries.list_api_keys(cur, membership.organization_id)
     context = {"membership": membership, "keys": keys, **_form_context(form, ALL_SCOPES)}
     return await render(request, "api_keys.html", context, status=status)
@@ -81,8 +81,8 @@ async def create(request: web.Request) -> web.Response:
     form = read_key_form(await request.post(), ALL_SCOPES)
     if form.errors:
         return await _list_page(request, membership, form, status=422)
-    now = request.app[CLOCK]()
-    async with transaction(request.app[DB_POOL]) as cur:
+    now = request.config_dict[CLOCK]()
+    async with transaction(request.config_dict[DB_POOL]) as cur:
         secret, key = await key_changes.create_key(
             cur, membership.organization_id, _actor(signed_in), form.name, form.scopes, form.expires_at(now)
         )
@@ -93,7 +93,7 @@ async def detail(request: web.Request) -> web.Response:
     """GET /{keyId}: one key and its history."""
     _, membership = await require_membership(request, request.match_info["org"])
     key = await _key(request, membership)
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         events = await queries.list_key_events(cur, key["id"])
     return await render(request, "key_detail.html", {"membership": membership, "key": key, "events": events})
 
@@ -108,9 +108,9 @@ async def revoke_page(request: web.Request) -> web.Response:
 async def revoke(request: web.Request) -> web.Response:
     """POST /{keyId}/revoke: revoked at once; every gateway refuses it within about a second."""
     signed_in, membership = await _manager(request)
-    async with transaction(request.app[DB_POOL]) as cur:
+    async with transaction(request.config_dict[DB_POOL]) as cur:
         key = await key_changes.revoke_key(
-            cur, membership.organization_id, request.match_info["key"], _actor(signed_in), request.app[CLOCK]()
+            cur, membership.organization_id, request.match_info["key"], _actor(signed_in), request.config_dict[CLOCK]()
         )
     await flash(request, f"The key {key['name']} ({key['prefix']}…) is revoked. Requests with it are refused.")
     raise web.HTTPSeeOther(keys_path(membership))
@@ -134,8 +134,8 @@ async def rotate(request: web.Request) -> web.Response:
     if form.errors:
         context = {"membership": membership, "key": old, **_form_context(form, allowed)}
         return await render(request, "key_rotate.html", context, status=422)
-    now = request.app[CLOCK]()
-    async with transaction(request.app[DB_POOL]) as cur:
+    now = request.config_dict[CLOCK]()
+    async with transaction(request.config_dict[DB_POOL]) as cur:
         rotation = await key_changes.rotate_key(
             cur, membership.organization_id, str(old["id"]), _actor(signed_in), form.name, form.scopes,
             form.expires_at(now), form.grace_period, now,

@@ -2,7 +2,7 @@
 
 The token lives in the session (synchronizer token); a form carries it in the `csrf_token`
 field, a script in the `X-CSRF-Token` header. A POST whose Origin names another host is refused
-too. `dashboard_middleware` checks every POST to a dashboard route, so a new form cannot forget.
+too. `dashboard_middleware` checks every POST the dashboard receives, so a new form cannot forget.
 """
 
 from __future__ import annotations

@@ -18,14 +18,14 @@ from gateway.auth.scopes import SCOPE_GRANTS
 from gateway.client_address import client_address
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
-from gateway.keys import CLOCK
 from gateway.oauth import device
 from gateway.oauth.clients import CLIENTS
 from gateway.oauth.grants import GRANTABLE_SCOPES
 from gateway.oauth.throttle import DeviceFlowLimits
+from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import ValidationFailed
-from libs.common.keys import DB_POOL
+from libs.common.state import DB_POOL
 from libs.contract.internal import OAUTH
 
 NOT_PENDING = "This code is not valid: it may be mistyped, already used, or older than 15 minutes."
@@ -62,12 +62,12 @@ async def _entry(request: web.Request, code: str, error: str | None, status: int
 async def _pending(request: web.Request, cur: Any, code: str | None) -> dict[str, Any] | int | None:
     """The pending authorization of an entered code, None when there is none, or the seconds to
     wait when this session or address has entered too many codes that matched nothing."""
-    limits = DeviceFlowLimits(request.app)
+    limits = DeviceFlowLimits(request.config_dict)
     session_id, address = str((await get_session(request)).identity), client_address(request)
     wait = await limits.reserve_entry(session_id, address)
     if wait:
         return wait
-    row = await device.pending(cur, code, request.app[CLOCK]()) if code is not None else None
+    row = await device.pending(cur, code, request.config_dict[CLOCK]()) if code is not None else None
     if row is not None:
         await limits.matched(session_id, address)
     return row
@@ -85,7 +85,7 @@ async def device_page(request: web.Request) -> web.Response:
     typed = request.query.get("user_code", "").strip()[:32]
     if not typed:
         return await _entry(request, "", None)
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         row = await _pending(request, cur, device.normalize_user_code(typed))
     if isinstance(row, int):
         return await _too_many(request, typed, row)
@@ -108,8 +108,8 @@ async def device_decide(request: web.Request) -> web.Response:
     membership = _chosen(signed_in, form.get("organization"))
     if membership is None:
         raise ValidationFailed("You are not a member of that organization.")
-    now = request.app[CLOCK]()
-    async with transaction(request.app[DB_POOL]) as cur:
+    now = request.config_dict[CLOCK]()
+    async with transaction(request.config_dict[DB_POOL]) as cur:
         row = await _pending(request, cur, code)
         if isinstance(row, int):
             return await _too_many(request, str(form.get("user_code", "")), row)

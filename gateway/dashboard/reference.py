@@ -20,7 +20,7 @@ from swagger_ui_bundle import swagger_ui_path
 from gateway.assets import Assets
 from gateway.dashboard.reference_page import inline_code, introduction, sections
 from gateway.dashboard.render import render
-from gateway.keys import OPENAPI_DOCUMENT
+from gateway.state import OPENAPI_DOCUMENT
 
 STATIC = Path(__file__).parent / "static"
 FILES = (
@@ -39,7 +39,7 @@ def reference_assets() -> Assets:
 
 async def reference(request: web.Request) -> web.Response:
     """Public: the reference needs no account."""
-    document = request.app[OPENAPI_DOCUMENT].body
+    document = request.config_dict[OPENAPI_DOCUMENT].body
     context = {
         "asset_url": reference_assets().url,
         "info": introduction(document),

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from gateway.dashboard.csrf import csrf_token
 from gateway.dashboard.session import current_user
-from gateway.keys import CLOCK
+from gateway.state import CLOCK
 
 FLASH = "flash"
 
@@ -70,7 +70,7 @@ async def _layout(request: web.Request) -> dict[str, Any]:
         "signed_in": await current_user(request),
         "flash": session.pop(FLASH, None),
         "request_path": request.path,
-        "now": request.app[CLOCK](),
+        "now": request.config_dict[CLOCK](),
     }
 
 

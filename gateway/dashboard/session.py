@@ -20,7 +20,7 @@ from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, open
 from gateway.dashboard.csrf import csrf_token
 from libs.common.db import cursor
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, REDIS
+from libs.common.state import DB_POOL, REDIS
 
 USER_ID = "user_id"
 ORGANIZATION_ID = "organization_id"
@@ -85,7 +85,7 @@ async def current_user(request: web.Request) -> SignedIn | None:
     user_id = session.get(USER_ID)
     if not isinstance(user_id, str):
         return None
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         user = await queries.find_user_by_id(cur, user_id)
         rows = await queries.list_memberships(cur, user_id) if user is not None else []
     revoked = user["credentials_revoked_at"] if user is not None else None
@@ -137,7 +137,7 @@ async def sign_in(request: web.Request, user_id: str, organization_id: str | Non
     """Replace whatever session the browser had by a new one, under a new id, for the user."""
     previous = await get_session(request)
     if previous.identity is not None:
-        await close_session(request.app[REDIS], str(previous.identity))
+        await close_session(request.config_dict[REDIS], str(previous.identity))
     session = await new_session(request)
     session[USER_ID] = user_id
     session[OPENED_AT] = time.time()
@@ -151,5 +151,5 @@ async def sign_out(request: web.Request, response: web.StreamResponse) -> None:
     """Delete the session from Redis and the cookie from the browser."""
     session = await get_session(request)
     if session.identity is not None:
-        await close_session(request.app[REDIS], str(session.identity))
+        await close_session(request.config_dict[REDIS], str(session.identity))
     response.del_cookie(SESSION_COOKIE, path="/")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiohttp import web
+from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
 from gateway import queries
@@ -23,7 +23,7 @@ from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
 from libs.common.db import cursor
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, REDIS, SETTINGS
+from libs.common.state import DB_POOL, REDIS, SETTINGS
 
 MAX_EMAIL_LENGTH = 320
 WRONG_CREDENTIALS = "The email or password is not right."
@@ -33,10 +33,10 @@ def keys_page(slug: str) -> str:
     return f"/{slug}/settings/api-keys"
 
 
-def _throttle(app: web.Application) -> SignInThrottle:
-    settings: GatewaySettings = app[SETTINGS]
+def _throttle(state: ChainMapProxy) -> SignInThrottle:
+    settings: GatewaySettings = state[SETTINGS]
     return SignInThrottle(
-        Attempts(app[REDIS], settings.redis_prefix, settings.sign_in_failure_window),
+        Attempts(state[REDIS], settings.redis_prefix, settings.sign_in_failure_window),
         settings.sign_in_failures_per_account_and_address,
         settings.sign_in_failures_per_address,
         settings.sign_in_failures_per_account,
@@ -68,7 +68,7 @@ async def login(request: web.Request) -> web.Response:
     email = str(form.get("email", "")).strip().lower()[:MAX_EMAIL_LENGTH]
     password = str(form.get("password", ""))
     target = local_path(form.get("next"))
-    throttle = _throttle(request.app)
+    throttle = _throttle(request.config_dict)
     address = client_address(request)
 
     async def again(error: str, status: int) -> web.Response:
@@ -80,7 +80,7 @@ async def login(request: web.Request) -> web.Response:
         response = await again(f"Too many failed sign-ins. {try_again_in(wait)}", 429)
         response.headers["Retry-After"] = str(wait)
         return response
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         user = await queries.find_user_for_sign_in(cur, email) if email else None
     stored = user["password_hash"] if user is not None else None
     matches = await verify_password(stored, password)  # run for unknown emails too: same time
@@ -88,7 +88,7 @@ async def login(request: web.Request) -> web.Response:
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
     upgraded = await upgraded_hash(user["password_hash"], password)
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with cursor(request.config_dict[DB_POOL]) as cur:
         if upgraded is not None:
             await queries.set_password_hash(cur, user["id"], upgraded)
         memberships = await queries.list_memberships(cur, user["id"])

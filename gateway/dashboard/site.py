@@ -1,16 +1,33 @@
-"""The dashboard's wiring: templates, static files, routes and the middleware every page shares.
+"""The dashboard: an aiohttp application of its own, mounted in the gateway behind the API.
 
-Dashboard routes are named `dashboard.*`. For them, `dashboard_middleware` checks the CSRF
-token of every POST, renders errors as HTML pages instead of JSON envelopes, and adds the
-headers pages need (no caching: pages carry secrets and tokens; no framing; a strict CSP).
+`mount_dashboard(app)` builds the dashboard application and mounts it with a rule rather than a
+path prefix (its pages live at `/login`, `/docs`, `/device` and under each organization's slug):
+the gateway's router first tries every route of its own (the API, OAuth, health, `/internal/`),
+and only a request none of them takes is offered to the dashboard, which takes it when one of its
+routes does. So the dashboard's middleware never runs on an API request, an API path is never
+shadowed by a page, and no route depends on the order it was registered in. What no route takes
+stays the gateway's JSON 404.
+
+The dashboard's middleware checks the CSRF token of every POST, renders errors as HTML pages
+instead of JSON envelopes, and adds the headers pages need (no caching: pages carry secrets and
+tokens; no framing; a strict CSP). The gateway's own middlewares (request id, security headers,
+metrics, error envelope, the session) run first, as on every request.
+
+Adding a page: write its handlers in a module of this package with an `add_routes(router)` that
+adds them (name them `dashboard.<page>`), and call it in `create_dashboard` below. A handler reads
+the gateway's state (`DB_POOL`, `REDIS`, `SETTINGS`, `CLOCK`, ...) through `request.config_dict`,
+which looks through the dashboard's application to the gateway's; `request.app` is the
+dashboard's own and holds only its templates.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
+from aiohttp.web_urldispatcher import AbstractRuleMatching, MatchedSubAppResource, _InfoDict
 
 from gateway.dashboard import api_keys, device_approval, reference, signin
 from gateway.dashboard.csrf import verify_csrf
@@ -36,11 +53,6 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-def _is_dashboard(request: web.Request) -> bool:
-    name = request.match_info.route.name
-    return name is not None and name.startswith(ROUTE_PREFIX)
-
-
 async def _error_page(request: web.Request, status: int, message: str) -> web.Response:
     title = ERROR_TITLES.get(status, "Something went wrong")
     return await render(request, "error.html", {"status": status, "title": title, "message": message}, status=status)
@@ -48,8 +60,7 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
 
 @web.middleware
 async def dashboard_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    if not _is_dashboard(request):
-        return await handler(request)
+    """The dashboard application's only middleware: it sees dashboard requests alone."""
     try:
         if request.method == "POST":
             await verify_csrf(request)
@@ -71,11 +82,44 @@ async def dashboard_middleware(request: web.Request, handler: Handler) -> web.St
     return response
 
 
-def setup_dashboard(app: web.Application) -> None:
-    setup_templates(app)
-    router = app.router
+class ServedBy(AbstractRuleMatching):
+    """A mount rule: a request belongs to the application whose router has a route for its path
+    (a method that route lacks included: that is the page's own 405)."""
+
+    def __init__(self, app: web.Application) -> None:
+        self._app = app
+
+    async def match(self, request: web.Request) -> bool:
+        exception = (await self._app.router.resolve(request)).http_exception
+        return exception is None or isinstance(exception, web.HTTPMethodNotAllowed)
+
+    def get_info(self) -> _InfoDict:
+        return {"app": self._app}
+
+    @property
+    def canonical(self) -> str:
+        return "/"
+
+
+def create_dashboard() -> web.Application:
+    dashboard = web.Application(middlewares=(dashboard_middleware,))
+    setup_templates(dashboard)
+    router = dashboard.router
     router.add_static("/static/", STATIC, name=ROUTE_PREFIX + "static")
     signin.add_routes(router)
     reference.add_routes(router)
     device_approval.add_routes(router)
-    api_keys.add_routes(router)  # last: `/{org}/...` takes any first segment
+    api_keys.add_routes(router)
+    return dashboard
+
+
+def mount_dashboard(app: web.Application) -> web.Application:
+    """Mount the dashboard in `app`, behind every route of `app`'s own; returns the dashboard.
+
+    aiohttp mounts a sub-application under a path prefix (`add_subapp`) or under a rule
+    (`add_domain`, whose rule is the host); this is the latter's mount with the rule above. It
+    names `Application._add_subapp`, which aiohttp keeps private: the lock pins aiohttp, and
+    tests/gateway/test_dashboard_mount.py resolves every API route and every page through it."""
+    dashboard = create_dashboard()
+    app._add_subapp(partial(MatchedSubAppResource, ServedBy(dashboard), dashboard), dashboard)
+    return dashboard

@@ -9,18 +9,18 @@ match gives its reservation back (gateway/auth/attempts.py), so a burst cannot o
 
 from __future__ import annotations
 
-from aiohttp import web
+from aiohttp import ChainMapProxy
 
 from gateway.auth.attempts import Attempts, Limit, hashed
 from gateway.settings import GatewaySettings
-from libs.common.keys import REDIS, SETTINGS
+from libs.common.state import REDIS, SETTINGS
 
 
 class DeviceFlowLimits:
-    def __init__(self, app: web.Application) -> None:
-        settings: GatewaySettings = app[SETTINGS]
+    def __init__(self, state: ChainMapProxy) -> None:
+        settings: GatewaySettings = state[SETTINGS]
         self._settings = settings
-        self._attempts = Attempts(app[REDIS], settings.redis_prefix, settings.device_flow_window)
+        self._attempts = Attempts(state[REDIS], settings.redis_prefix, settings.device_flow_window)
 
     async def reserve_code(self, address: str) -> int:
         """Count a device code issued to `address`; 0 when allowed, else seconds to wait."""

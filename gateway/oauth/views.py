@@ -6,15 +6,15 @@ from aiohttp import web
 
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.client_address import client_address
-from gateway.keys import CLOCK, SIGNER
 from gateway.oauth import device, grants
 from gateway.oauth.clients import client_of
 from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
 from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
+from gateway.state import CLOCK, SIGNER
 from libs.common.db import transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, SETTINGS
+from libs.common.state import DB_POOL, SETTINGS
 from libs.contract.internal import OAUTH
 from libs.contract.route import register_handlers
 
@@ -45,7 +45,7 @@ async def oauth_device_code(request: web.Request) -> web.Response:
     parameters = await read_parameters(request)
     client = client_of(parameters)
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
-    wait = await DeviceFlowLimits(request.app).reserve_code(client_address(request))
+    wait = await DeviceFlowLimits(request.config_dict).reserve_code(client_address(request))
     if wait:
         raise OAuthError(
             "slow_down", f"too many device codes from this address; try again in {wait} seconds", status=429,

@@ -21,9 +21,9 @@ from libs.common.encoding import json_response
 from libs.common.errors import Forbidden
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import service_caller
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.relay import Outbox
 from libs.common.schemas import ApiSchema, load_query
+from libs.common.state import DB_POOL, caller_of
 from libs.contract.internal import Endpoint
 
 PAGE_MAX = 1000

@@ -19,9 +19,9 @@ from aiohttp import web
 
 from libs.common.encoding import dumps
 from libs.common.errors import Conflict, ServiceUnavailable
-from libs.common.keys import DB_POOL, SETTINGS
 from libs.common.metrics import DB_POOL_IN_USE, DB_POOL_WAITING
 from libs.common.outage import Outage
+from libs.common.state import DB_POOL, SETTINGS
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None

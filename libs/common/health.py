@@ -17,8 +17,8 @@ from aiohttp import web
 
 from libs.common.db import check_database
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, REDIS
 from libs.common.metrics import REDIS_ERRORS
+from libs.common.state import DB_POOL, REDIS
 
 log = logging.getLogger(__name__)
 

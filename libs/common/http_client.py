@@ -24,9 +24,9 @@ from libs.common import errors
 from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Caller, Minter
-from libs.common.keys import HTTP, SETTINGS
 from libs.common.logs import route_var
 from libs.common.metrics import UPSTREAM_FAILURES, UPSTREAM_RETRIES
+from libs.common.state import HTTP, SETTINGS
 
 # Sent twice when nothing says otherwise (calls between parts); the gateway decides per route.
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})

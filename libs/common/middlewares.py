@@ -17,9 +17,9 @@ from libs.common import errors
 from libs.common.db import database_unavailable, is_database_unavailable
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Verifier
-from libs.common.keys import ACCESS_FIELDS, CALLER, REQUEST_ID
 from libs.common.logs import access_logger, request_id_var, route_var
 from libs.common.metrics import REDIS_ERRORS, observe_request
+from libs.common.state import ACCESS_FIELDS, CALLER, REQUEST_ID
 
 log = logging.getLogger(__name__)
 

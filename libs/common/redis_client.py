@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from libs.common.keys import REDIS
+from libs.common.state import REDIS
 
 SOCKET_TIMEOUT_SECONDS = 1.0
 

@@ -38,6 +38,24 @@ class ApiSchema(Schema):
         field_obj.data_key = camel_case(field_obj.data_key or field_name)
 
 
+class Ref(ApiSchema):
+    """A named record as an answer names it (a product, an organization): the same three fields
+    in every part's answers."""
+
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    slug = fields.String(required=True)
+
+
+class Timestamps(ApiSchema):
+    """When a soft-deleted record was created, last changed and deleted (null while it is not),
+    as every part's answers carry them."""
+
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(required=True, allow_none=True)
+
+
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, str]:
     """marshmallow's nested messages as a flat map of field path to message."""
     if isinstance(messages, dict):

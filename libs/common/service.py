@@ -11,7 +11,6 @@ from libs.common.encoding import json_response
 from libs.common.errors import ApiError
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx
-from libs.common.keys import SETTINGS
 from libs.common.middlewares import (
     error_middleware,
     internal_auth_middleware,
@@ -20,6 +19,7 @@ from libs.common.middlewares import (
 )
 from libs.common.redis_client import attach_redis, create_redis
 from libs.common.settings import ServiceSettings
+from libs.common.state import SETTINGS
 
 CleanupContext = Callable[[web.Application], AsyncIterator[None]]
 

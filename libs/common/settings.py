@@ -1,7 +1,7 @@
 """Settings from environment variables only: typed, frozen and checked at start.
 
 A missing required value stops the boot with a message naming the variable. Secrets have no
-defaults; local development generates its own (see deploy/stack.py).
+defaults; local development generates its own (see libs/local/stores.py).
 """
 
 from __future__ import annotations

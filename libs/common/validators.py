@@ -163,6 +163,14 @@ def normalize_route_path(path: str) -> str:
     return "/" + "/".join(segments)
 
 
+def route_path_prefix(prefix: str) -> str:
+    """A path prefix in the canonical form of route paths, to compare with their keys: as
+    normalize_route_path, except that a trailing slash is kept ("/docs/" finds "/docs/a", never
+    "/docs-old")."""
+    key = normalize_route_path(prefix)
+    return key + "/" if prefix.endswith("/") and key != "/" else key
+
+
 def rfc3986_route_path(path: str) -> str:
     """A route path as the client sent it, normalised only as RFC 3986 (6.2.2) allows: a leading
     slash, upper-case percent-encoding digits, percent-encoded unreserved characters decoded

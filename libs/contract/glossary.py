@@ -239,6 +239,7 @@ PARAMETERS: dict[str, str] = {
     "orgId": "The organization's id (a UUID): the caller's own; another organization's is 404.",
     "appId": "The App's id (a UUID).",
     "routeId": "The route's id (a UUID).",
+    "appResourceId": "The id of the App's resource (a UUID): the `id` its resource list gives, not the product's.",
     "domainId": "The domain's id (a UUID).",
     "productId": "The product's id (a UUID).",
     "personaId": "The persona's id (a UUID).",

@@ -9,17 +9,18 @@ from aiohttp import web
 
 from libs.common.catch_up import STEP_SECONDS, CatchUp
 from libs.common.changes import read_changes
-from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
+from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.tasks import periodic
 from libs.contract import internal
 from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
-from services.apps.keys import EDGE
 from services.apps.products import ProductConsumer
+from services.apps.purge import purge_ctx
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
+from services.apps.state import EDGE
 
 PART = APPS
 
@@ -41,7 +42,7 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: AppsSettings) -> web.Application:
-    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx,))
+    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, purge_ctx))
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
     return app
 

@@ -22,7 +22,7 @@ from aiohttp import web
 
 from libs.common.db import cursor
 from libs.common.encoding import dumps, streamed_json_response
-from libs.common.keys import DB_POOL, REQUEST_ID
+from libs.common.state import DB_POOL, REQUEST_ID
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
 from services.apps.queries import app_routes as queries

@@ -18,7 +18,7 @@ from aiohttp import web
 from libs.common.catch_up import NotApplied
 from libs.common.db import transaction
 from libs.common.encoding import loads
-from libs.common.keys import caller_of
+from libs.common.state import caller_of
 from libs.common.stream_consumer import Entry, StreamConsumer
 from services.apps.queries import products as queries
 

@@ -23,6 +23,12 @@ HANDLERS = (
     app_routes.apps_routes_preview,
     app_routes.apps_routes_batch,
     app_routes.apps_routes_update,
+    apps.apps_delete,
+    apps.apps_restore,
+    resources.apps_resources_delete,
+    domains.apps_domains_delete,
+    app_routes.apps_routes_list,
+    app_routes.apps_routes_delete,
     legacy.legacy_routing_get,
 )
 INTERNAL_HANDLERS = (domains.internal_domains_resolve,)

@@ -19,6 +19,10 @@ class AppsSettings(ServiceSettings):
     edge_provider: str
     # Product changes the event stream lost are read from the gateway (libs/common/catch_up.py).
     gateway_url: str
+    # A deleted app may be restored for this many days; the purge removes it after that.
+    restore_days: int
+    # How often the purge looks for deleted apps past their restore window.
+    purge_interval_seconds: int
 
     @property
     def events_stream(self) -> str:
@@ -36,4 +40,6 @@ class AppsSettings(ServiceSettings):
             content_url=env.part_url("content"),
             edge_provider=edge_provider,
             gateway_url=env.part_url("gateway"),
+            restore_days=env.integer("APPS_RESTORE_DAYS", 30, minimum=1),
+            purge_interval_seconds=env.integer("APPS_PURGE_INTERVAL_SECONDS", 3600, minimum=1),
         )

@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from libs.common.internal_token import Caller, service_caller
-from libs.common.keys import HTTP, SETTINGS, caller_of
+from libs.common.state import HTTP, SETTINGS, caller_of
 from libs.contract.clients import ContentClient
 
 

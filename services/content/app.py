@@ -9,10 +9,10 @@ from aiohttp import web
 from prometheus_client import Gauge
 
 from libs.common.db import cursor, transaction
-from libs.common.keys import DB_POOL, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import create_service_app
+from libs.common.state import DB_POOL, REDIS, SETTINGS
 from libs.common.tasks import periodic
 from libs.contract.parts import CONTENT
 from services.content.queries.outbox import CONTENT_OUTBOX

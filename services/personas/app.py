@@ -11,8 +11,8 @@ from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
 from libs.contract.parts import PERSONAS
 from services.personas.generator import TemplateGenerator
-from services.personas.keys import GENERATOR
 from services.personas.routes import setup_routes
+from services.personas.state import GENERATOR
 
 PART = PERSONAS
 

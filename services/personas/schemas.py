@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Timestamps
 from libs.common.validators import StrictString, UuidString, length
 
 NAME_MAX = 200
@@ -55,16 +55,13 @@ class PersonaUpdate(ApiSchema):
     system_prompt = system_prompt_field()
 
 
-class Persona(ApiSchema):
+class Persona(Timestamps):
     id = fields.String(required=True)
     organization_id = fields.String(required=True)
     product_id = fields.String(required=True)
     name = fields.String(required=True)
     description = fields.String(required=True)
     system_prompt = fields.String(required=True, allow_none=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
 class PersonaList(ApiSchema):

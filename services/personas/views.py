@@ -11,10 +11,9 @@ from aiohttp import web
 from libs.common.db import cursor
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query, path_id
+from libs.common.state import DB_POOL, caller_of
 from services.personas import queries
-from services.personas.keys import GENERATOR
 from services.personas.regeneration import regenerate
 from services.personas.schemas import (
     PageQuery,
@@ -25,6 +24,7 @@ from services.personas.schemas import (
     SuggestionReview,
     TopicCreate,
 )
+from services.personas.state import GENERATOR
 
 PAGE_QUERY = PageQuery()
 PERSONA_CREATE = PersonaCreate()

@@ -11,20 +11,20 @@ from prometheus_client import Gauge
 
 from libs.common.catch_up import STEP_SECONDS, CatchUp
 from libs.common.changes import read_changes
-from libs.common.keys import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
+from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.tasks import periodic
 from libs.contract import internal
 from libs.contract.clients import ContentClient
 from libs.contract.parts import SEARCH
 from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer
-from services.search.keys import SEARCHER
 from services.search.routes import setup_routes
 from services.search.scan import scan_on_one_thread
 from services.search.searching import Searcher
 from services.search.settings import SearchSettings
+from services.search.state import SEARCHER
 from services.search.vectors import VectorCache
 
 PART = SEARCH

@@ -6,12 +6,12 @@ from aiohttp import web
 
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound
-from libs.common.keys import caller_of
 from libs.common.schemas import load_json
+from libs.common.state import caller_of
 from services.search.filtering import Filters
-from services.search.keys import SEARCHER
 from services.search.schemas import SearchRequest
 from services.search.searching import shape
+from services.search.state import SEARCHER
 
 SEARCH_REQUEST = SearchRequest()
 

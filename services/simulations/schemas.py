@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Timestamps
 from libs.common.validators import (
     QueryBoolean,
     StrictBoolean,
@@ -48,7 +48,7 @@ class EnvironmentRef(ApiSchema):
     task = fields.Nested(TaskRef, required=True)
 
 
-class Run(ApiSchema):
+class Run(Timestamps):
     id = fields.String(required=True)
     environment_id = fields.String(required=True)
     task_id = fields.String(required=True)
@@ -62,9 +62,6 @@ class Run(ApiSchema):
     cost_usd = fields.Float(required=True, allow_none=True)
     started_at = fields.DateTime(required=True, allow_none=True)
     completed_at = fields.DateTime(required=True, allow_none=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
     duration = fields.Float(required=True, allow_none=True)
     volume_ids = fields.Raw(required=True, allow_none=True)
     log_s3_keys = fields.Raw(required=True, allow_none=True)

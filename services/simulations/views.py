@@ -7,8 +7,8 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query, path_id
+from libs.common.state import DB_POOL, caller_of
 from services.simulations import queries
 from services.simulations.schemas import EnvironmentCreate, RunCreate, RunListQuery, TaskCreate
 

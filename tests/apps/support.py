@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from marshmallow import Schema
 
 from libs.common.encoding import json_response
-from libs.common.keys import caller_of
 from libs.common.middlewares import internal_auth_middleware
+from libs.common.state import caller_of
 from tests.factories import Org
 
 Client = TestClient[web.Request, web.Application]
@@ -129,6 +129,9 @@ class Tenant:
 
     async def patch(self, path: str, json: Any) -> tuple[int, Any]:
         return await self.call("PATCH", path, json)
+
+    async def delete(self, path: str) -> tuple[int, Any]:
+        return await self.call("DELETE", path)
 
     async def create_app(self, **body: Any) -> dict[str, Any]:
         status, answer = await self.post("/api/v1/apps", {"name": "Docs site", **body})

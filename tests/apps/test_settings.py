@@ -31,3 +31,11 @@ async def test_the_local_edge_provider_gives_a_stable_id_per_hostname():
     assert first == await LocalEdgeProvider().register("docs.example.com")
     assert first != await provider.register("blog.example.com")
     assert first.startswith("local-")
+
+
+def test_the_restore_window_and_purge_interval_come_from_the_environment():
+    assert (load_settings(REQUIRED).restore_days, load_settings(REQUIRED).purge_interval_seconds) == (30, 3600)
+    settings = load_settings({**REQUIRED, "APPS_RESTORE_DAYS": "7", "APPS_PURGE_INTERVAL_SECONDS": "60"})
+    assert (settings.restore_days, settings.purge_interval_seconds) == (7, 60)
+    with pytest.raises(SettingsError, match="APPS_RESTORE_DAYS must be at least 1"):
+        load_settings({**REQUIRED, "APPS_RESTORE_DAYS": "0"})

@@ -16,9 +16,10 @@ from libs.contract.parts import CONTENT, GATEWAY, PARTS, ROOT, Part
 from libs.contract.route import ContractMismatch
 from tests.conftest import build_app
 
-# The parts and their shared libraries; deploy/, bench/ and tests/ stand above them and may
-# import anything.
+# The parts and their shared libraries; deploy/, bench/ and tests/ stand above them.
 PRODUCT_PACKAGES = ("libs", "gateway", "services", "cli")
+# Who may import the deployment: itself, and its own tests (docs/architecture.md, "Boundaries").
+DEPLOYMENT, DEPLOYMENT_TESTS = ROOT / "deploy", ROOT / "tests" / "deploy"
 UNUSED_DATABASE = "postgresql://nobody@127.0.0.1:1/none"
 # A path of an internal endpoint or of an OAuth endpoint, in a string or f-string.
 HAND_WRITTEN_PATH = re.compile(r"/internal/[\w{]|/api/v1/oauth/|/\.well-known/oauth-authorization-server|^/device$")
@@ -38,20 +39,41 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def test_no_module_of_the_product_imports_the_deployment():
+def imports_the_deployment(path: Path) -> bool:
+    return any(name == "deploy" or name.startswith("deploy.") for name in imported_modules(path))
+
+
+def repository_modules() -> list[Path]:
+    """Every Python module of the repository (not of environments, data or caches under it)."""
+    return sorted(
+        path
+        for path in ROOT.rglob("*.py")
+        if not any(
+            part.startswith(".") or part in ("__pycache__", "node_modules") for part in path.relative_to(ROOT).parts
+        )
+    )
+
+
+def test_no_module_outside_the_deployment_imports_it():
+    """The product, the benchmarks and the tests use the deployment's commands, never its modules:
+    what they share with it lives in libs/ (libs/common/bootstrap.py, libs/local/). Only deploy's
+    own tests (tests/deploy/) import what they test."""
+    modules = repository_modules()
+    assert ROOT / "tests" / "conftest.py" in modules and ROOT / "bench" / "common.py" in modules
     importing = [
         str(path.relative_to(ROOT))
-        for path in product_modules()
-        if any(name == "deploy" or name.startswith("deploy.") for name in imported_modules(path))
+        for path in modules
+        if DEPLOYMENT not in path.parents and DEPLOYMENT_TESTS not in path.parents and imports_the_deployment(path)
     ]
     assert importing == []
 
 
-def test_the_contract_package_imports_no_part():
-    parts = tuple(part.package.split(".")[0] for part in PARTS)
+def test_the_shared_libraries_import_no_part():
+    """libs/ is the ground floor: no module of it imports the gateway, a service, the client or the deployment."""
+    above = ("gateway", "services", "aivis", "cli", "deploy", "bench", "tests")
     importing = {
-        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if name.startswith(parts))
-        for path in (ROOT / "libs" / "contract").rglob("*.py")
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if name.split(".")[0] in above)
+        for path in (ROOT / "libs").rglob("*.py")
     }
     assert {path: names for path, names in importing.items() if names} == {}
 

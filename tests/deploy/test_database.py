@@ -13,7 +13,8 @@ import pytest
 from psycopg2 import sql
 from psycopg2.extensions import make_dsn
 
-from deploy import db, seed
+from deploy import seed
+from libs.common import bootstrap as db
 from libs.common.migrations import pending_migrations
 from libs.contract.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
 from tests.gateway.dashboard_client import sign_in

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deploy.run import part_environ
 from libs.contract.parts import GATEWAY, part_ports
+from libs.local.processes import part_environ
 
 
 def test_default_ports_are_8080_to_8085():
@@ -20,7 +20,7 @@ def test_a_base_port_moves_every_part_and_a_part_port_moves_one():
 
 
 def test_parts_are_wired_to_each_others_ports(tmp_path, monkeypatch):
-    monkeypatch.setattr("deploy.run.DATA", tmp_path)
+    monkeypatch.setattr("libs.local.processes.DATA", tmp_path)
     ports = part_ports({"PORT_BASE": "9100"})
     environ = part_environ({"DATABASE_URL": "postgresql://u@127.0.0.1/aivis"}, GATEWAY, ports)
     assert environ["CONTENT_URL"] == "http://127.0.0.1:9101"

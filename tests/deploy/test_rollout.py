@@ -30,8 +30,8 @@ import pytest
 
 from deploy.cluster import NAMESPACE, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_HOST, POSTGRES_PORT, SEARCH_REPLICAS
 from deploy.manifests import K8S
-from deploy.stack import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
 from libs.contract.parts import GATEWAY, PARTS, ROOT, SEARCH
+from libs.local.stores import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
 from tests.conftest import REDIS_URL, free_port
 from tests.deploy.cluster import Cluster, generated_secret, load_objects
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import aiohttp
 import pytest
 
-from deploy.run import start, stop, wait_ready
-from deploy.stack import DATA
 from libs.common.internal_token import HEADER, mint, service_caller
 from libs.contract.parts import GATEWAY, PARTS, ROOT
+from libs.local.processes import start, stop, wait_ready
+from libs.local.stores import DATA
 from tests.conftest import TestDatabase, free_port
 
 

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from deploy.run import start, stop, wait_ready
-from deploy.stack import DATA
 from libs.contract.parts import GATEWAY, PARTS
+from libs.local.processes import start, stop, wait_ready
+from libs.local.stores import DATA
 from tests.conftest import free_port
 from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack

@@ -12,9 +12,9 @@ import aiohttp
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from deploy.run import Running, start, stop, wait_ready
-from deploy.stack import DATA
 from libs.contract.parts import GATEWAY
+from libs.local.processes import Running, start, stop, wait_ready
+from libs.local.stores import DATA
 from tests.conftest import free_port
 from tests.e2e.conftest import LiveStack
 

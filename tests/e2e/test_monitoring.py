@@ -12,9 +12,9 @@ import uuid
 import pytest
 import yaml
 
-from deploy.run import start, stop, wait_ready
-from deploy.stack import DATA
 from libs.contract.parts import GATEWAY, ROOT
+from libs.local.processes import start, stop, wait_ready
+from libs.local.stores import DATA
 from tests.conftest import free_port
 from tests.e2e.conftest import LiveStack
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from gateway.keys import KEY_STORE
+from gateway.state import KEY_STORE
 from libs.common.db import cursor
 from tests.factories import IdentityFactory
 

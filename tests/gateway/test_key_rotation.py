@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from gateway.auth.tokens import TokenSigner
-from gateway.keys import SIGNER
+from gateway.state import SIGNER
 from libs.common.internal_token import HEADER, Caller, Organization, mint
 from libs.common.settings import SettingsError
 from libs.contract.parts import SIMULATIONS

@@ -6,8 +6,8 @@ import uuid
 
 import pytest
 
-from gateway.keys import LIMITER
 from gateway.ratelimit import RateLimiter
+from gateway.state import LIMITER
 from libs.common.redis_client import create_redis
 from tests.conftest import REDIS_URL, free_port, metrics_text
 from tests.factories import IdentityFactory

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from gateway.keys import LIMITER
+from gateway.state import LIMITER
 from libs.common.db import create_pool, cursor
 from libs.common.encoding import dumps
 from libs.common.http_client import internal_client

@@ -16,7 +16,7 @@ from gateway.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_all, fetch_one
 from libs.contract.parts import PERSONAS
 from services.personas.generator import SuggestionGenerator
-from services.personas.keys import GENERATOR
+from services.personas.state import GENERATOR
 from tests.conftest import Client, Stack, TestDatabase, build_app
 from tests.factories import IdentityFactory, Org, unique
 

@@ -1,6 +1,6 @@
 """Fixtures of the reliability tests. `private_stack` is a stack of its own for fault tests: a
 private PostgreSQL (`initdb` under `.data/faults-*`) and Redis on free ports, every part under
-gunicorn started by `deploy.run.start`, as `make run` does (search indexing on), an
+gunicorn started by `libs.local.processes.start`, as `make run` does (search indexing on), an
 organization, a product and a key of every scope; one per test module."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 import redis
 
-from deploy import db
-from deploy.run import start, stop, wait_ready
-from deploy.stack import DATA, private_postgres, private_redis
+from libs.common import bootstrap as db
 from libs.contract.parts import GATEWAY, PARTS, Part
+from libs.local.processes import start, stop, wait_ready
+from libs.local.stores import DATA, private_postgres, private_redis
 from tests.conftest import free_port
 from tests.e2e.conftest import admin
 from tests.oauth.conftest import clock, oauth  # noqa: F401  (the attacks on tokens, test_token_revocation.py)

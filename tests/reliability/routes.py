@@ -51,6 +51,8 @@ PATH_IDS = {
     "brandId": "product",
     "appId": "app",
     "routeId": "route",
+    "domainId": "domain",
+    "appResourceId": "resource",
     "personaId": "persona",
     "suggestionId": "suggestion",
     "runId": "run",

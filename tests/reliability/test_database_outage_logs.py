@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import uvloop
 
-from deploy.stack import DATA, private_postgres, start_postgres, stop_postgres
 from libs.common.db import create_pool, cursor, is_database_unavailable
+from libs.local.stores import DATA, private_postgres, start_postgres, stop_postgres
 from tests.conftest import free_port
 
 OUTAGE_SECONDS = 3.0

@@ -8,8 +8,8 @@ import time
 
 from gateway.cache import TtlCache
 from gateway.directory import DIRECTORY_TTL_SECONDS
-from gateway.keys import DIRECTORY
-from libs.common.keys import DB_POOL
+from gateway.state import DIRECTORY
+from libs.common.state import DB_POOL
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

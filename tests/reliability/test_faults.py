@@ -19,10 +19,10 @@ import aiohttp
 import pytest
 import redis
 
-from deploy.stack import start_postgres, stop_postgres
 from libs.common.events import content_events_stream
 from libs.common.stream_consumer import RETRY_MAX_SECONDS
 from libs.contract.parts import CONTENT, PARTS
+from libs.local.stores import start_postgres, stop_postgres
 from services.search.indexer import GROUP
 from tests.reliability.conftest import PrivateStack
 

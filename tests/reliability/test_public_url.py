@@ -6,8 +6,8 @@ from __future__ import annotations
 import jwt
 import pytest
 
-from gateway.keys import SIGNER
 from gateway.settings import GatewaySettings
+from gateway.state import SIGNER
 from libs.common.settings import SettingsError
 from libs.contract.parts import GATEWAY
 from tests.conftest import Stack

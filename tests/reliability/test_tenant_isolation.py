@@ -38,7 +38,7 @@ async def organization_a(
     document = (await post("/api/v1/site/pages", {"productId": product["id"], "pages": [page]}, 200))["created"][0]
     app = await post("/api/v1/apps", {"name": marker, "metadata": {"secret": marker}})
     domain = await post(f"/api/v1/apps/{app['id']}/domains", {"domain": f"{marker}.example.com"})
-    await post(f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
+    resource = await post(f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
     item = {"path": f"/{marker}", "targetId": document["id"], "targetType": "product_document"}
     route = (await post(f"/api/v1/apps/{app['id']}/routes/batch", {"routes": [item]}, 200))["routes"][0]
     persona = await post(f"/api/v1/products/{product['id']}/personas", {"name": marker, "description": marker})
@@ -52,6 +52,7 @@ async def organization_a(
         "document": document["id"],
         "app": app["id"],
         "domain": domain["id"],
+        "resource": resource["id"],
         "route": route["id"],
         "persona": persona["id"],
         "suggestion": suggestions["ids"][0],

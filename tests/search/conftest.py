@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from libs.common.events import content_events_stream
-from libs.common.keys import DB_POOL, HTTP
 from libs.common.redis_client import create_redis
+from libs.common.state import DB_POOL, HTTP
 from libs.common.tasks import periodic
 from libs.contract.clients import ContentClient
 from services.search.app import shared_embedder

@@ -8,7 +8,7 @@ from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact, json_object
 from aivis.output import json_option, short_id, when
-from aivis.resolve import APPS_LIST, app_argument, product_argument
+from aivis.resolve import APPS_LIST, app_argument, is_full_id, product_argument
 
 APPS_CREATE = Endpoint("POST", "/api/v1/apps")
 APP = Endpoint("GET", "/api/v1/apps/{appId}")
@@ -18,12 +18,17 @@ APP_RESOURCES = Endpoint("GET", "/api/v1/apps/{appId}/resources")
 APP_RESOURCES_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/resources")
 APP_DOMAINS = Endpoint("GET", "/api/v1/apps/{appId}/domains")
 APP_DOMAINS_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/domains")
+APP_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}")
+APP_RESTORE = Endpoint("POST", "/api/v1/apps/{appId}/restore")
+APP_RESOURCE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/resources/{appResourceId}")
+APP_DOMAIN_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/domains/{domainId}")
 LEGACY_ROUTING = Endpoint("GET", "/api/v1/domain/{id}/routing")
 
 APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
 DOMAIN_COLUMNS = ("id", "domain", "type", "scope", when("createdAt"))
 DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt")
+RESOURCE_FIELDS = ("id", "appId", "resourceType", "resourceId", "createdAt")
 
 
 @click.group()
@@ -110,7 +115,41 @@ def apps_add_product(context: Context, app_id: str, product_id: str, as_json: bo
     """Add a product (its slug or id) to an app as a resource."""
     body = {"resourceId": product_id, "resourceType": "product"}
     data = context.api().call(APP_RESOURCES_CREATE, appId=app_id, body=body)
-    context.out.record(data, ("id", "appId", "resourceType", "resourceId", "createdAt"), as_json)
+    context.out.record(data, RESOURCE_FIELDS, as_json)
+
+
+@apps.command("remove-resource")
+@app_argument
+@click.argument("resource_id")
+@json_option
+@pass_context
+def apps_remove_resource(context: Context, app_id: str, resource_id: str, as_json: bool) -> None:
+    """Remove a resource (its id, as `aivis apps resources` shows it) from an app."""
+    data = context.api().call(APP_RESOURCE_DELETE, appId=app_id, appResourceId=resource_id)
+    context.out.record(data, (*RESOURCE_FIELDS, "deletedAt"), as_json)
+
+
+@apps.command("delete")
+@app_argument
+@json_option
+@pass_context
+def apps_delete(context: Context, app_id: str, as_json: bool) -> None:
+    """Delete an app with its config, resources, domains and routes; `aivis apps restore` brings it back."""
+    data = context.api().call(APP_DELETE, appId=app_id)
+    context.out.record(data, ("id", "slug", "name", "deletedAt"), as_json)
+    if not as_json:
+        context.out.note(f"restore it with: aivis apps restore {data['id']}")
+
+
+@apps.command("restore")
+@click.argument("app_id")
+@json_option
+@pass_context
+def apps_restore(context: Context, app_id: str, as_json: bool) -> None:
+    """Bring back a deleted app (its full id, as `aivis apps delete` printed it) with what its delete took."""
+    if not is_full_id(app_id):
+        raise click.BadParameter("give the deleted app's full id, as `aivis apps delete` printed it", param_hint="APP")
+    context.out.record(context.api().call(APP_RESTORE, appId=app_id), (*APP_FIELDS, "resources"), as_json)
 
 
 @click.group()
@@ -140,6 +179,17 @@ def domains_add(context: Context, app_id: str, hostname: str, domain_type: str |
     """Add a domain (a lowercase hostname) to an app."""
     body = compact(domain=hostname, type=domain_type, origin=origin)
     context.out.record(context.api().call(APP_DOMAINS_CREATE, appId=app_id, body=body), DOMAIN_FIELDS, as_json)
+
+
+@domains.command("delete")
+@app_argument
+@click.argument("domain_id")
+@json_option
+@pass_context
+def domains_delete(context: Context, app_id: str, domain_id: str, as_json: bool) -> None:
+    """Remove a domain (its id, as `aivis domains list` shows it) from an app; its hostname is free at once."""
+    data = context.api().call(APP_DOMAIN_DELETE, appId=app_id, domainId=domain_id)
+    context.out.record(data, (*DOMAIN_FIELDS, "deletedAt"), as_json)
 
 
 @domains.command("routing")

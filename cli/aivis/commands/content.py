@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -25,6 +26,7 @@ DOCUMENT_DOMAINS = Endpoint("PATCH", "/api/v1/content/{id}/domains")
 PAGE_COLUMNS = ("id", "title", "filePath", "status", when("updatedAt"))
 DOCUMENT_FIELDS = ("id", "title", "filePath", "sourceUrl", "status", "type", "priority", "publishedAt", "updatedAt")
 STATUSES = click.Choice(["draft", "published"])
+Command = TypeVar("Command", bound=Callable[..., Any])
 
 
 @click.group()
@@ -80,81 +82,75 @@ def report_bulk(context: Context, data: dict[str, Any], as_json: bool, done: str
         context.out.note(f"failed: {plural(data['failedCount'], 'page')}")
 
 
+def page_options(file_help: str) -> Callable[[Command], Command]:
+    """The options `pages create` and `pages update` share: --file, or the fields of one page."""
+    shared = (
+        click.option("--file", "file", type=click.Path(exists=True, dir_okay=False), help=file_help),
+        click.option("--title"),
+        click.option("--content", help="Markdown, or @file."),
+        click.option("--description"),
+        click.option("--meta-title"),
+        click.option("--meta-description"),
+        click.option("--status", type=STATUSES),
+        click.option("--canonical-domain", "canonical_domain_id"),
+    )
+
+    def decorate(command: Command) -> Command:
+        for option in reversed(shared):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def page_items(page: dict[str, Any], **own: Any) -> list[dict[str, Any]]:
+    """The pages a create or update sends: those of --file, or the one its options describe
+    (the shared fields of `page_options`, and the command's `own`)."""
+    if page["file"] is not None:
+        return pages_from_file(page["file"])
+    return [compact(**own, title=page["title"], content=text_or_file(page["content"]),
+                    description=page["description"], metaTitle=page["meta_title"],
+                    metaDescription=page["meta_description"], status=page["status"],
+                    canonicalDomainId=page["canonical_domain_id"])]  # fmt: skip
+
+
 @pages.command("create")
 @product_option()
-@click.option(
-    "--file",
-    "file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="A JSON list of pages (1-25) with the contract's fields, instead of the options below.",
-)
+@page_options("A JSON list of pages (1-25) with the contract's fields, instead of the options below.")
 @click.option("--slug")
-@click.option("--title")
-@click.option("--content", help="Markdown, or @file.")
-@click.option("--description")
-@click.option("--meta-title")
-@click.option("--meta-description")
-@click.option("--status", type=STATUSES)
 @click.option("--domain", "domain_ids", multiple=True, help="A domain id to attach (repeatable).")
-@click.option("--canonical-domain", "canonical_domain_id")
 @json_option
 @pass_context
-def pages_create(context: Context, product_id: str, file: str | None, slug: str | None, title: str | None,
-                 content: str | None, description: str | None, meta_title: str | None,
-                 meta_description: str | None, status: str | None, domain_ids: tuple[str, ...],
-                 canonical_domain_id: str | None, as_json: bool) -> None:  # fmt: skip
+def pages_create(
+    context: Context, /, product_id: str, slug: str | None, domain_ids: tuple[str, ...], as_json: bool, **page: Any
+) -> None:
     """Create site pages (deprecated by the API in favour of apps)."""
-    if file is not None:
-        items = pages_from_file(file)
-    else:
-        items = [compact(slug=slug, title=title, content=text_or_file(content), description=description,
-                         metaTitle=meta_title, metaDescription=meta_description, status=status,
-                         domainIds=list(domain_ids) or None, canonicalDomainId=canonical_domain_id)]  # fmt: skip
+    items = page_items(page, slug=slug, domainIds=list(domain_ids) or None)
     data = context.api().call(PAGES_CREATE, body={"productId": product_id, "pages": items})
     report_bulk(context, data, as_json, "created")
 
 
 @pages.command("update")
 @product_option()
-@click.option(
-    "--file",
-    "file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="A JSON list of page changes (1-25), each with its `id`, instead of the options below.",
-)
+@page_options("A JSON list of page changes (1-25), each with its `id`, instead of the options below.")
 @click.option("--id", "page_id")
-@click.option("--title")
-@click.option("--content", help="Markdown, or @file.")
-@click.option("--description")
-@click.option("--meta-title")
-@click.option("--meta-description")
 @click.option("--file-path")
-@click.option("--status", type=STATUSES)
 @click.option("--manual/--not-manual", "is_manual", default=None)
 @click.option("--no-index/--index", "no_index", default=None)
 @click.option("--redirect-to-url")
 @click.option("--attach", "attach", multiple=True, help="A domain id to attach (repeatable).")
 @click.option("--detach", "detach", multiple=True, help="A domain id to detach (repeatable).")
-@click.option("--canonical-domain", "canonical_domain_id")
 @json_option
 @pass_context
-def pages_update(context: Context, product_id: str, file: str | None, page_id: str | None, title: str | None,
-                 content: str | None, description: str | None, meta_title: str | None,
-                 meta_description: str | None, file_path: str | None, status: str | None,
+def pages_update(context: Context, /, product_id: str, page_id: str | None, file_path: str | None,
                  is_manual: bool | None, no_index: bool | None, redirect_to_url: str | None,
-                 attach: tuple[str, ...], detach: tuple[str, ...], canonical_domain_id: str | None,
-                 as_json: bool) -> None:  # fmt: skip
+                 attach: tuple[str, ...], detach: tuple[str, ...], as_json: bool, **page: Any) -> None:  # fmt: skip
     """Update site pages (deprecated by the API in favour of apps)."""
-    if file is not None:
-        items = pages_from_file(file)
-    else:
-        if page_id is None:
-            raise click.UsageError("give --id, or --file")
-        items = [compact(id=page_id, title=title, content=text_or_file(content), description=description,
-                         metaTitle=meta_title, metaDescription=meta_description, filePath=file_path,
-                         status=status, isManual=is_manual, noIndex=no_index, redirectToUrl=redirect_to_url,
-                         attachDomainIds=list(attach) or None, detachDomainIds=list(detach) or None,
-                         canonicalDomainId=canonical_domain_id)]  # fmt: skip
+    if page["file"] is None and page_id is None:
+        raise click.UsageError("give --id, or --file")
+    items = page_items(page, id=page_id, filePath=file_path, isManual=is_manual, noIndex=no_index,
+                       redirectToUrl=redirect_to_url, attachDomainIds=list(attach) or None,
+                       detachDomainIds=list(detach) or None)  # fmt: skip
     data = context.api().call(PAGES_UPDATE, body={"productId": product_id, "pages": items})
     report_bulk(context, data, as_json, "updated")
 

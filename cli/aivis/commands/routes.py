@@ -21,6 +21,8 @@ ROUTE_CANDIDATES = Endpoint("GET", "/api/v1/apps/{appId}/route-candidates")
 ROUTES_PREVIEW = Endpoint("POST", "/api/v1/apps/{appId}/routes/import-preview")
 ROUTES_BATCH = Endpoint("POST", "/api/v1/apps/{appId}/routes/batch")
 ROUTE_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}/routes/{routeId}")
+ROUTES_LIST = Endpoint("GET", "/api/v1/apps/{appId}/routes")
+ROUTE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/routes/{routeId}")
 
 BATCH_SIZE = 100  # the most one preview or batch call takes
 Batch = list[tuple[int, dict[str, str]]]  # rows of the file, each with its number (from 1)
@@ -52,6 +54,35 @@ def routes_candidates(context: Context, app_id: str, product_id: str | None, sta
     columns = ("targetId", "suggestedPath", "pathStatus", "target.title")
     context.out.items(data["candidates"], columns, as_json, total=data["candidateCount"],
                       next_cursor=data.get("nextCursor"), note=note)  # fmt: skip
+
+
+@routes.command("list")
+@app_argument
+@click.option("--path-prefix", help="Only routes whose path starts with this one.")
+@click.option("--target", "target_id", help="Only routes to this content document (its id).")
+@click.option("--limit", type=int, help="At most this many (1-500); default 100.")
+@click.option("--cursor", help="The page after the one that printed this cursor.")
+@json_option
+@pass_context
+def routes_list(context: Context, app_id: str, path_prefix: str | None, target_id: str | None, limit: int | None,
+                cursor: str | None, as_json: bool) -> None:  # fmt: skip
+    """List a page of the app's routes, oldest first."""
+    query = compact(pathPrefix=path_prefix, targetId=target_id, limit=limit, cursor=cursor)
+    data = context.api().call(ROUTES_LIST, appId=app_id, query=query)
+    note = f"the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else None
+    columns = ("id", "path", "targetId", "target.title")
+    context.out.items(data["routes"], columns, as_json, next_cursor=data["nextCursor"], note=note)
+
+
+@routes.command("delete")
+@app_argument
+@click.argument("route_id")
+@json_option
+@pass_context
+def routes_delete(context: Context, app_id: str, route_id: str, as_json: bool) -> None:
+    """Delete a route; its path is free at once."""
+    data = context.api().call(ROUTE_DELETE, appId=app_id, routeId=route_id)
+    context.out.record(data, ("id", "path", "targetType", "targetId", "deletedAt"), as_json)
 
 
 @routes.command("update")

@@ -16,7 +16,7 @@ from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_uni
 from libs.common.errors import Conflict, NotFound
 from libs.common.validators import is_uuid
 
-ROUTE_COLUMNS = "id, app_id, path, path_key, target_type, target_id, created_at, updated_at"
+ROUTE_COLUMNS = "id, app_id, path, path_key, target_type, target_id, created_at, updated_at, deleted_at"
 PATH_KEY = "routes_app_canonical_path_key"
 
 
@@ -40,6 +40,7 @@ def route_from_row(row: Row) -> dict[str, Any]:
         "targetId": str(row["target_id"]),
         "createdAt": row["created_at"],
         "updatedAt": row["updated_at"],
+        "deletedAt": row["deleted_at"],
     }
 
 
@@ -59,9 +60,10 @@ async def routes_matching(cur: Any, app_id: str, keys: list[str], target_ids: li
     """
     rows = await fetch_all(
         cur,
-        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL"
         " AND md5(path_key) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(keys)s) AS p))"
         f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        " AND deleted_at IS NULL"
         " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
         " ORDER BY target_id, path)",
         {"app_id": app_id, "keys": json_or_null(keys), "targets": json_or_null(target_ids)},
@@ -77,7 +79,8 @@ async def all_routes_if_at_most(cur: Any, app_id: str, limit: int) -> list[dict[
     """
     rows = await fetch_all(
         cur,
-        "SELECT id, path, path_key, target_type, target_id FROM routes WHERE app_id = %s LIMIT %s",
+        "SELECT id, path, path_key, target_type, target_id FROM routes WHERE app_id = %s AND deleted_at IS NULL"
+        " LIMIT %s",
         (app_id, limit + 1),
     )
     if len(rows) > limit:
@@ -103,7 +106,8 @@ async def routed_targets(cur: Any, app_id: str, per_list: int) -> list[str]:
     rows = await fetch_all(
         cur,
         "SELECT json_agg(target_id)::text AS ids FROM (SELECT target_id, (row_number() OVER () - 1) / %s AS part"
-        " FROM (SELECT DISTINCT target_id FROM routes WHERE app_id = %s) AS routed) AS numbered GROUP BY part",
+        " FROM (SELECT DISTINCT target_id FROM routes WHERE app_id = %s AND deleted_at IS NULL) AS routed)"
+        " AS numbered GROUP BY part",
         (per_list, app_id),
     )
     return [row["ids"] for row in rows]
@@ -139,7 +143,9 @@ async def get_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
     row = None
     if is_uuid(route_id):
         row = await fetch_one(
-            cur, f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s", (route_id, app_id)
+            cur,
+            f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s AND deleted_at IS NULL",
+            (route_id, app_id),
         )
     if row is None:
         raise NotFound("route not found")
@@ -155,8 +161,52 @@ async def update_route(cur: Any, app_id: str, route_id: str, changes: dict[str, 
         row = await fetch_one(
             cur,
             f"UPDATE routes SET {assignments}, updated_at = clock_timestamp()"
-            f" WHERE id = %(id)s AND app_id = %(app_id)s RETURNING {ROUTE_COLUMNS}",
+            f" WHERE id = %(id)s AND app_id = %(app_id)s AND deleted_at IS NULL RETURNING {ROUTE_COLUMNS}",
             {**changes, "id": route_id, "app_id": app_id},
+        )
+    if row is None:
+        raise NotFound("route not found")
+    return route_from_row(row)
+
+
+async def list_routes(
+    cur: Any, app_id: str, after: tuple[str, str] | None, limit: int, path_prefix: str | None, target_id: str | None
+) -> list[dict[str, Any]]:
+    """The app's live routes, oldest first, after the route (createdAt, id) `after`: at most `limit`.
+
+    `path_prefix` is compared with the routes' canonical paths (keys), `target_id` with their targets.
+    """
+    conditions = ["app_id = %(app_id)s", "deleted_at IS NULL"]
+    if after is not None:
+        conditions.append("(created_at, id) > (%(after_at)s::timestamptz, %(after_id)s::uuid)")
+    if path_prefix is not None:
+        conditions.append("left(path_key, length(%(prefix)s)) = %(prefix)s")
+    if target_id is not None:
+        conditions.append("target_id = %(target_id)s")
+    rows = await fetch_all(
+        cur,
+        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE {' AND '.join(conditions)} ORDER BY created_at, id LIMIT %(limit)s",
+        {
+            "app_id": app_id,
+            "after_at": after[0] if after else None,
+            "after_id": after[1] if after else None,
+            "prefix": path_prefix,
+            "target_id": target_id,
+            "limit": limit,
+        },
+    )
+    return [route_from_row(row) for row in rows]
+
+
+async def delete_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live routes; its path is free at once."""
+    row = None
+    if is_uuid(route_id):
+        row = await fetch_one(
+            cur,
+            "UPDATE routes SET deleted_at = clock_timestamp()"
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {ROUTE_COLUMNS}",
+            (route_id, app_id),
         )
     if row is None:
         raise NotFound("route not found")

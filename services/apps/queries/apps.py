@@ -87,19 +87,28 @@ async def create_app(
     return {**app_from_row(app), "appConfig": config_from_row(config)}
 
 
-async def find_app_row(cur: Any, organization_id: str, app_id: str) -> Row | None:
+async def find_app_row(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row | None:
+    """The organization's live app; with `lock`, share-locked until the caller's transaction ends, so the
+    app cannot be deleted before what the transaction adds to it is committed (and so taken with it)."""
     if not is_uuid(app_id):
         return None
     return await fetch_one(
         cur,
-        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        + (" FOR SHARE" if lock else ""),
         (app_id, organization_id),
     )
 
 
-async def require_app(cur: Any, organization_id: str, app_id: str) -> Row:
-    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app)."""
-    row = await find_app_row(cur, organization_id, app_id)
+async def app_exists(cur: Any, app_id: str) -> bool:
+    """Whether the app is stored at all, live or deleted (the demo seed, which fixes its id)."""
+    return await fetch_one(cur, "SELECT 1 FROM apps WHERE id = %s", (app_id,)) is not None
+
+
+async def require_app(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row:
+    """The organization's live app, or 404 (also for an id that is not a UUID, or another's app);
+    `lock` as find_app_row."""
+    row = await find_app_row(cur, organization_id, app_id, lock)
     if row is None:
         raise NotFound("app not found")
     return row
@@ -179,6 +188,30 @@ async def create_resource(
         "UPDATE app_configs SET product_id = %s, updated_at = clock_timestamp()"
         " WHERE app_id = %s AND product_id IS NULL AND deleted_at IS NULL",
         (resource_id, app_id),
+    )
+    return resource_from_row(row)
+
+
+async def delete_resource(cur: Any, app_id: str, resource_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live resources, in the caller's transaction.
+
+    The config's product is the app's first product: when that one goes, the next oldest does.
+    """
+    row = None
+    if is_uuid(resource_id):
+        row = await fetch_one(
+            cur,
+            "UPDATE app_resources SET deleted_at = clock_timestamp()"
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {RESOURCE_COLUMNS}",
+            (resource_id, app_id),
+        )
+    if row is None:
+        raise NotFound("resource not found")
+    await cur.execute(
+        "UPDATE app_configs SET updated_at = clock_timestamp(), product_id = (SELECT resource_id FROM app_resources"
+        " WHERE app_id = %(app)s AND resource_type = 'product' AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1)"
+        " WHERE app_id = %(app)s AND deleted_at IS NULL AND product_id = %(product)s",
+        {"app": app_id, "product": row["resource_id"]},
     )
     return resource_from_row(row)
 

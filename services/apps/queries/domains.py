@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
+from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
+from services.apps.queries.apps import live_app_ids
 
 DOMAIN_COLUMNS = (
     "id, organization_id, scope, app_id, product_id, domain, type, origin, provider_id, created_at, updated_at,"
@@ -62,6 +64,21 @@ async def list_app_domains(cur: Any, app_id: str) -> list[dict[str, Any]]:
     return [domain_from_row(row) for row in rows]
 
 
+async def delete_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live domains; its hostname is free at once."""
+    row = None
+    if is_uuid(domain_id):
+        row = await fetch_one(
+            cur,
+            "UPDATE domains SET deleted_at = clock_timestamp()"
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {DOMAIN_COLUMNS}",
+            (domain_id, app_id),
+        )
+    if row is None:
+        raise NotFound("domain not found")
+    return domain_from_row(row)
+
+
 async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
     """The live domains among `ids` that belong to the organization."""
     return await fetch_all(
@@ -79,7 +96,7 @@ async def insert_legacy_routing(cur: Any, domain_id: str, config: dict[str, Any]
 
 
 async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) -> dict[str, Any] | None:
-    """The routing config of one of the organization's live domains, in its API shape."""
+    """The routing config of one of the organization's live domains, in its API shape, naming live apps only."""
     if not is_uuid(domain_id):
         return None
     row = await fetch_one(
@@ -91,8 +108,12 @@ async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) ->
     )
     if row is None:
         return None
+    # A path to a deleted app is left out while the app is deleted (the stored config keeps it,
+    # so a restore brings it back), and for good once the app is purged.
+    paths = row["config"]["paths"]
+    live = await live_app_ids(cur, organization_id, [path["destination"]["appId"] for path in paths])
     return {
-        "config": row["config"],
+        "config": {**row["config"], "paths": [path for path in paths if path["destination"]["appId"] in live]},
         "publishedAt": row["published_at"],
         "publishedHash": row["published_hash"],
         "publishStatus": row["publish_status"],

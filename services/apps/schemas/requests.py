@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from datetime import datetime
 from typing import Any
 
 from marshmallow import fields, validate
@@ -32,6 +33,8 @@ from services.apps.schemas.values import (
     NAME_MAX,
     ORIGIN_MAX,
     RESOURCE_TYPES,
+    ROUTES_PAGE_DEFAULT,
+    ROUTES_PAGE_MAX,
     TARGET_TYPES,
 )
 
@@ -67,15 +70,21 @@ class DomainResolve(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
 
 
-def encode_cursor(file_path: str, target_id: str) -> str:
-    """The cursor of the page after the candidate of this document: its path and id, base64url JSON."""
-    return base64.urlsafe_b64encode(dumps([file_path, target_id])).rstrip(b"=").decode()
+def encode_cursor(position: str, item_id: str) -> str:
+    """The cursor of the page after an item of a list: its position (a path, a time) and id, base64url JSON."""
+    return base64.urlsafe_b64encode(dumps([position, item_id])).rstrip(b"=").decode()
 
 
-class CandidatesCursor(fields.String):
-    """A `nextCursor` as a page of route candidates gave it, loaded as the (path, id) the next page starts after."""
+class PageCursor(fields.String):
+    """A `nextCursor` as a page of a list gave it, loaded as the (position, id) the next page starts after.
+
+    Each list says which positions it gives (`accepts`); anything else is 422.
+    """
 
     default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
+
+    def accepts(self, position: str) -> bool:
+        raise NotImplementedError
 
     # A field loading a pair, not a string: marshmallow's String is typed by what it loads.
     def _deserialize(  # type: ignore[override]
@@ -87,11 +96,28 @@ class CandidatesCursor(fields.String):
         except (ValueError, binascii.Error):
             raise self.make_error("invalid_cursor") from None
         match decoded:
-            case [str(path), str(target_id)] if (
-                len(path) <= ROUTE_PATH_MAX and "\x00" not in path and is_uuid(target_id)
+            case [str(position), str(item_id)] if (
+                "\x00" not in position and is_uuid(item_id) and self.accepts(position)
             ):
-                return path, target_id.lower()
+                return position, item_id.lower()
         raise self.make_error("invalid_cursor")
+
+
+class CandidatesCursor(PageCursor):
+    """A route candidates cursor: the last candidate's document path and id."""
+
+    def accepts(self, position: str) -> bool:
+        return len(position) <= ROUTE_PATH_MAX
+
+
+class RoutesCursor(PageCursor):
+    """A routes cursor: the last route's creation time (ISO 8601, with its zone) and id."""
+
+    def accepts(self, position: str) -> bool:
+        try:
+            return datetime.fromisoformat(position).tzinfo is not None
+        except ValueError:
+            return False
 
 
 class RouteCandidatesQuery(ApiSchema):
@@ -118,6 +144,30 @@ class RouteCandidatesQuery(ApiSchema):
             " page's last candidate. Opaque; any other value is 422."
         }
     )
+
+
+class RoutesQuery(ApiSchema):
+    """Beyond the contract: the query of an app's routes list."""
+
+    limit = fields.Integer(
+        load_default=ROUTES_PAGE_DEFAULT,
+        validate=validate.Range(min=1, max=ROUTES_PAGE_MAX),
+        metadata={"description": f"At most this many routes (default {ROUTES_PAGE_DEFAULT})."},
+    )
+    cursor = RoutesCursor(
+        metadata={
+            "description": "The `nextCursor` of the page before; the page starts after that page's last route."
+            " Opaque; any other value is 422."
+        }
+    )
+    path_prefix = StrictString(
+        validate=route_path_validators(),
+        metadata={
+            "description": "Only routes whose path starts with this one, both compared in canonical form (so"
+            " `/caf%C3%A9` finds `/café/x`); a trailing slash is kept, so `/docs/` does not find `/docs-old`."
+        },
+    )
+    target_id = UuidString(metadata={"description": "Only routes to this content document."})
 
 
 class RouteItem(ApiSchema):

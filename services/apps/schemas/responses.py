@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Ref, Timestamps
 from services.apps.schemas.values import (
     ACTIONS,
     DOMAIN_SCOPES,
@@ -18,16 +18,8 @@ from services.apps.schemas.values import (
 )
 
 
-class Timestamps(ApiSchema):
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
-
-
-class AppProductRef(ApiSchema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    slug = fields.String(required=True)
+class AppProductRef(Ref):
+    """A product an app's resource names."""
 
 
 class App(Timestamps):
@@ -165,9 +157,21 @@ class AppRoute(ApiSchema):
     target_id = fields.String(required=True)
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
+    deleted_at = fields.DateTime(
+        required=True, allow_none=True, metadata={"description": "Beyond the contract: when the route was deleted."}
+    )
     # None when the document has been deleted since the route was made.
     target = fields.Nested(AppRouteTarget, required=True, allow_none=True)
     product = fields.Nested(AppProductRef, required=True, allow_none=True)
+
+
+class RouteList(ApiSchema):
+    """Beyond the contract: a page of an app's routes."""
+
+    routes = fields.List(fields.Nested(AppRoute), required=True, metadata={"description": "Oldest first."})
+    next_cursor = fields.String(
+        required=True, allow_none=True, metadata={"description": "The `cursor` of the next page; null on the last."}
+    )
 
 
 class RouteBatchResult(ApiSchema):

@@ -8,6 +8,8 @@ MAX_RESOLVE_IDS = 500
 MAX_IMPORT_ROUTES = 100
 # Pages of route candidates, beyond the contract (docs/architecture.md, "Apps service").
 CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000
+# Pages of an app's routes: at most what one lookup of their targets takes (MAX_RESOLVE_IDS).
+ROUTES_PAGE_DEFAULT, ROUTES_PAGE_MAX = 100, 500
 
 RESOURCE_TYPES = ("product",)
 DOMAIN_TYPES = ("web", "metric", "redirect")

@@ -10,21 +10,28 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
-from libs.common.validators import normalize_route_path, rfc3986_route_path
+from libs.common.state import DB_POOL, caller_of
+from libs.common.validators import normalize_route_path, rfc3986_route_path, route_path_prefix
 from services.apps import upstream
 from services.apps.candidate_listing import CandidateListing
 from services.apps.products import products_by_id
 from services.apps.queries import app_routes as queries
 from services.apps.queries import apps as app_queries
 from services.apps.route_import import ImportItem, import_items, preview_import
-from services.apps.schemas.requests import RouteCandidatesQuery, RouteImport, RouteUpdate
+from services.apps.schemas.requests import (
+    RouteCandidatesQuery,
+    RouteImport,
+    RoutesQuery,
+    RouteUpdate,
+    encode_cursor,
+)
 from services.apps.schemas.values import CANDIDATES_PAGE_DEFAULT
 
 CANDIDATES_QUERY = RouteCandidatesQuery()
 ROUTE_IMPORT = RouteImport()
 ROUTE_UPDATE = RouteUpdate()
+ROUTES_QUERY = RoutesQuery()
 # A batch losing a race for a path is checked and tried again; losing this many in a row is a 409.
 BATCH_ATTEMPTS = 3
 
@@ -107,6 +114,7 @@ async def apps_routes_batch(request: web.Request) -> web.Response:
     for _ in range(BATCH_ATTEMPTS):
         try:
             async with transaction(pool) as cur:
+                await app_queries.require_app(cur, caller_of(request).org.id, app_id, lock=True)
                 existing, preview = await _preview(cur, app_id, items, targets, products)
                 if not preview["valid"]:
                     message = race.message if race else "the import has conflicts; no route was created"
@@ -157,3 +165,45 @@ async def apps_routes_update(request: web.Request) -> web.Response:
     async with cursor(pool) as cur:
         products = await _products_of(request, cur, targets)
     return json_response(_with_target(route, targets, products))
+
+
+async def _with_targets(request: web.Request, routes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The routes in their API shape, each with its target document and that document's product."""
+    targets = await upstream.documents_by_id(request, [route["targetId"] for route in routes])
+    async with cursor(request.app[DB_POOL]) as cur:
+        products = await _products_of(request, cur, targets)
+    return [_with_target(route, targets, products) for route in routes]
+
+
+async def apps_routes_list(request: web.Request) -> web.Response:
+    """GET /api/v1/apps/{appId}/routes: a page of the app's live routes, oldest first, with their targets."""
+    app_id = await _require_app(request)  # another organization's app is 404 before the query is checked
+    query = load_query(request, ROUTES_QUERY)
+    prefix = query.get("path_prefix")
+    async with cursor(request.app[DB_POOL]) as cur:
+        found = await queries.list_routes(
+            cur,
+            app_id,
+            query.get("cursor"),
+            query["limit"] + 1,
+            None if prefix is None else route_path_prefix(prefix),
+            query.get("target_id"),
+        )
+    page = found[: query["limit"]]
+    last = page[-1] if len(found) > len(page) else None
+    return json_response(
+        {
+            "routes": await _with_targets(request, page),
+            "nextCursor": None if last is None else encode_cursor(last["createdAt"].isoformat(), last["id"]),
+        }
+    )
+
+
+async def apps_routes_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}/routes/{routeId}: soft-delete the route, freeing its path; answers it."""
+    app_id = request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, caller_of(request).org.id, app_id)
+        route = await queries.delete_route(cur, app_id, request.match_info["routeId"])
+    [answer] = await _with_targets(request, [route])
+    return json_response(answer)

@@ -6,9 +6,10 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.apps.queries import apps as queries
+from services.apps.queries import deletion
 from services.apps.schemas.requests import AppConfigUpdate, AppCreate, AppUpdate
 from services.apps.slugs import derive_slug
 
@@ -55,3 +56,19 @@ async def apps_config_update(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         config = await queries.replace_config(cur, organization_id, app_id, data["config"])
     return json_response(config)
+
+
+async def apps_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}: soft-delete the app with everything of it; answers the app with `deletedAt`."""
+    async with transaction(request.app[DB_POOL]) as cur:
+        app = await deletion.delete_app(cur, caller_of(request).org.id, request.match_info["appId"])
+    return json_response(app)
+
+
+async def apps_restore(request: web.Request) -> web.Response:
+    """POST /api/v1/apps/{appId}/restore: bring back a deleted app and what its delete took; answers the app."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await deletion.restore_app(cur, organization_id, app_id, request.app[SETTINGS].restore_days)
+        app = await queries.get_app(cur, organization_id, app_id)
+    return json_response(app)

@@ -6,13 +6,13 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.apps.domains import register_domain
-from services.apps.keys import EDGE
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
 from services.apps.schemas.requests import DomainCreate, DomainResolve
+from services.apps.state import EDGE
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()
@@ -32,11 +32,20 @@ async def apps_domains_create(request: web.Request) -> web.Response:
     data = await load_json(request, DOMAIN_CREATE)
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        await app_queries.require_app(cur, organization_id, app_id)
+        await app_queries.require_app(cur, organization_id, app_id, lock=True)
         domain = await register_domain(
             cur, request.app[EDGE], organization_id, {**data, "scope": "app", "app_id": app_id}
         )
     return json_response(domain, status=201)
+
+
+async def apps_domains_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}/domains/{domainId}: soft-delete the domain, freeing its hostname; answers it."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await app_queries.require_app(cur, organization_id, app_id)
+        domain = await queries.delete_app_domain(cur, app_id, request.match_info["domainId"])
+    return json_response(domain)
 
 
 async def internal_domains_resolve(request: web.Request) -> web.Response:

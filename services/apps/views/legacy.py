@@ -7,7 +7,7 @@ from aiohttp import web
 from libs.common.db import cursor
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, caller_of
+from libs.common.state import DB_POOL, caller_of
 from services.apps.queries import domains as queries
 
 

@@ -7,8 +7,8 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import ValidationFailed
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.apps.products import products_by_id
 from services.apps.queries import apps as queries
 from services.apps.queries import products as product_queries
@@ -42,9 +42,18 @@ async def apps_resources_create(request: web.Request) -> web.Response:
     product = caller.product if caller.product is not None and caller.product.id == data["resource_id"] else None
     app_id = request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        await queries.require_app(cur, caller.org.id, app_id)
+        await queries.require_app(cur, caller.org.id, app_id, lock=True)
         if product is None:
             raise ValidationFailed(details={"resourceId": "No such product in this organization."})
         await product_queries.learn_checked(cur, caller.org.id, product)
         resource = await queries.create_resource(cur, caller.org.id, app_id, data["resource_type"], product.id)
     return json_response(resource, status=201)
+
+
+async def apps_resources_delete(request: web.Request) -> web.Response:
+    """DELETE /api/v1/apps/{appId}/resources/{appResourceId}: soft-delete the resource; answers it."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await queries.require_app(cur, organization_id, app_id)
+        resource = await queries.delete_resource(cur, app_id, request.match_info["appResourceId"])
+    return json_response(resource)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Timestamps
 from libs.common.validators import (
     PRIORITY_MAX,
     PRIORITY_MIN,
@@ -72,11 +72,8 @@ class DomainsUpdate(ApiSchema):
     canonical_domain_id = UuidString()
 
 
-class ContentDocument(ApiSchema):
+class ContentDocument(Timestamps):
     id = fields.String(required=True)
-    created_at = fields.DateTime(required=True)
-    updated_at = fields.DateTime(required=True)
-    deleted_at = fields.DateTime(required=True, allow_none=True)
     last_indexed_at = fields.DateTime(required=True, allow_none=True)
     published_at = fields.DateTime(required=True, allow_none=True)
     file_path = fields.String(required=True)

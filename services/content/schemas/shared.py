@@ -6,13 +6,7 @@ from typing import Any
 
 from marshmallow import fields
 
-from libs.common.schemas import ApiSchema
-
-
-class Ref(ApiSchema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    slug = fields.String(required=True)
+from libs.common.schemas import ApiSchema, Ref
 
 
 class Scope(ApiSchema):

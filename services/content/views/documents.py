@@ -9,8 +9,8 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound, ValidationFailed
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
+from libs.common.state import DB_POOL, caller_of
 from services.content import editing
 from services.content.domains import DomainChange, resolve_domains
 from services.content.locations import locate

@@ -8,8 +8,8 @@ from libs.common.changes import changes_answer
 from libs.common.db import cursor
 from libs.common.encoding import json_response, raw_json_response
 from libs.common.errors import NotFound
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json, load_query
+from libs.common.state import DB_POOL, caller_of
 from services.content.queries import documents
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.schemas.internal import (

@@ -15,8 +15,8 @@ from libs.common.db import savepoint, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import ApiError, Conflict, NotFound, ValidationFailed
 from libs.common.internal_token import Caller, Product
-from libs.common.keys import DB_POOL, caller_of
 from libs.common.schemas import load_json
+from libs.common.state import DB_POOL, caller_of
 from services.content import editing
 from services.content.domains import DomainChange, resolve_domains
 from services.content.locations import slug_of

@@ -16,7 +16,7 @@ from gateway.directory import Directory
 from gateway.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
-    from gateway.replicas import Replicas  # which routes through gateway.proxy, which reads these keys
+    from gateway.replicas import Replicas  # which routes through gateway.proxy, which reads this state
 
 KEY_STORE: web.AppKey[ApiKeyStore] = web.AppKey("key_store")
 DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")

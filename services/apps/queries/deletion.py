@@ -1,0 +1,83 @@
+"""Deleting a whole app, bringing it back, and purging it after its restore window.
+
+An app's delete gives the app and everything of it still live (config, resources, domains,
+routes) one `deleted_at`, and marks those things `deleted_with_app`; a restore brings back exactly
+the marked ones, never what was deleted on its own before. Until the purge removes the app, its
+hostnames stay its own (the index `domains_live_hostname_key`, migration 110).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from libs.common.db import fetch_all, fetch_one
+from libs.common.errors import Conflict, NotFound
+from libs.common.validators import is_uuid
+from services.apps.queries.apps import APP_COLUMNS, app_from_row, slug_conflict
+
+# What an app owns, in the order the purge removes it (routes and domains before the app they name).
+OWNED_TABLES = ("routes", "domains", "app_resources", "app_configs")
+
+
+async def delete_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]:
+    """Soft-delete a live app of the organization and everything live of it, in the caller's transaction."""
+    row = None
+    if is_uuid(app_id):
+        row = await fetch_one(
+            cur,
+            "UPDATE apps SET deleted_at = clock_timestamp()"
+            f" WHERE id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {APP_COLUMNS}",
+            (app_id, organization_id),
+        )
+    if row is None:
+        raise NotFound("app not found")
+    for table in OWNED_TABLES:
+        await cur.execute(
+            f"UPDATE {table} SET deleted_at = %s, deleted_with_app = true WHERE app_id = %s AND deleted_at IS NULL",
+            (row["deleted_at"], app_id),
+        )
+    return app_from_row(row)
+
+
+async def restore_app(cur: Any, organization_id: str, app_id: str, restore_days: int) -> None:
+    """Bring back a deleted app and what its delete took, in the caller's transaction.
+
+    404 for an unknown app, another organization's, or one deleted more than `restore_days` ago;
+    409 for an app that is not deleted, or whose slug a live app has taken meanwhile.
+    """
+    row = None
+    if is_uuid(app_id):
+        row = await fetch_one(
+            cur,
+            "SELECT slug, deleted_at, deleted_at > clock_timestamp() - make_interval(days => %s) AS restorable"
+            " FROM apps WHERE id = %s AND organization_id = %s FOR UPDATE",
+            (restore_days, app_id, organization_id),
+        )
+    if row is None or (row["deleted_at"] is not None and not row["restorable"]):
+        raise NotFound("app not found")
+    if row["deleted_at"] is None:
+        raise Conflict("the app is not deleted")
+    with slug_conflict(row["slug"]):
+        await cur.execute("UPDATE apps SET deleted_at = NULL WHERE id = %s", (app_id,))
+    for table in OWNED_TABLES:
+        await cur.execute(
+            f"UPDATE {table} SET deleted_at = NULL, deleted_with_app = false WHERE app_id = %s AND deleted_with_app",
+            (app_id,),
+        )
+
+
+async def purge_apps(cur: Any, restore_days: int, limit: int) -> int:
+    """Remove up to `limit` apps deleted more than `restore_days` ago, with everything they own, in
+    the caller's transaction; how many were removed. Their hostnames are free from then on."""
+    rows = await fetch_all(
+        cur,
+        "SELECT id FROM apps WHERE deleted_at <= clock_timestamp() - make_interval(days => %s)"
+        " ORDER BY deleted_at LIMIT %s FOR UPDATE SKIP LOCKED",
+        (restore_days, limit),
+    )
+    ids = [str(row["id"]) for row in rows]
+    if ids:
+        for table in OWNED_TABLES:
+            await cur.execute(f"DELETE FROM {table} WHERE app_id = ANY(%s::uuid[])", (ids,))
+        await cur.execute("DELETE FROM apps WHERE id = ANY(%s::uuid[])", (ids,))
+    return len(ids)
