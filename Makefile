@@ -22,9 +22,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m deploy.run
 
-## make test: lint, types, then the whole suite against real PostgreSQL and Redis (and a real browser).
+## make test: lint, types, then the whole suite against real PostgreSQL and Redis (and a real browser),
+## on TEST_WORKERS pytest-xdist workers (each with its own database, Redis prefix and, for the
+## end-to-end tests, its own gunicorn processes); idle workers take tests queued for busy ones.
+TEST_WORKERS ?= 3
 test: $(STAMP) lint chromium tools
-	$(PY) -m deploy.stack exec -- $(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m deploy.stack exec -- $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 ## The dashboard's browser tests drive the machine's Chromium: installed from Debian's packages
 ## (as root) when it is missing, the way the stores are brought up when they do not answer.

@@ -10,6 +10,7 @@ BENCHMARKS = (
     "bench.app_routes",
     "bench.route_candidates",
     "bench.personas",
+    "bench.idempotency",
     "bench.search",
     "bench.search_replicas",
     "bench.reference",

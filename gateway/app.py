@@ -20,6 +20,7 @@ from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import mount_dashboard
 from gateway.directory import CHANGES_POLL_SECONDS, Directory
 from gateway.envelope import error_response
+from gateway.idempotency import PURGE_SECONDS, Idempotency
 from gateway.oauth import device
 from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.openapi import render_document
@@ -34,6 +35,7 @@ from gateway.state import (
     AUTHENTICATOR,
     CLOCK,
     DIRECTORY,
+    IDEMPOTENCY,
     KEY_STORE,
     LIMITER,
     OPENAPI_DOCUMENT,
@@ -85,12 +87,14 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         )
     )
     app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory, failures)
+    app[IDEMPOTENCY] = idempotency = Idempotency(pool)
     async with (
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(EXPIRY_SWEEP_SECONDS, partial(device.delete_expired, pool, app[CLOCK]), "device-codes-expiry"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
+        periodic(PURGE_SECONDS, idempotency.purge, "idempotency-keys-purge"),
     ):
         yield
     await keys.flush_last_used()

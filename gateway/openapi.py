@@ -11,8 +11,12 @@ from marshmallow import Schema, fields
 
 from gateway.auth.credentials import API_KEY_HEADER
 from gateway.auth.sessions import SESSION_COOKIE
+from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
+from gateway.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
+from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
 from gateway.openapi_examples import Examples
 from libs.common.encoding import dumps
+from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.glossary import FIELDS, PARAMETERS, SCHEMA_FIELDS
@@ -59,7 +63,7 @@ ERROR_DESCRIPTIONS = {
     403: "The credential lacks the required scope.",
     404: "No such resource in the caller's organization.",
     408: "The request body did not arrive in time.",
-    409: "Conflict with an existing resource.",
+    409: "Conflict with an existing resource, or `IDEMPOTENCY_IN_PROGRESS` (the key's first request still runs).",
     410: "The operation has been retired.",
     413: "The body is over the size limit.",
     422: (
@@ -122,6 +126,15 @@ def _path_parameter(segment: str, name: str) -> dict[str, Any]:
             "schema": {"type": "string", "minLength": 1}}  # fmt: skip
 
 
+IDEMPOTENCY_DESCRIPTION = (
+    "Makes a retry safe: the first request with a key runs and its answer is kept for 24 hours (per "
+    "organization and credential); the same request again answers it with `Idempotent-Replayed: true`. "
+    "The key with another method, path or body is a 422 `IDEMPOTENCY_KEY_REUSED`; while the first request "
+    "runs, a 409 `IDEMPOTENCY_IN_PROGRESS` (retry). 5xx answers are not kept."
+)
+ETAG_DESCRIPTION = "The strong entity tag of the resource's current version, for `If-Match` and `If-None-Match`."
+
+
 def _error_statuses(route: Route) -> list[int]:
     if route.errors is not None:
         # The operation's own list, and what the gateway itself answers on it.
@@ -134,6 +147,41 @@ def _error_statuses(route: Route) -> list[int]:
     if route.sunset is not None:
         statuses.add(410)
     return sorted(statuses)
+
+
+def _header(name: str, description: str, **schema: Any) -> dict[str, Any]:
+    return {"in": "header", "name": name, "required": False, "description": description,
+            "schema": {"type": "string", **schema}}  # fmt: skip
+
+
+def _conditional_headers(route: Route, parameters: list[dict[str, Any]], responses: dict[str, Any]) -> None:
+    """The `Idempotency-Key` of every write, and the ETag, `If-Match` and `If-None-Match` of a
+    versioned resource: parameters, the success answer's headers, and the 304 and 412 they add."""
+    headers: dict[str, Any] = {}
+    if route.method in IDEMPOTENT_METHODS:
+        parameters.append(_header(IDEMPOTENCY_HEADER, IDEMPOTENCY_DESCRIPTION, minLength=1, maxLength=MAX_KEY_LENGTH))
+        headers[REPLAYED_HEADER] = {
+            "description": "`true` when this is the stored answer of an earlier request with the same key.",
+            "schema": {"type": "string", "const": "true"},
+        }
+    if route.versioned:
+        headers["ETag"] = {"description": ETAG_DESCRIPTION, "schema": {"type": "string"}}
+        if route.method == "GET":
+            parameters.append(
+                _header(IF_NONE_MATCH, "Answer 304 without a body when the resource still has this ETag.")
+            )
+            responses["304"] = {
+                "description": "Not modified: the ETag sent is current.",
+                "headers": {"ETag": headers["ETag"]},
+            }
+        elif route.method in ("PUT", "PATCH"):
+            parameters.append(_header(IF_MATCH, "Write only if the resource still has this ETag (or `*`)."))
+            responses["412"] = {
+                "description": "`PRECONDITION_FAILED`: the resource changed; `details.etag` is its current ETag.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
+            }
+    if headers:
+        responses[str(route.status)]["headers"] = headers
 
 
 def _operation(route: Route) -> dict[str, Any]:
@@ -153,6 +201,7 @@ def _operation(route: Route) -> dict[str, Any]:
     responses: dict[str, Any] = {
         str(route.status): {"description": "Success.", "content": {"application/json": {"schema": success}}}
     }
+    _conditional_headers(route, parameters, responses)
     for status in _error_statuses(route):
         responses[str(status)] = {
             "description": ERROR_DESCRIPTIONS[status],
@@ -186,7 +235,7 @@ def add_examples(document: dict[str, Any]) -> None:
             for parameter in operation["parameters"]:
                 parameter["example"] = examples.of(parameter["schema"], parameter["name"])
             contents = [operation.get("requestBody", {}).get("content", {})]
-            contents += [answer["content"] for answer in operation["responses"].values()]
+            contents += [answer.get("content", {}) for answer in operation["responses"].values()]
             for content in contents:
                 for media in content.values():
                     media["example"] = examples.of(media["schema"])

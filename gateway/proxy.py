@@ -13,13 +13,16 @@ import calendar
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import format_datetime
+from functools import partial
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from gateway.envelope import ok_response_from_json, ok_streamed_response
+from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
+from gateway.idempotency import idempotency_key
 from gateway.identity import Identity
-from gateway.state import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
+from gateway.state import AUTHENTICATOR, CLOCK, DIRECTORY, IDEMPOTENCY, LIMITER
 from libs.common import errors
 from libs.common.encoding import loads
 from libs.common.http_client import RawResponse, StreamedResponse, upstream_error
@@ -30,7 +33,8 @@ from libs.common.state import ACCESS_FIELDS, HTTP, REQUEST_ID, SETTINGS
 from libs.contract.route import Route
 
 # Only these client headers reach a service; identity travels in the internal token alone.
-FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent")
+# The conditional ones are checked by the service owning the resource, atomically with its write.
+FORWARDED_REQUEST_HEADERS = ("Content-Type", "Accept", "Accept-Language", "User-Agent", "If-Match", "If-None-Match")
 PASSED_RESPONSE_HEADERS = ("Cache-Control", "ETag", "Last-Modified", "Location")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -111,6 +115,8 @@ def shape(raw: RawResponse | StreamedResponse) -> web.Response:
             raw.close()
             raise errors.BadGateway("upstream answered with a body that is not JSON")
         response = ok_streamed_response(raw.pieces(), raw.status)
+    elif raw.status == 304:  # If-None-Match: the version the client holds is current; no body
+        response = web.Response(status=304)
     else:
         if raw.status >= 400:
             raise upstream_error(raw)
@@ -181,9 +187,16 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 raise errors.Forbidden(
                     f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                 )
+            key = idempotency_key(request) if request.method in IDEMPOTENT_METHODS else None
             body = await read_body(request, app[SETTINGS].body_timeout_seconds)
             product = await check_tenancy(request, route, identity, body)
-            response = await respond(request, Checked(identity, product, body))
+            checked = Checked(identity, product, body)
+            if key is None:
+                response = await respond(request, checked)
+            else:
+                response = await app[IDEMPOTENCY].run(
+                    request, identity, key, body, route.timeout, partial(respond, request, checked)
+                )
         except errors.ApiError as error:
             error.headers = {**extra_headers, **error.headers}
             raise

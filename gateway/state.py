@@ -13,6 +13,7 @@ from gateway.auth.api_keys import ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.tokens import TokenSigner
 from gateway.directory import Directory
+from gateway.idempotency import Idempotency
 from gateway.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")
 AUTHENTICATOR: web.AppKey[Authenticator] = web.AppKey("authenticator")
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter")
 SIGNER: web.AppKey[TokenSigner] = web.AppKey("signer")
+IDEMPOTENCY: web.AppKey[Idempotency] = web.AppKey("idempotency")
 OPENAPI_DOCUMENT: web.AppKey[Asset] = web.AppKey("openapi_document")
 SEARCH_REPLICAS: web.AppKey[Replicas] = web.AppKey("search_replicas")
 # Tests move time forward to see the legacy-routing sunset.

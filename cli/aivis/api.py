@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +24,13 @@ from aivis.errors import EXIT_AUTH, EXIT_SERVER, ApiError, CliError, not_signed_
 
 CLIENT_ID = "aivis-cli"
 REFRESH_MARGIN_SECONDS = 60
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+IDEMPOTENCY_KEY = "Idempotency-Key"
+IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS"
+ATTEMPTS = 3
+RETRY_STATUSES = frozenset({502, 503, 504})
+RETRY_DELAY_SECONDS = 0.25
+MAX_RETRY_DELAY_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -76,22 +84,44 @@ class Api:
     # The API.
 
     def call(self, endpoint: Endpoint, *, query: dict[str, Any] | None = None, body: Any = None, **path: str) -> Any:
-        """The `data` of a successful answer; an error envelope raises ApiError."""
+        """The `data` of a successful answer; an error envelope raises ApiError.
+
+        A write carries a fresh `Idempotency-Key`, the same on each of its retries, so a retry after a
+        lost answer never writes twice. A call is sent again (ATTEMPTS in all) when it got no answer,
+        a 502, 503 or 504, or a 409 saying the first request with its key still runs.
+        """
         kwargs: dict[str, Any] = {
             "params": {key: _query_value(value) for key, value in (query or {}).items() if value is not None}
         }
         if body is not None:
             kwargs["json"] = body
         method, url = endpoint.method, endpoint.url(**path)
+        headers = {IDEMPOTENCY_KEY: str(uuid.uuid4())} if method in WRITES else {}
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                response = self._authorized(method, url, headers, kwargs)
+            except httpx.HTTPError as exc:
+                if attempt == ATTEMPTS or not isinstance(exc, httpx.TransportError):
+                    raise CliError(f"cannot reach {self.base_url}: {exc}", EXIT_SERVER) from None
+                time.sleep(RETRY_DELAY_SECONDS * attempt)
+                continue
+            if attempt == ATTEMPTS or not _worth_retrying(response):
+                return _data_of(response)
+            time.sleep(_retry_delay(response, attempt))
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _authorized(self, method: str, url: str, headers: dict[str, str], kwargs: dict[str, Any]) -> httpx.Response:
+        """One request with the credential (an expired token refreshed and the request sent again)."""
         if self.api_key is not None:
-            response = self._send(method, url, headers={"x-api-key": self.api_key}, **kwargs)
-        else:
-            token = self.access_token()
-            response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
-            if response.status_code == 401:
-                token = self._refresh(token)
-                response = self._send(method, url, headers={"Authorization": f"Bearer {token}"}, **kwargs)
-        return _data_of(response)
+            return self.client.request(method, url, headers={**headers, "x-api-key": self.api_key}, **kwargs)
+        token = self.access_token()
+        response = self.client.request(method, url, headers={**headers, "Authorization": f"Bearer {token}"}, **kwargs)
+        if response.status_code == 401:
+            token = self._refresh(token)
+            response = self.client.request(
+                method, url, headers={**headers, "Authorization": f"Bearer {token}"}, **kwargs
+            )
+        return response
 
     # The profile's tokens.
 
@@ -145,6 +175,25 @@ def oauth_error(status: int, body: dict[str, Any]) -> CliError:
     if status >= 500 or not body:
         return CliError(f"the server answered {status}", EXIT_SERVER)
     return CliError(f"{body.get('error')}: {body.get('error_description', '')}", EXIT_AUTH)
+
+
+def _worth_retrying(response: httpx.Response) -> bool:
+    if response.status_code in RETRY_STATUSES:
+        return True
+    if response.status_code != 409:
+        return False
+    try:
+        return bool(response.json().get("code") == IN_PROGRESS)
+    except (ValueError, AttributeError):
+        return False
+
+
+def _retry_delay(response: httpx.Response, attempt: int) -> float:
+    """The server's `Retry-After` (at most MAX_RETRY_DELAY_SECONDS), or a delay growing with each attempt."""
+    try:
+        return min(float(response.headers["Retry-After"]), MAX_RETRY_DELAY_SECONDS)
+    except (KeyError, ValueError):
+        return RETRY_DELAY_SECONDS * attempt
 
 
 def _query_value(value: Any) -> Any:

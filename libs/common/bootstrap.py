@@ -9,9 +9,10 @@ them directly.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import psycopg2
 import psycopg2.errors
@@ -93,6 +94,24 @@ def _ensure_schema(cur: psycopg2.extensions.cursor, part: Part) -> None:
             pass  # created by a concurrent bootstrap
 
 
+# Roles are the cluster's, not one database's: bootstraps of several databases at once (the test
+# suite's workers) take turns at them, or PostgreSQL refuses one with "tuple concurrently updated".
+ROLES_LOCK = 0x61697669
+
+
+@contextlib.contextmanager
+def roles_turn(admin: str) -> Iterator[None]:
+    """Hold the cluster-wide bootstrap lock (an advisory lock in the `postgres` database)."""
+    conn = psycopg2.connect(make_dsn(admin, dbname="postgres"))
+    conn.autocommit = True
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_lock(%s)", (ROLES_LOCK,))
+        yield
+    finally:
+        conn.close()  # ends the session, and its lock with it
+
+
 def setup(admin: str, parts: Iterable[Part] = PARTS) -> dict[str, list[str]]:
     """Bring the database to the current state of every part; returns the migrations applied."""
     ensure_database(admin)
@@ -100,7 +119,7 @@ def setup(admin: str, parts: Iterable[Part] = PARTS) -> dict[str, list[str]]:
     applied: dict[str, list[str]] = {}
     try:
         conn.autocommit = True
-        with conn.cursor() as cur:
+        with roles_turn(admin), conn.cursor() as cur:
             # The public schema is no part's: nobody but its owner may create objects in it.
             cur.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
             for part in parts:

@@ -70,8 +70,21 @@ class Conflict(ApiError):
     status, code, default_message = 409, "CONFLICT", "conflict"
 
 
+class IdempotencyInProgress(Conflict):
+    """A request with an `Idempotency-Key` whose first request is still running."""
+
+    code, default_message = "IDEMPOTENCY_IN_PROGRESS", "a request with this Idempotency-Key is still running"
+    default_headers = {"Retry-After": "1"}
+
+
 class Gone(ApiError):
     status, code, default_message = 410, "GONE", "gone"
+
+
+class PreconditionFailed(ApiError):
+    """A stale `If-Match`: the resource changed since the caller read it (the current ETag in `details`)."""
+
+    status, code, default_message = 412, "PRECONDITION_FAILED", "the resource has changed since it was read"
 
 
 class PayloadTooLarge(ApiError):
@@ -80,6 +93,13 @@ class PayloadTooLarge(ApiError):
 
 class ValidationFailed(ApiError):
     status, code, default_message = 422, "VALIDATION_FAILED", "validation failed"
+
+
+class IdempotencyKeyReused(ValidationFailed):
+    """An `Idempotency-Key` sent again with a different request (method, path or body)."""
+
+    code = "IDEMPOTENCY_KEY_REUSED"
+    default_message = "this Idempotency-Key was used with a different request"
 
 
 class RateLimited(ApiError):
@@ -122,6 +142,7 @@ ERRORS_BY_STATUS: dict[int, type[ApiError]] = {
         RequestTimeout,
         Conflict,
         Gone,
+        PreconditionFailed,
         PayloadTooLarge,
         ValidationFailed,
         RateLimited,

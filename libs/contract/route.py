@@ -60,6 +60,9 @@ class Route:
     deprecated: date | None = None
     successor: str | None = None
     sunset: datetime | None = None
+    # The answer is one resource carrying a strong `ETag` of its version: a GET honours
+    # `If-None-Match` (304), a PUT or PATCH `If-Match` (412), checked by the service with its write.
+    versioned: bool = False
     # OpenAPI.
     query: type[Schema] | None = None
     body: type[Schema] | None = None

@@ -22,6 +22,7 @@ HANDLERS = (
     app_routes.apps_route_candidates,
     app_routes.apps_routes_preview,
     app_routes.apps_routes_batch,
+    app_routes.apps_routes_get,
     app_routes.apps_routes_update,
     apps.apps_delete,
     apps.apps_restore,

@@ -89,6 +89,17 @@ async def get_persona(cur: Any, organization_id: str, persona_id: str) -> str | 
     return persona
 
 
+async def lock_persona(cur: Any, organization_id: str, persona_id: str) -> str | None:
+    """A live persona, locked for the caller's transaction (a write checking `If-Match` takes it first)."""
+    persona: str | None = await fetch_value(
+        cur,
+        f"SELECT {PERSONA_JSON}::text FROM personas WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        " FOR UPDATE",
+        (persona_id, organization_id),
+    )
+    return persona
+
+
 async def update_persona(cur: Any, organization_id: str, persona_id: str, values: dict[str, Any]) -> str | None:
     """Change the given fields of a live persona; with no fields, the persona as it is."""
     if not values:

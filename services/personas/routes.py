@@ -10,6 +10,7 @@ from services.personas import contract, views
 HANDLERS = (
     views.personas_list,
     views.personas_create,
+    views.personas_get,
     views.personas_update,
     views.personas_delete,
     views.topics_list,

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from libs.common.db import cursor
-from libs.common.encoding import json_response, raw_json_response
+from libs.common.db import cursor, transaction
+from libs.common.encoding import json_response, loads, raw_json_response
 from libs.common.errors import NotFound
+from libs.common.etags import IF_MATCH, check_if_match, record_etag, versioned_response
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, caller_of
 from services.personas import queries
@@ -53,18 +54,40 @@ async def personas_create(request: web.Request) -> web.Response:
     values = await load_json(request, PERSONA_CREATE)
     async with cursor(request.app[DB_POOL]) as cur:
         persona = await queries.create_persona(cur, caller_of(request).org.id, product.id, values)
-    return raw_json_response(persona.encode(), status=201)
+    return _versioned(request, persona, status=201)
+
+
+def _versioned(request: web.Request, persona: str, status: int = 200) -> web.Response:
+    """A persona's answer with its ETag (its id and `updatedAt`); a read holding it is a 304."""
+    return versioned_response(request, (data := loads(persona)), record_etag(data), status)
+
+
+async def personas_get(request: web.Request) -> web.Response:
+    """GET /api/v1/personas/{personaId}: one active persona, with its ETag."""
+    persona_id = path_id(request, "personaId", "persona")
+    async with cursor(request.app[DB_POOL]) as cur:
+        persona = await queries.get_persona(cur, caller_of(request).org.id, persona_id)
+    if persona is None:
+        raise NotFound("persona not found")
+    return _versioned(request, persona)
 
 
 async def personas_update(request: web.Request) -> web.Response:
-    """PUT /api/v1/personas/{personaId}: change the supplied fields; 409 when the name is taken."""
+    """PUT /api/v1/personas/{personaId}: change the supplied fields (of the version `If-Match` names);
+    409 when the name is taken."""
     persona_id = path_id(request, "personaId", "persona")
     values = await load_json(request, PERSONA_UPDATE)
-    async with cursor(request.app[DB_POOL]) as cur:
-        persona = await queries.update_persona(cur, caller_of(request).org.id, persona_id, values)
+    organization_id = caller_of(request).org.id
+    async with transaction(request.app[DB_POOL]) as cur:
+        if IF_MATCH in request.headers:  # checked under the row's lock, so no write slips in between
+            current = await queries.lock_persona(cur, organization_id, persona_id)
+            if current is None:
+                raise NotFound("persona not found")
+            check_if_match(request, record_etag(loads(current)))
+        persona = await queries.update_persona(cur, organization_id, persona_id, values)
     if persona is None:
         raise NotFound("persona not found")
-    return raw_json_response(persona.encode())
+    return _versioned(request, persona)
 
 
 async def personas_delete(request: web.Request) -> web.Response:
@@ -74,7 +97,7 @@ async def personas_delete(request: web.Request) -> web.Response:
         persona = await queries.delete_persona(cur, caller_of(request).org.id, persona_id)
     if persona is None:
         raise NotFound("persona not found")
-    return raw_json_response(persona.encode())
+    return _versioned(request, persona)
 
 
 # Topics.

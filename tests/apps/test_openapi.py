@@ -11,6 +11,7 @@ APPS_OPERATIONS = {
     ("get", "/api/v1/apps/{appId}/domains"), ("post", "/api/v1/apps/{appId}/domains"),
     ("get", "/api/v1/apps/{appId}/route-candidates"), ("post", "/api/v1/apps/{appId}/routes/import-preview"),
     ("post", "/api/v1/apps/{appId}/routes/batch"), ("patch", "/api/v1/apps/{appId}/routes/{routeId}"),
+    ("get", "/api/v1/apps/{appId}/routes/{routeId}"),
     ("get", "/api/v1/domain/{id}/routing"),
 }  # fmt: skip
 

@@ -39,11 +39,15 @@ class Tenant:
         org = await identity.organization()
         return cls(gateway, org, await identity.product(org), await identity.api_key(org))
 
-    async def call(self, method: str, path: str, json: Any = None, params: Any = None) -> Answer:
+    async def call(
+        self, method: str, path: str, json: Any = None, params: Any = None, headers: dict[str, str] | None = None
+    ) -> Answer:
+        """The answer; `body` None for one without a body (a 304)."""
         async with self.gateway.request(
-            method, path, json=json, params=params, headers={"x-api-key": self.key}
+            method, path, json=json, params=params, headers={"x-api-key": self.key, **(headers or {})}
         ) as response:
-            return Answer(response.status, await response.json(), response.headers)
+            body = await response.json() if await response.read() else None
+            return Answer(response.status, body, response.headers)
 
     @property
     def scope(self) -> dict[str, Any]:

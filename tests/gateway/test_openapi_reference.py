@@ -43,7 +43,7 @@ def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
         for media in operation.get("requestBody", {}).get("content", {}).values():
             yield f"{name} body", media["schema"], media.get("example")
         for status, answer in operation["responses"].items():
-            for media in answer["content"].values():
+            for media in answer.get("content", {}).values():
                 yield f"{name} {status}", media["schema"], media.get("example")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 PATHS = {
     "/api/v1/products/{productId}/personas": {"get", "post"},
-    "/api/v1/personas/{personaId}": {"put", "delete"},
+    "/api/v1/personas/{personaId}": {"get", "put", "delete"},
     "/api/v1/products/{productId}/topics": {"get", "post"},
     "/api/v1/prompt-suggestions": {"get"},
     "/api/v1/prompt-suggestions/regenerate": {"post"},

@@ -139,12 +139,14 @@ async def insert_routes(
     return [route_from_row(row) for row in rows]
 
 
-async def get_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
+async def get_route(cur: Any, app_id: str, route_id: str, *, for_update: bool = False) -> dict[str, Any]:
+    """One route of the app (locked for the caller's transaction when asked); 404 when there is none."""
     row = None
     if is_uuid(route_id):
+        lock = " FOR UPDATE" if for_update else ""
         row = await fetch_one(
             cur,
-            f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s AND deleted_at IS NULL",
+            f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s AND deleted_at IS NULL{lock}",
             (route_id, app_id),
         )
     if row is None:

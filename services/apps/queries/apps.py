@@ -7,6 +7,7 @@ from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
+from libs.common.etags import etag
 from libs.common.validators import is_uuid
 
 APP_COLUMNS = "id, organization_id, name, slug, metadata, created_at, updated_at, deleted_at"
@@ -50,6 +51,12 @@ def resource_from_row(row: Row) -> dict[str, Any]:
         "updatedAt": row["updated_at"],
         "deletedAt": row["deleted_at"],
     }
+
+
+def app_etag(app: dict[str, Any]) -> str:
+    """The app's version: its own, its config's and its live resources', all of which its answer shows."""
+    resources = (f"{resource['id']}@{resource['updatedAt']}" for resource in app["resources"])
+    return etag(app["id"], app["updatedAt"], app["appConfig"]["updatedAt"], *resources)
 
 
 def slug_conflict(slug: str) -> AbstractContextManager[None]:
@@ -112,6 +119,20 @@ async def require_app(cur: Any, organization_id: str, app_id: str, lock: bool = 
     if row is None:
         raise NotFound("app not found")
     return row
+
+
+async def lock_app_version(cur: Any, organization_id: str, app_id: str) -> str:
+    """Lock the live app's row for the caller's transaction and answer its ETag; 404 when there is none.
+
+    Writes checking `If-Match` take this lock first, so none can change the app between another's check and write.
+    """
+    if not is_uuid(app_id) or not await fetch_one(
+        cur,
+        "SELECT 1 FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL FOR UPDATE",
+        (app_id, organization_id),
+    ):
+        raise NotFound("app not found")
+    return app_etag(await get_app(cur, organization_id, app_id))
 
 
 async def get_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]:

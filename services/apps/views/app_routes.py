@@ -1,4 +1,4 @@
-"""Handlers of an app's URL routes: candidates, import preview, batch creation and update."""
+"""Handlers of an app's URL routes: candidates, import preview, batch creation, one route and its update."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
+from libs.common.etags import IF_MATCH, check_if_match, record_etag, versioned_response
 from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
 from libs.common.validators import normalize_route_path, rfc3986_route_path, route_path_prefix
@@ -139,6 +140,17 @@ async def apps_routes_batch(request: web.Request) -> web.Response:
     return json_response({"createdCount": len(created), "routes": routes})
 
 
+async def apps_routes_get(request: web.Request) -> web.Response:
+    """GET /api/v1/apps/{appId}/routes/{routeId}: one route with its target and product, and its ETag."""
+    app_id = await _require_app(request)
+    async with cursor(request.app[DB_POOL]) as cur:
+        route = await queries.get_route(cur, app_id, request.match_info["routeId"])
+    targets = await upstream.documents_by_id(request, [route["targetId"]])
+    async with cursor(request.app[DB_POOL]) as cur:
+        products = await _products_of(request, cur, targets)
+    return versioned_response(request, _with_target(route, targets, products), record_etag(route))
+
+
 async def apps_routes_update(request: web.Request) -> web.Response:
     """PATCH /api/v1/apps/{appId}/routes/{routeId}: change a route's path and/or target document.
 
@@ -159,12 +171,14 @@ async def apps_routes_update(request: web.Request) -> web.Response:
     if "target_id" in data and data["target_id"] not in targets:
         raise ValidationFailed(details={"targetId": "No such document in this organization."})
     async with transaction(pool) as cur:
+        if IF_MATCH in request.headers:  # checked under the route's row lock, so no write slips in between
+            check_if_match(request, record_etag(await queries.get_route(cur, app_id, route_id, for_update=True)))
         route = await queries.update_route(cur, app_id, route_id, data)
     if route["targetId"] not in targets:  # another request changed the target meanwhile
         targets = await upstream.documents_by_id(request, [route["targetId"]])
     async with cursor(pool) as cur:
         products = await _products_of(request, cur, targets)
-    return json_response(_with_target(route, targets, products))
+    return versioned_response(request, _with_target(route, targets, products), record_etag(route))
 
 
 async def _with_targets(request: web.Request, routes: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from aiohttp import web
+from aiopg import Cursor
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
+from libs.common.etags import IF_MATCH, check_if_match, versioned_response
 from libs.common.schemas import load_json
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.apps.queries import apps as queries
@@ -31,31 +33,43 @@ async def apps_create(request: web.Request) -> web.Response:
     slug = data.get("slug") or derive_slug(data["name"])
     async with transaction(request.app[DB_POOL]) as cur:
         app = await queries.create_app(cur, caller_of(request).org.id, data["name"], slug, data["metadata"])
-    return json_response(app, status=201)
+    return versioned_response(request, app, queries.app_etag({**app, "resources": []}), status=201)
 
 
 async def apps_get(request: web.Request) -> web.Response:
     """GET /api/v1/apps/{appId}: the app with its config and resources."""
     async with cursor(request.app[DB_POOL]) as cur:
         app = await queries.get_app(cur, caller_of(request).org.id, request.match_info["appId"])
-    return json_response(app)
+    return versioned_response(request, app, queries.app_etag(app))
+
+
+async def _check_version(request: web.Request, cur: Cursor, organization_id: str, app_id: str) -> None:
+    """With `If-Match`, 412 unless it names the app's current version, checked under the app's row lock."""
+    if IF_MATCH in request.headers:
+        check_if_match(request, await queries.lock_app_version(cur, organization_id, app_id))
 
 
 async def apps_update(request: web.Request) -> web.Response:
-    """PATCH /api/v1/apps/{appId}: change the given name, slug and metadata."""
+    """PATCH /api/v1/apps/{appId}: change the given name, slug and metadata (of the version `If-Match` names)."""
     data = await load_json(request, APP_UPDATE)
-    async with cursor(request.app[DB_POOL]) as cur:
-        app = await queries.update_app(cur, caller_of(request).org.id, request.match_info["appId"], data)
-    return json_response(app)
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
+    async with transaction(request.app[DB_POOL]) as cur:
+        await _check_version(request, cur, organization_id, app_id)
+        app = await queries.update_app(cur, organization_id, app_id, data)
+        version = queries.app_etag(await queries.get_app(cur, organization_id, app_id))
+    return versioned_response(request, app, version)
 
 
 async def apps_config_update(request: web.Request) -> web.Response:
-    """PATCH /api/v1/apps/{appId}/app-config: replace the app's config object."""
+    """PATCH /api/v1/apps/{appId}/app-config: replace the app's config object; the config is part of the
+    app, so `If-Match` and the answer's ETag are the app's version."""
     data = await load_json(request, CONFIG_UPDATE)
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
-    async with cursor(request.app[DB_POOL]) as cur:
+    async with transaction(request.app[DB_POOL]) as cur:
+        await _check_version(request, cur, organization_id, app_id)
         config = await queries.replace_config(cur, organization_id, app_id, data["config"])
-    return json_response(config)
+        version = queries.app_etag(await queries.get_app(cur, organization_id, app_id))
+    return versioned_response(request, config, version)
 
 
 async def apps_delete(request: web.Request) -> web.Response:

@@ -6,6 +6,7 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
+from libs.common.etags import record_etag, versioned_response
 from libs.common.schemas import load_json
 from libs.common.state import DB_POOL, caller_of
 from services.apps.domains import register_domain
@@ -36,7 +37,7 @@ async def apps_domains_create(request: web.Request) -> web.Response:
         domain = await register_domain(
             cur, request.app[EDGE], organization_id, {**data, "scope": "app", "app_id": app_id}
         )
-    return json_response(domain, status=201)
+    return versioned_response(request, domain, record_etag(domain), status=201)
 
 
 async def apps_domains_delete(request: web.Request) -> web.Response:

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
+from libs.common.etags import etag
 from libs.common.validators import is_uuid
 
 # Column -> key of the full document, in the order of the specification's table.
@@ -35,6 +36,12 @@ TARGET_JSON = (
 def document_from_row(row: Row) -> dict[str, Any]:
     """The full content document of the specification."""
     return {key: row[column] for column, key in DOCUMENT_KEYS.items()}
+
+
+def document_etag(row: Row) -> str:
+    """The document's version: every write of it stamps `updated_at` (the search index's
+    `last_indexed_at` is not a write of its content and leaves it)."""
+    return etag(row["id"], row["updated_at"])
 
 
 def _stored(column: str, value: Any) -> Any:

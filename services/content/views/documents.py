@@ -9,6 +9,7 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound, ValidationFailed
+from libs.common.etags import check_if_match, versioned_response
 from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
 from services.content import editing
@@ -30,7 +31,7 @@ async def content_get(request: web.Request) -> web.Response:
         row = await documents.get_document(cur, caller_of(request).org.id, request.match_info["id"])
     if row is None:
         raise NotFound(NO_SUCH_DOCUMENT)
-    return json_response(documents.document_from_row(row))
+    return versioned_response(request, documents.document_from_row(row), documents.document_etag(row))
 
 
 async def content_get_by_path(request: web.Request) -> web.Response:
@@ -54,13 +55,15 @@ async def content_get_by_path(request: web.Request) -> web.Response:
 
 
 async def _edit(request: web.Request, changes: dict[str, Any]) -> web.Response:
-    """Apply field changes to one of the caller's documents and answer the full document."""
+    """Apply field changes to one of the caller's documents (if it is still the version `If-Match`
+    names) and answer the full document with its new ETag."""
     async with transaction(request.app[DB_POOL]) as cur:
         current = await documents.lock_document(cur, caller_of(request).org.id, request.match_info["id"])
         if current is None:
             raise NotFound(NO_SUCH_DOCUMENT)
+        check_if_match(request, documents.document_etag(current))  # under the row's lock: no write between
         row = await editing.edit_document(cur, current, changes)
-    return json_response(documents.document_from_row(row))
+    return versioned_response(request, documents.document_from_row(row), documents.document_etag(row))
 
 
 async def content_set_priority(request: web.Request) -> web.Response:
