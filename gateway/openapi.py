@@ -233,7 +233,10 @@ def add_examples(document: dict[str, Any]) -> None:
     for operations in document["paths"].values():
         for operation in operations.values():
             for parameter in operation["parameters"]:
-                parameter["example"] = examples.of(parameter["schema"], parameter["name"])
+                # No example of an Idempotency-Key: a client makes a fresh one per write, and a tool
+                # sending the examples would reuse it on other bodies (a 422 IDEMPOTENCY_KEY_REUSED).
+                if parameter["name"] != IDEMPOTENCY_HEADER:
+                    parameter["example"] = examples.of(parameter["schema"], parameter["name"])
             contents = [operation.get("requestBody", {}).get("content", {})]
             contents += [answer.get("content", {}) for answer in operation["responses"].values()]
             for content in contents:

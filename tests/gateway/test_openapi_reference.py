@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.openapi import build_document
 from gateway.route_table import ROUTES
 
@@ -39,7 +40,8 @@ def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
     """(where, schema, example) of every parameter, request body and answer."""
     for name, operation in operations():
         for parameter in operation["parameters"]:
-            yield f"{name} {parameter['name']}", parameter["schema"], parameter.get("example")
+            if parameter["name"] != IDEMPOTENCY_HEADER:  # made fresh per write: no example to reuse
+                yield f"{name} {parameter['name']}", parameter["schema"], parameter.get("example")
         for media in operation.get("requestBody", {}).get("content", {}).values():
             yield f"{name} body", media["schema"], media.get("example")
         for status, answer in operation["responses"].items():
@@ -93,6 +95,11 @@ def test_an_example_fits_its_schema(where: str, schema: dict[str, Any], example:
     validator = Draft202012Validator({**schema, "components": COMPONENTS})
     errors = [f"{'.'.join(map(str, error.absolute_path))}: {error.message}" for error in validator.iter_errors(example)]
     assert errors == [], where
+
+
+def test_an_idempotency_key_has_no_example_a_tool_would_reuse():
+    headers = [p for _, op in operations() for p in op["parameters"] if p["name"] == IDEMPOTENCY_HEADER]
+    assert headers and all("example" not in header for header in headers)
 
 
 def test_a_success_example_is_the_envelope_around_the_data():
