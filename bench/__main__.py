@@ -13,6 +13,7 @@ BENCHMARKS = (
     "bench.idempotency",
     "bench.search",
     "bench.search_replicas",
+    "bench.reference",
 )
 
 for name in BENCHMARKS:

@@ -11,6 +11,7 @@ from aiohttp import web
 from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
+from gateway.assets import Asset
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
@@ -42,6 +43,7 @@ from gateway.state import (
     SIGNER,
 )
 from libs.common.db import db_pool_ctx
+from libs.common.encoding import JSON_CONTENT_TYPE
 from libs.common.events import identity_events_stream
 from libs.common.health import add_health_routes
 from libs.common.http_client import http_client_ctx
@@ -160,7 +162,7 @@ def create_app(
     app[SETTINGS] = settings
     app[SIGNER] = signer
     app[CLOCK] = clock or offset_clock(settings.clock_offset_seconds)
-    app[OPENAPI_DOCUMENT] = render_document(routes)
+    app[OPENAPI_DOCUMENT] = Asset(render_document(routes, settings.public_url), JSON_CONTENT_TYPE)
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
     app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))

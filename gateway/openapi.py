@@ -7,16 +7,19 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema, fields
 
 from gateway.auth.credentials import API_KEY_HEADER
 from gateway.auth.sessions import SESSION_COOKIE
 from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
+from gateway.openapi_examples import Examples
 from libs.common.encoding import dumps
 from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
+from libs.contract.glossary import FIELDS, PARAMETERS, SCHEMA_FIELDS
 from libs.contract.route import Route
 
 VERSION = "0.1.0"
@@ -26,7 +29,18 @@ DESCRIPTION = (
     f"A JSON body may nest at most {MAX_JSON_DEPTH} levels deep (the body itself is level 0), and no "
     "string or object key in a body or query may hold the NUL character (U+0000); either is a 422."
 )
-LICENSE = {"name": "Proprietary: all rights reserved"}
+LICENSE_NAME = "Proprietary: all rights reserved"
+# The reference page states the license (gateway/dashboard/templates/docs.html).
+LICENSE_PATH = "/docs#license"
+# Two of the contract's paths match the same URLs as templates (`/content/{id}/domains` and
+# `/content/search/{orgId}`: both /content/<a>/<b>). They never meet: `{id}` is a UUID, and
+# the literal `search` wins, as OpenAPI 3.1 ("Path Templating Matching") orders them.
+AMBIGUOUS_PATHS = (
+    " The path `/api/v1/content/{id}/domains` and the path `/api/v1/content/search/{orgId}` match the same URLs"
+    " as templates; this is the contract's. A content document's `id` is a UUID, never `search`, and a literal"
+    " segment is matched before a template, so `/content/search/...` is always the search."
+)
+AMBIGUOUS_OPERATIONS = ("content_domains_update", "content_search")
 # The API is served under /api/v1 of the host that serves this document.
 SERVERS = [{"url": "/", "description": "The host serving this document."}]
 # Every tag a route may carry, in the order the document lists them.
@@ -68,13 +82,49 @@ ERROR_ENVELOPE = {
     "type": "object",
     "required": ["ok", "code", "message"],
     "properties": {
-        "ok": {"type": "boolean", "const": False},
-        "code": {"type": "string"},
-        "message": {"type": "string"},
-        "details": {},
+        "ok": {"type": "boolean", "const": False, "description": "Always false in an error."},
+        "code": {
+            "type": "string",
+            "description": "The error's kind, for programs (`VALIDATION_FAILED`, `NOT_FOUND`, …).",
+        },
+        "message": {"type": "string", "description": "What went wrong, for people."},
+        "details": {"description": "More about the error when there is more: for a 422, each field path's message."},
+    },
+    "example": {
+        "ok": False,
+        "code": "VALIDATION_FAILED",
+        "message": "validation failed",
+        "details": {"pages.0.slug": "Must be lowercase letters, digits and single hyphens."},
     },
     "additionalProperties": False,
 }
+
+_PATH_PARAM = re.compile(r"([\w-]+)/{(\w+)}")
+
+
+def describe_field(self: Any, field: fields.Field[Any], ret: dict[str, Any], **_: Any) -> dict[str, Any]:
+    """An apispec attribute function: the field's description from the glossary unless its schema
+    gives one, and the values of an enumeration listed in it."""
+    if not isinstance(field.parent, Schema):  # a list's item: its list is described
+        return {}
+    name = field.data_key or field.name or ""
+    description = (
+        ret.get("description") or SCHEMA_FIELDS.get(f"{type(field.parent).__name__}.{name}") or FIELDS.get(name)
+    )
+    if description is None:
+        return {}
+    values = ret.get("enum") or ret.get("items", {}).get("enum")
+    if values and not all(f"`{value}`" in description for value in values if value is not None):
+        listed = ", ".join(f"`{value}`" for value in values if value is not None)
+        description = f"{description} One of: {listed}."
+    return {"description": description}
+
+
+def _path_parameter(segment: str, name: str) -> dict[str, Any]:
+    description = PARAMETERS.get(f"{segment}/{{{name}}}") or PARAMETERS[name]
+    return {"in": "path", "name": name, "required": True, "description": description,
+            "schema": {"type": "string", "minLength": 1}}  # fmt: skip
+
 
 IDEMPOTENCY_DESCRIPTION = (
     "Makes a retry safe: the first request with a key runs and its answer is kept for 24 hours (per "
@@ -83,8 +133,6 @@ IDEMPOTENCY_DESCRIPTION = (
     "runs, a 409 `IDEMPOTENCY_IN_PROGRESS` (retry). 5xx answers are not kept."
 )
 ETAG_DESCRIPTION = "The strong entity tag of the resource's current version, for `If-Match` and `If-None-Match`."
-
-_PATH_PARAM = re.compile(r"{(\w+)}")
 
 
 def _error_statuses(route: Route) -> list[int]:
@@ -147,10 +195,7 @@ def _operation(route: Route) -> dict[str, Any]:
         "properties": {"ok": {"type": "boolean", "const": True}, "data": data_schema},
         "additionalProperties": False,
     }
-    parameters: list[dict[str, Any]] = [
-        {"in": "path", "name": name, "required": True, "schema": {"type": "string", "minLength": 1}}
-        for name in _PATH_PARAM.findall(route.path)
-    ]
+    parameters = [_path_parameter(segment, name) for segment, name in _PATH_PARAM.findall(route.path)]
     if route.query is not None:
         parameters.append({"in": "query", "schema": route.query})
     success_content = (
@@ -165,12 +210,13 @@ def _operation(route: Route) -> dict[str, Any]:
             "description": ERROR_DESCRIPTIONS[status],
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
         }
+    description = f"Requires the scope `{route.scope}`." if route.scope else "Any valid credential; no scope needed."
+    if route.name in AMBIGUOUS_OPERATIONS:
+        description += AMBIGUOUS_PATHS
     operation: dict[str, Any] = {
         "operationId": route.name,
         "summary": route.summary,
-        "description": f"Requires the scope `{route.scope}`."
-        if route.scope
-        else "Any valid credential; no scope needed.",
+        "description": description,
         "tags": [route.tag],
         "security": [{"ApiKey": []}, {"Bearer": []}, {"Session": []}],
         "x-required-scope": route.scope,
@@ -184,17 +230,37 @@ def _operation(route: Route) -> dict[str, Any]:
     return operation
 
 
-def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
-    """The OpenAPI document of every route of the table."""
+def add_examples(document: dict[str, Any]) -> None:
+    """An example of each operation's parameters, body and answers, made from their schemas."""
+    examples = Examples(document["components"]["schemas"])
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for parameter in operation["parameters"]:
+                # No example of an Idempotency-Key: a client makes a fresh one per write, and a tool
+                # sending the examples would reuse it on other bodies (a 422 IDEMPOTENCY_KEY_REUSED).
+                if parameter["name"] != IDEMPOTENCY_HEADER:
+                    parameter["example"] = examples.of(parameter["schema"], parameter["name"])
+            contents = [operation.get("requestBody", {}).get("content", {})]
+            contents += [answer.get("content", {}) for answer in operation["responses"].values()]
+            for content in contents:
+                for media in content.values():
+                    media["example"] = examples.of(media["schema"])
+
+
+def build_document(routes: tuple[Route, ...], public_url: str) -> dict[str, Any]:
+    """The OpenAPI document of every route of the table, for the gateway at `public_url`."""
+    plugin = MarshmallowPlugin()
     spec = APISpec(
         title=TITLE,
         version=VERSION,
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION, "license": LICENSE},
+        plugins=[plugin],
+        info={"description": DESCRIPTION, "license": {"name": LICENSE_NAME, "url": public_url + LICENSE_PATH}},
         servers=SERVERS,
         tags=[{"name": name, "description": description} for name, description in TAGS.items()],
     )
+    assert plugin.converter is not None  # set when the spec took the plugin
+    plugin.converter.add_attribute_function(describe_field)  # type: ignore[no-untyped-call]  # apispec is untyped
     spec.components.security_scheme("ApiKey", {"type": "apiKey", "in": "header", "name": API_KEY_HEADER})
     spec.components.security_scheme("Bearer", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
     spec.components.security_scheme("Session", {"type": "apiKey", "in": "cookie", "name": SESSION_COOKIE})
@@ -208,8 +274,10 @@ def build_document(routes: tuple[Route, ...]) -> dict[str, Any]:
         operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
-    return spec.to_dict()
+    document = spec.to_dict()
+    add_examples(document)
+    return document
 
 
-def render_document(routes: tuple[Route, ...]) -> bytes:
-    return dumps(build_document(routes))
+def render_document(routes: tuple[Route, ...], public_url: str) -> bytes:
+    return dumps(build_document(routes, public_url))

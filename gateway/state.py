@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from gateway.assets import Asset
 from gateway.auth.api_keys import ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.tokens import TokenSigner
@@ -24,7 +25,7 @@ AUTHENTICATOR: web.AppKey[Authenticator] = web.AppKey("authenticator")
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter")
 SIGNER: web.AppKey[TokenSigner] = web.AppKey("signer")
 IDEMPOTENCY: web.AppKey[Idempotency] = web.AppKey("idempotency")
-OPENAPI_DOCUMENT: web.AppKey[bytes] = web.AppKey("openapi_document")
+OPENAPI_DOCUMENT: web.AppKey[Asset] = web.AppKey("openapi_document")
 SEARCH_REPLICAS: web.AppKey[Replicas] = web.AppKey("search_replicas")
 # Tests move time forward to see the legacy-routing sunset.
 CLOCK: web.AppKey[Callable[[], datetime]] = web.AppKey("clock")

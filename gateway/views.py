@@ -7,11 +7,12 @@ from typing import Any
 from aiohttp import web
 
 from gateway import queries
+from gateway.assets import REVALIDATE
 from gateway.envelope import ok_response
 from gateway.proxy import Checked
 from gateway.state import OPENAPI_DOCUMENT, SIGNER
 from libs.common.db import Row, cursor
-from libs.common.encoding import JSON_CONTENT_TYPE, json_response
+from libs.common.encoding import json_response
 from libs.common.state import DB_POOL
 
 
@@ -25,8 +26,9 @@ async def jwks(request: web.Request) -> web.Response:
 
 
 async def openapi_document(request: web.Request) -> web.Response:
-    """GET /api/v1/openapi.json: the OpenAPI document itself, not wrapped, as tools expect."""
-    return web.Response(body=request.app[OPENAPI_DOCUMENT], content_type=JSON_CONTENT_TYPE)
+    """GET /api/v1/openapi.json: the OpenAPI document itself, not wrapped, as tools expect; compressed,
+    and a 304 for a client holding this version (its ETag)."""
+    return await request.app[OPENAPI_DOCUMENT].answer(request, REVALIDATE)
 
 
 async def products_list(request: web.Request, checked: Checked) -> web.Response:

@@ -27,7 +27,7 @@ NAME_MAX = 200
 
 
 class RunListQuery(ApiSchema):
-    status = fields.String(validate=length(1, STATUS_MAX))
+    status = fields.String(validate=length(1, STATUS_MAX), metadata={"example": "completed"})
     environment_id = UuidString()
     task_id = UuidString()
     passed = QueryBoolean()
@@ -53,7 +53,7 @@ class Run(Timestamps):
     environment_id = fields.String(required=True)
     task_id = fields.String(required=True)
     organization_id = fields.String(required=True)
-    status = fields.String(required=True)
+    status = fields.String(required=True, metadata={"example": "completed"})
     sandbox_id = fields.String(required=True, allow_none=True)
     sandbox_snapshot = fields.String(required=True, allow_none=True)
     overall_score = fields.Float(required=True, allow_none=True)

@@ -39,5 +39,6 @@ async def test_query_parameters_and_nullable_fields_are_declared(gateway):
     ]  # fmt: skip
     schemas = document["components"]["schemas"]
     assert schemas["ContentDocument"]["properties"]["publishedAt"]["type"] == ["string", "null"]
-    assert schemas["ContentDocument"]["properties"]["priority"] == {"type": "number", "minimum": 0, "maximum": 100}
+    priority = schemas["ContentDocument"]["properties"]["priority"]
+    assert {**priority, "description": ""} == {"type": "number", "minimum": 0, "maximum": 100, "description": ""}
     assert schemas["ContentDocument"]["additionalProperties"] is False

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from gateway.openapi import TITLE
 from libs.contract.parts import GATEWAY, PARTS
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
@@ -201,15 +200,3 @@ def test_switch_organization(page: Page, accounts: Accounts):
     page.get_by_role("button", name="Switch").click()
     page.wait_for_url(f"**/{second['slug']}")
     expect(page.get_by_label("Organization")).to_have_value(second["slug"])
-
-
-def test_the_api_reference_renders_the_openapi_document(page: Page, live_stack: LiveStack):
-    requested: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    page.goto("/docs")
-    expect(page.locator(".opblock").first).to_be_visible()
-    expect(page.locator(".info .title")).to_contain_text(TITLE)
-    expect(page.get_by_text(RUNS, exact=True).first).to_be_visible()
-    shoot(page, "api-reference")
-    assert f"{live_stack.gateway}/api/v1/openapi.json" in requested
-    assert all(url.startswith(live_stack.gateway) or url.startswith("data:") for url in requested), requested

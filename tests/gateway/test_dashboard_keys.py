@@ -219,10 +219,3 @@ async def test_the_switcher_moves_the_session_to_another_organization(stack: Sta
     listing = await (await client.get(keys_page(second))).text()
     assert f'value="{second.slug}" selected' in listing
     assert (await submit(client, "/orgs", {"organization": stranger.slug})).status == 404
-
-
-async def test_the_reference_is_served_with_its_assets(stack: Stack):
-    page = await stack.gateway.get("/docs")
-    assert page.status == 200 and 'data-url="/api/v1/openapi.json"' in await page.text()
-    script = await stack.gateway.get("/docs/assets/swagger-ui-bundle.js")
-    assert script.status == 200 and "javascript" in script.headers["Content-Type"]

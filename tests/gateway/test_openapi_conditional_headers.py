@@ -6,7 +6,7 @@ from __future__ import annotations
 from gateway.openapi import build_document
 from gateway.route_table import ROUTES
 
-DOCUMENT = build_document(ROUTES)
+DOCUMENT = build_document(ROUTES, "https://api.example.com")
 
 
 def operation(method: str, path: str) -> dict:

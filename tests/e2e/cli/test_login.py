@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import stat
+import time
+import urllib.error
+import urllib.request
 
 import psycopg2
 
@@ -62,13 +65,27 @@ def test_expired_access_token_is_refreshed_and_rotated(live_stack, database, tmp
     assert grant_state(database, after["refresh_token"]) is None
 
 
-def test_logout_revokes_the_sign_in(live_stack, database, tmp_path):
+def status_with_token(live_stack, access_token: str) -> int:
+    request = urllib.request.Request(live_stack.gateway + "/api/v1/credential",
+                                     headers={"Authorization": f"Bearer {access_token}"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+def test_logout_revokes_the_sign_in_and_its_access_token(live_stack, database, tmp_path):
     cli, _ = signed_in(live_stack, database, tmp_path)
-    refresh_token = json.loads((cli.config_dir / "credentials.json").read_text())["profiles"]["default"][
-        "refresh_token"
-    ]
+    profile = json.loads((cli.config_dir / "credentials.json").read_text())["profiles"]["default"]
+    assert status_with_token(live_stack, profile["access_token"]) == 200
     assert "Signed out" in cli.ok("logout")
-    assert grant_state(database, refresh_token) == "revoked"
+    assert grant_state(database, profile["refresh_token"]) == "revoked"
+    # Refused from the gateway's next look at revocations (each second), not only at its expiry.
+    deadline = time.monotonic() + 5
+    while status_with_token(live_stack, profile["access_token"]) != 401:
+        assert time.monotonic() < deadline, "the access token still works after signing out"
+        time.sleep(0.1)
     stderr = cli.fails(EXIT_AUTH, "whoami")
     assert "not signed in" in stderr
 

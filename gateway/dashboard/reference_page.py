@@ -1,0 +1,120 @@
+"""The API reference as a page: the OpenAPI document read once into what the template lists.
+
+Each tag with its operations; each operation with its scope, parameters (described), the
+example of its request and of its answer (pretty JSON) and its error statuses. Everything comes
+from the document the gateway serves, so the page and /api/v1/openapi.json never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from libs.common.encoding import loads
+
+METHODS = ("get", "post", "put", "patch", "delete")
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def inline_code(text: str) -> Markup:
+    """The document's markdown code spans (`content:read`) as <code>; everything else escaped."""
+    return Markup(_CODE_SPAN.sub(lambda match: f"<code>{match.group(1)}</code>", str(escape(text))))
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    location: str
+    required: bool
+    kind: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Operation:
+    id: str
+    method: str
+    path: str
+    summary: str
+    description: str
+    deprecated: bool
+    parameters: tuple[Parameter, ...]
+    request_example: str | None
+    status: str
+    response_example: str
+    errors: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    tag: str
+    description: str
+    operations: tuple[Operation, ...]
+
+    @property
+    def anchor(self) -> str:
+        return "tag-" + self.tag.lower().replace(" ", "-")
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    kind = schema.get("type", "any")
+    kinds = [kind] if isinstance(kind, str) else [each for each in kind if each != "null"]
+    shown = " or ".join(kinds)
+    if schema.get("format"):
+        shown += f" ({schema['format']})"
+    return shown
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _operation(method: str, path: str, operation: dict[str, Any]) -> Operation:
+    parameters = tuple(
+        Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
+        for p in operation["parameters"]
+    )
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    status = next(code for code in operation["responses"] if code.startswith("2"))
+    answer = operation["responses"][status]["content"]["application/json"]
+    errors = tuple(
+        (code, response["description"]) for code, response in operation["responses"].items() if code != status
+    )
+    return Operation(
+        id=operation["operationId"],
+        method=method.upper(),
+        path=path,
+        summary=operation["summary"],
+        description=operation["description"],
+        deprecated=bool(operation.get("deprecated")),
+        parameters=parameters,
+        request_example=None if body is None else _pretty(body["example"]),
+        status=status,
+        response_example=_pretty(answer["example"]),
+        errors=errors,
+    )
+
+
+@lru_cache(maxsize=4)
+def sections(document: bytes) -> tuple[Section, ...]:
+    """The document's operations by tag, in the document's tag order (read once per document)."""
+    parsed = loads(document)
+    by_tag: dict[str, list[Operation]] = {tag["name"]: [] for tag in parsed["tags"]}
+    for path, item in parsed["paths"].items():
+        for method in METHODS:
+            if method in item:
+                by_tag[item[method]["tags"][0]].append(_operation(method, path, item[method]))
+    descriptions = {tag["name"]: tag["description"] for tag in parsed["tags"]}
+    return tuple(Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops)
+
+
+@lru_cache(maxsize=4)
+def introduction(document: bytes) -> dict[str, Any]:
+    """The document's `info`: title, version, description, license."""
+    info: dict[str, Any] = loads(document)["info"]
+    return info

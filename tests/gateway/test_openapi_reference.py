@@ -1,0 +1,115 @@
+"""The reference describes everything it lists: each parameter and schema field has a description
+(enumerations with their values), each operation an example of its request and of each answer,
+and every example fits its schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
+from gateway.openapi import build_document
+from gateway.route_table import ROUTES
+
+DOCUMENT = build_document(ROUTES, "https://api.example.com")
+COMPONENTS = DOCUMENT["components"]
+
+
+def operations() -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            yield f"{method.upper()} {path}", operation
+
+
+def properties(schema: dict[str, Any], where: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every property of a schema, nested ones (in lists and combinations) included, by its path."""
+    for name, sub in schema.get("properties", {}).items():
+        yield f"{where}.{name}", sub
+        yield from properties(sub, f"{where}.{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from properties(schema["items"], f"{where}[]")
+    for combined in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(combined, []):
+            yield from properties(sub, where)
+
+
+def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
+    """(where, schema, example) of every parameter, request body and answer."""
+    for name, operation in operations():
+        for parameter in operation["parameters"]:
+            if parameter["name"] != IDEMPOTENCY_HEADER:  # made fresh per write: no example to reuse
+                yield f"{name} {parameter['name']}", parameter["schema"], parameter.get("example")
+        for media in operation.get("requestBody", {}).get("content", {}).values():
+            yield f"{name} body", media["schema"], media.get("example")
+        for status, answer in operation["responses"].items():
+            for media in answer.get("content", {}).values():
+                yield f"{name} {status}", media["schema"], media.get("example")
+
+
+def test_every_parameter_is_described():
+    undescribed = [
+        f"{name} {p['name']}" for name, op in operations() for p in op["parameters"] if not p.get("description")
+    ]
+    assert undescribed == []
+
+
+def test_every_schema_field_is_described():
+    fields = [item for name, schema in COMPONENTS["schemas"].items() for item in properties(schema, name)]
+    assert len(fields) > 400
+    assert [where for where, schema in fields if not schema.get("description")] == []
+
+
+def test_an_enumeration_lists_its_values_in_its_description():
+    fields = [item for name, schema in COMPONENTS["schemas"].items() for item in properties(schema, name)]
+    parameters = [(f"{name} {p['name']}", {**p["schema"], "description": p["description"]})
+                  for name, op in operations() for p in op["parameters"]]  # fmt: skip
+    enumerations = [(where, schema) for where, schema in fields + parameters if schema.get("enum")]
+    assert len(enumerations) > 10
+    for where, schema in enumerations:
+        missing = [value for value in schema["enum"] if value is not None and f"`{value}`" not in schema["description"]]
+        assert missing == [], where
+
+
+def test_the_runs_status_names_the_states_a_run_takes():
+    run = COMPONENTS["schemas"]["Run"]["properties"]["status"]["description"]
+    listed = next(
+        p for p in DOCUMENT["paths"]["/api/v1/agent-simulation/runs"]["get"]["parameters"] if p["name"] == "status"
+    )
+    for state in ("queued", "running", "completed", "failed", "cancelled"):
+        assert f"`{state}`" in run and f"`{state}`" in listed["description"]
+
+
+def test_every_operation_has_an_example_of_its_request_and_of_each_answer():
+    missing = [where for where, _, example in examples() if example is None]
+    assert missing == []
+    bodies = [op for _, op in operations() if "requestBody" in op]
+    assert bodies and all(media.get("example") for op in bodies for media in op["requestBody"]["content"].values())
+
+
+@pytest.mark.parametrize(("where", "schema", "example"), list(examples()), ids=lambda value: str(value)[:60])
+def test_an_example_fits_its_schema(where: str, schema: dict[str, Any], example: Any):
+    # The document's `#/components/...` references resolve against a root holding its components.
+    validator = Draft202012Validator({**schema, "components": COMPONENTS})
+    errors = [f"{'.'.join(map(str, error.absolute_path))}: {error.message}" for error in validator.iter_errors(example)]
+    assert errors == [], where
+
+
+def test_an_idempotency_key_has_no_example_a_tool_would_reuse():
+    headers = [p for _, op in operations() for p in op["parameters"] if p["name"] == IDEMPOTENCY_HEADER]
+    assert headers and all("example" not in header for header in headers)
+
+
+def test_a_success_example_is_the_envelope_around_the_data():
+    answer = DOCUMENT["paths"]["/api/v1/agent-simulation/runs/{runId}"]["get"]["responses"]["200"]
+    example = answer["content"]["application/json"]["example"]
+    assert example["ok"] is True and example["data"]["createdAt"].endswith("Z")
+
+
+def test_the_license_has_an_address_and_the_overlapping_paths_are_explained():
+    assert DOCUMENT["info"]["license"]["url"] == "https://api.example.com/docs#license"
+    domains = DOCUMENT["paths"]["/api/v1/content/{id}/domains"]["patch"]["description"]
+    search = DOCUMENT["paths"]["/api/v1/content/search/{orgId}"]["post"]["description"]
+    assert "`/api/v1/content/search/{orgId}`" in domains and domains.endswith(search.partition(".")[2])

@@ -1,0 +1,30 @@
+"""/docs: the reference as a page rendered from the OpenAPI document the gateway serves."""
+
+from __future__ import annotations
+
+import html
+
+from gateway.dashboard.reference_page import inline_code
+from tests.conftest import Stack
+
+
+async def test_the_reference_lists_every_operation_with_its_scope_parameters_examples_and_errors(stack: Stack):
+    document = await (await stack.gateway.get("/api/v1/openapi.json")).json()
+    answer = await stack.gateway.get("/docs", headers={"Accept-Encoding": "gzip"})
+    assert answer.status == 200 and answer.headers["Content-Encoding"] == "gzip"
+    page = html.unescape(await answer.text())
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert f'id="{operation["operationId"]}"' in page, (method, path)
+            assert f'<code class="path">{path}</code>' in page
+    runs = document["paths"]["/api/v1/agent-simulation/runs"]["get"]
+    status = next(parameter for parameter in runs["parameters"] if parameter["name"] == "status")
+    assert "<code>simulations:read</code>" in page
+    assert html.unescape(str(inline_code(status["description"]))) in page
+    assert '"overallScore": 1.0' in page  # the answer's example
+    assert "Validation failed; <code>details</code> maps field paths to messages" in page
+    assert 'id="license"' in page and 'href="/docs/console"' in page
+
+
+async def test_code_spans_become_code_and_the_rest_is_escaped():
+    assert str(inline_code("Requires `content:read` <b>")) == "Requires <code>content:read</code> &lt;b&gt;"
