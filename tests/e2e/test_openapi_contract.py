@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import urllib.request
@@ -12,6 +13,8 @@ from tests.e2e.conftest import LiveStack
 
 # Rules the document cannot state, under which a schema-valid request is refused.
 CONFIG = ROOT / "tests/e2e/schemathesis.toml"
+# A fresh Idempotency-Key per request, as a client sends (tests/e2e/schemathesis_hooks.py).
+HOOKS = {"SCHEMATHESIS_HOOKS": "tests.e2e.schemathesis_hooks", "PYTHONPATH": str(ROOT)}
 
 
 def fetch_document(live_stack: LiveStack) -> dict:
@@ -43,6 +46,7 @@ def test_schemathesis_finds_no_contract_violation(live_stack: LiveStack, tmp_pat
          "--header", f"x-api-key: {live_stack.api_key}", "--checks", "all",
          "--max-examples", "60", "--workers", "1", "--seed", "20261122", "--suppress-health-check", "all",
          "--report", "junit", "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path,  # its failure cache stays out of the tree
+        capture_output=True, text=True, timeout=600, env={**os.environ, **HOOKS},
+        cwd=tmp_path,  # its failure cache stays out of the tree
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
