@@ -11,6 +11,7 @@ from aiohttp import web
 from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
+from gateway.audit import audit_middleware
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
@@ -143,6 +144,7 @@ def create_app(
         request_id_middleware,  # first, so every log line and error envelope carries the id
         security_headers_middleware(settings.public_url.startswith("https://")),  # on every answer
         observe_middleware(settings.name),  # sees the final status, including rendered errors
+        audit_middleware,  # records changes, refused credentials and sign-ins with their final status
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
         dashboard_middleware,  # the dashboard's pages: CSRF checks, HTML error pages (inside the session)

@@ -17,6 +17,7 @@ from email.utils import format_datetime
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from gateway.audit import AUDIT_ACTOR, Actor
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.identity import Identity
 from gateway.keys import AUTHENTICATOR, CLOCK, DIRECTORY, LIMITER
@@ -173,6 +174,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
         try:
             identity = await app[AUTHENTICATOR].identify(request)
             request[ACCESS_FIELDS] = identity.access_fields()
+            request[AUDIT_ACTOR] = Actor.of(identity)
             decision = app[LIMITER].take(identity.rate_key)
             extra_headers.update(decision.headers())
             if not decision.allowed:
