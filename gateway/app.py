@@ -57,6 +57,7 @@ from libs.common.redis_client import attach_redis, create_redis
 from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
 from libs.common.tasks import periodic
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import GATEWAY
 from libs.contract.route import Route
 
@@ -162,7 +163,7 @@ def create_app(
     app[OPENAPI_DOCUMENT] = render_document(routes)
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
-    app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))
+    app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx, webhook_relay_ctx))
     replicas = None
     if settings.search_replicas:
         app[SEARCH_REPLICAS] = replicas = Replicas(settings.search_replicas)

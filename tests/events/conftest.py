@@ -87,8 +87,11 @@ class Tenant:
     gateway: Client
     product: dict[str, Any]
 
-    async def call(self, method: str, path: str, key: str | None = None, **kwargs: Any) -> tuple[int, Any]:
-        async with self.gateway.request(method, path, headers={"x-api-key": key or self.key}, **kwargs) as answer:
+    async def call(
+        self, method: str, path: str, key: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any
+    ) -> tuple[int, Any]:
+        headers = {"x-api-key": key or self.key, **(headers or {})}
+        async with self.gateway.request(method, path, headers=headers, **kwargs) as answer:
             return answer.status, await answer.json()
 
     async def endpoint(self, url: str, events: list[str] | None = None) -> dict[str, Any]:
