@@ -12,6 +12,7 @@ BENCHMARKS = (
     "bench.personas",
     "bench.search",
     "bench.search_replicas",
+    "bench.webhooks",
 )
 
 for name in BENCHMARKS:

@@ -98,6 +98,7 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Webhook receivers of the tests listen on loopback, over plain http.
         "WEBHOOK_ALLOW_HTTP": "true",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+        "EVENTS_DB_POOL_MAX": "3",
     }
     yield environ
     forget_prefix(REDIS_URL, environ["REDIS_PREFIX"])

@@ -63,17 +63,17 @@ GATEWAY = Part(
     relays=True,
 )
 CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), relays=True)
-APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"))
-PERSONAS = Part("personas", "personas", "services.personas", 8083)
+APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"), relays=True)
+PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085)
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
 EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
-WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY,)
+WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 

@@ -4,8 +4,9 @@ Every worker of every replica runs a `Deliverer`. A delivery is claimed in a tra
 UPDATE SKIP LOCKED`) by moving its `next_attempt_at` a lease ahead, so no other worker takes it
 while it is in flight and a worker that dies mid-send leaves it due again when the lease ends
 (at least once). Each claimed delivery is sent by a task of its own, up to `WEBHOOK_CONCURRENCY`
-at once: a slow or dead endpoint holds its own deliveries' slots for at most the 10 s timeout,
-never the others'. Deliveries of one resource to one endpoint go out one at a time, in the
+at once and up to `WEBHOOK_CONCURRENCY_PER_ENDPOINT` (8) to one endpoint: a slow or dead
+endpoint holds at most its own share of the slots, each for at most the 10 s timeout, never the
+others'. Deliveries of one resource to one endpoint go out one at a time, in the
 order their events arrived: a later one waits while an earlier one is pending.
 """
 
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -41,13 +44,25 @@ LEASE_SECONDS = 60
 INTERVAL_SECONDS = 0.1
 USER_AGENT = "aivis-webhooks/1"
 
+# Due deliveries, oldest first, at most `per_endpoint` in flight to one endpoint from this worker
+# (`busy`: the endpoints it is sending to and how many), none behind a pending earlier delivery
+# of the same resource to the same endpoint.
 CLAIM = """
-WITH due AS (
-    SELECT d.id FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+WITH candidates AS (
+    SELECT d.id, d.endpoint_id, d.next_attempt_at,
+           row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.seq) AS rank
+    FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.enabled AND e.deleted_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.endpoint_id = d.endpoint_id
                       AND p.resource_key = d.resource_key AND p.status = 'pending' AND p.seq < d.seq)
-    ORDER BY d.next_attempt_at LIMIT %(limit)s FOR UPDATE OF d SKIP LOCKED
+), allowed AS (
+    SELECT c.id FROM candidates c
+    LEFT JOIN unnest(%(busy_endpoints)s::uuid[], %(busy_counts)s::integer[]) AS busy (endpoint_id, used)
+        ON busy.endpoint_id = c.endpoint_id
+    WHERE c.rank <= %(per_endpoint)s - coalesce(busy.used, 0)
+    ORDER BY c.next_attempt_at LIMIT %(limit)s
+), due AS (
+    SELECT id FROM deliveries WHERE id IN (SELECT id FROM allowed) FOR UPDATE SKIP LOCKED
 )
 UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => %(lease)s)
 FROM due, webhook_endpoints e
@@ -101,18 +116,35 @@ class Deliverer:
         self._settings = settings
         self._session = session
         self._in_flight: set[asyncio.Task[None]] = set()
+        self._busy: Counter[str] = Counter()
 
     async def step(self) -> None:
         """Claim what is due, as far as free slots go, and send each in a task of its own."""
         free = self._settings.webhook_concurrency - len(self._in_flight)
         if free <= 0:
             return
+        busy = [(endpoint, used) for endpoint, used in self._busy.items() if used]
+        params = {
+            "limit": free,
+            "lease": LEASE_SECONDS,
+            "per_endpoint": self._settings.webhook_concurrency_per_endpoint,
+            "busy_endpoints": [endpoint for endpoint, _ in busy],
+            "busy_counts": [used for _, used in busy],
+        }
         async with transaction(self._pool) as cur:
-            rows = await fetch_all(cur, CLAIM, {"limit": free, "lease": LEASE_SECONDS})
+            rows = await fetch_all(cur, CLAIM, params)
         for row in rows:
+            endpoint = str(row["endpoint_id"])
+            self._busy[endpoint] += 1
             task = asyncio.create_task(self.send(row))
             self._in_flight.add(task)
-            task.add_done_callback(self._in_flight.discard)
+            task.add_done_callback(functools.partial(self._finished, endpoint))
+
+    def _finished(self, endpoint: str, task: asyncio.Task[None]) -> None:
+        self._in_flight.discard(task)
+        self._busy[endpoint] -= 1
+        if self._busy[endpoint] <= 0:
+            del self._busy[endpoint]
 
     async def send(self, row: Row) -> None:
         body = dumps(row["payload"])

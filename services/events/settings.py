@@ -38,20 +38,26 @@ class EventsSettings(ServiceSettings):
     webhook_allowed_networks: tuple[Network, ...]
     # Deliveries sent at once by one process; a slow endpoint holds one of these, never the rest.
     webhook_concurrency: int
+    # Of those, at most this many to one endpoint.
+    webhook_concurrency_per_endpoint: int
     audit_retention_days: int
     delivery_retention_days: int
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> EventsSettings:
         env = Env(environ)
+        fields = common_fields(part, env)
+        # Its own cap when set (the tests keep this part's pool small), else DB_POOL_MAX.
+        fields["db_pool_max"] = env.integer("EVENTS_DB_POOL_MAX", fields["db_pool_max"], minimum=1)
         return cls(
-            **common_fields(part, env),
+            **fields,
             content_url=env.part_url("content"),
             webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
             webhook_allowed_networks=parse_networks(
                 "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")
             ),
             webhook_concurrency=env.integer("WEBHOOK_CONCURRENCY", 64, minimum=1),
+            webhook_concurrency_per_endpoint=env.integer("WEBHOOK_CONCURRENCY_PER_ENDPOINT", 8, minimum=1),
             audit_retention_days=env.integer("AUDIT_RETENTION_DAYS", 90, minimum=1),
             delivery_retention_days=env.integer("DELIVERY_RETENTION_DAYS", 30, minimum=1),
         )

@@ -31,6 +31,9 @@ class Receiver:
     status: int = 204
     delay: float = 0.0
     answer: bytes = b""
+    # Holds every request unanswered until released (a receiver that hangs).
+    hold: bool = False
+    released: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def url(self) -> str:
@@ -41,9 +44,11 @@ class Receiver:
         self.received.append(Received(dict(request.headers), await request.read()))
         if self.delay:
             await asyncio.sleep(self.delay)
+        if self.hold:
+            await self.released.wait()
         return web.Response(status=self.status, body=self.answer)
 
-    async def deliveries(self, count: int, within: float = 15.0) -> list[Received]:
+    async def deliveries(self, count: int, within: float = 20.0) -> list[Received]:
         async def arrived() -> bool:
             return len(self.received) >= count
 
@@ -61,6 +66,7 @@ async def receivers() -> AsyncIterator[list[Receiver]]:
     made: list[Receiver] = []
     yield made
     for receiver in made:
+        receiver.released.set()
         if receiver.server is not None:
             await receiver.server.close()
 

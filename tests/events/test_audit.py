@@ -30,7 +30,7 @@ async def until_audited(tenant: Tenant, count: int, query: str = "") -> list[dic
         found[:] = await audit_events(tenant, query)
         return len(found) >= count
 
-    await eventually(enough)
+    await eventually(enough, within=20.0)
     return found
 
 

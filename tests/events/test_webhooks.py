@@ -212,3 +212,21 @@ async def test_a_deleted_endpoint_gets_nothing_more(tenant: Tenant, receivers: l
     await create_page(tenant, "after-second")
     await second.deliveries(1)
     assert receiver.received == []
+
+
+async def test_a_hanging_receiver_does_not_hold_up_another(tenant: Tenant, receivers: list[Receiver]):
+    """More deliveries to a receiver that never answers than a worker sends at once: the other
+    receiver's delivery goes out while they hang, and at most 8 hang at a time."""
+    hanging = await start_receiver(receivers, hold=True)
+    fast = await start_receiver(receivers)
+    stuck = await tenant.endpoint(hanging.url)
+    for _ in range(70):
+        status, _ = await tenant.call("POST", f"/api/v1/webhook-endpoints/{stuck['id']}/test")
+        assert status == 202
+    await hanging.deliveries(8)
+    endpoint = await tenant.endpoint(fast.url)
+    await tenant.call("POST", f"/api/v1/webhook-endpoints/{endpoint['id']}/test")
+    await fast.deliveries(1, within=8.0)  # well inside the hanging ones' 10 s timeout
+    assert len(hanging.received) == 8
+    _, page = await tenant.call("GET", f"/api/v1/webhook-endpoints/{stuck['id']}/deliveries?limit=200")
+    assert all(delivery["attempts"] == [] for delivery in page["data"]["deliveries"])  # none answered yet
