@@ -45,7 +45,11 @@ PUBLIC_EXCEPT = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10
 
 
 def _public_egress() -> str:
-    return "    - to: [{ipBlock: {cidr: 0.0.0.0/0, except: [" + ", ".join(PUBLIC_EXCEPT) + "]}}]  # webhook receivers\n"
+    return (
+        "    - to: [{ipBlock: {cidr: 0.0.0.0/0, except: [" + ", ".join(PUBLIC_EXCEPT) + "]}}]"
+        "  # webhook receivers, on any port\n"
+        "      ports: [{protocol: TCP}]\n"
+    )
 
 
 def _policy(name: str, ingress: str, egress: str) -> str:

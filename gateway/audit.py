@@ -22,11 +22,12 @@ from libs.common.audit import AuditRecord, publish
 from libs.common.db import cursor, fetch_value
 from libs.common.encoding import loads
 from libs.common.keys import DB_POOL, REDIS, REQUEST_ID, SETTINGS
+from libs.contract.internal import OAUTH
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # A device-flow client polls the token endpoint every few seconds while its user has not yet
 # approved: those answers are not events; an issued token is.
-QUIET_FAILURES = {"/api/v1/oauth/token"}
+QUIET_FAILURES = {OAUTH.token.path}
 # Answers whose created resource's id is read from the body: never more than this many bytes.
 BODY_READ_LIMIT = 64 * 1024
 
