@@ -101,7 +101,7 @@ async def run_round(stack: BenchStack, key: str, organization: str, product: str
                 "SELECT id::text, extract(epoch FROM occurred_at) AS at FROM webhook_outbox"
                 " WHERE data->>'name' LIKE %s", (f"{tag} %",),
             )  # fmt: skip
-            occurred = {row[0]: float(row[1]) for row in await cur.fetchall()}
+            occurred = {row["id"]: float(row["at"]) for row in await cur.fetchall()}
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline and any(len(receiver.received) < len(occurred) for receiver in fast):
         await asyncio.sleep(0.2)

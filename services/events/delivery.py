@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 import aiopg
+import prometheus_client
 
 from libs.common.db import Row, fetch_all, transaction
 from libs.common.encoding import dumps
@@ -33,6 +34,10 @@ from services.events.settings import EventsSettings
 from services.events.signing import signed_headers
 
 log = logging.getLogger(__name__)
+
+ATTEMPTS = prometheus_client.Counter(
+    "webhook_delivery_attempts_total", "Webhook delivery attempts, by outcome (a 2xx, or anything else).", ["outcome"]
+)
 
 # After the 1st, 2nd, ... failed attempt; after the last, the delivery has failed.
 RETRY_DELAYS_SECONDS = (5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600)
@@ -179,6 +184,7 @@ class Deliverer:
         self, row: Row, attempted_at: float, status: int | None, latency_ms: int, answer: bytes, error: str | None
     ) -> None:
         succeeded = status is not None and 200 <= status < 300
+        ATTEMPTS.labels("success" if succeeded else "failure").inc()
         if status is not None and not succeeded and error is None:
             error = f"answered {status}"
         text = answer.decode("utf-8", errors="replace").replace("\x00", "")[:KEPT_RESPONSE_CHARS]

@@ -48,12 +48,16 @@ class PartEvents(StreamConsumer):
         self._pool = pool
 
     async def handle(self, entries: Iterable[Entry]) -> None:
-        for entry_id, fields in entries:
-            event = loads(fields[b"event"])
-            webhook_event = {key: event[key] for key in ("id", "type", "occurredAt", "organizationId", "data")}
-            async with transaction(self._pool) as cur:
+        """A batch in one transaction, in stream order, acknowledged once it committed."""
+        batch = list(entries)
+        if not batch:
+            return
+        async with transaction(self._pool) as cur:
+            for _, fields in batch:
+                event = loads(fields[b"event"])
+                webhook_event = {key: event[key] for key in ("id", "type", "occurredAt", "organizationId", "data")}
                 await queries.record_event(cur, webhook_event, event["resourceKey"])
-            await self.ack(entry_id)
+        await self.ack(*(entry_id for entry_id, _ in batch))
 
 
 class ContentEvents(StreamConsumer):
