@@ -75,6 +75,8 @@ class Round:
     latencies_ms: list[float]
     deliveries_per_second: float
     missing: int
+    # The reference of the same run: how fast the events were committed.
+    commits_per_second: float
 
 
 async def run_round(stack: BenchStack, key: str, organization: str, product: str, tag: str, hanging: bool) -> Round:
@@ -96,6 +98,7 @@ async def run_round(stack: BenchStack, key: str, organization: str, product: str
                 await personas.create_persona(
                     cur, organization, product, {"name": f"{tag} {index}", "description": "d", "system_prompt": None}
                 )
+        committed = time.time()
         async with transaction(pool) as cur:
             await cur.execute(
                 "SELECT id::text, extract(epoch FROM occurred_at) AS at FROM webhook_outbox"
@@ -120,7 +123,12 @@ async def run_round(stack: BenchStack, key: str, organization: str, product: str
         for endpoint in endpoints:
             async with session.delete(f"{stack.url('gateway')}/api/v1/webhook-endpoints/{endpoint}"):
                 pass
-    return Round(sorted(latencies), delivered / max(last - started, 1e-9), FAST_ENDPOINTS * len(occurred) - delivered)
+    return Round(
+        sorted(latencies),
+        delivered / max(last - started, 1e-9),
+        FAST_ENDPOINTS * len(occurred) - delivered,
+        EVENTS_PER_ROUND / max(committed - started, 1e-9),
+    )
 
 
 def line(result: Round) -> str:
@@ -129,7 +137,8 @@ def line(result: Round) -> str:
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
     return (
         f"p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   {result.deliveries_per_second:6.0f} deliveries/s"
-        f"   ({len(latencies)} delivered, {result.missing} missing)"
+        f"   ({len(latencies)} delivered, {result.missing} missing;"
+        f" events committed at {result.commits_per_second:.0f}/s)"
     )
 
 

@@ -16,7 +16,7 @@ from libs.common.tasks import periodic_group
 from libs.contract.clients import ContentClient
 from libs.contract.parts import EVENTS, WEBHOOK_SOURCES
 from services.events import queries
-from services.events.delivery import INTERVAL_SECONDS, deliverer
+from services.events.delivery import deliverer
 from services.events.routes import setup_routes
 from services.events.settings import EventsSettings
 from services.events.sources import AuditRecords, ContentEvents, PartEvents
@@ -56,7 +56,7 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
             f"consume-{index}-{type(consumer).__name__}": (CONSUME_INTERVAL_SECONDS, consumer.step)
             for index, consumer in enumerate(consumers(app))
         }
-        steps["webhook-deliveries"] = (INTERVAL_SECONDS, worker.step)
+        steps["webhook-deliveries"] = (0.0, worker.step)  # the step waits for a free slot itself
         steps["events-retention"] = (PRUNE_EVERY_SECONDS, prune)
         async with periodic_group(steps):
             yield

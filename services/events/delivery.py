@@ -46,6 +46,7 @@ TIMEOUT_SECONDS = 10.0
 READ_LIMIT_BYTES = 64 * 1024
 KEPT_RESPONSE_CHARS = 1024
 LEASE_SECONDS = 60
+# A round claims what is due, then waits until a send finishes or this long passes.
 INTERVAL_SECONDS = 0.1
 USER_AGENT = "aivis-webhooks/1"
 
@@ -122,9 +123,17 @@ class Deliverer:
         self._session = session
         self._in_flight: set[asyncio.Task[None]] = set()
         self._busy: Counter[str] = Counter()
+        self._freed = asyncio.Event()
 
     async def step(self) -> None:
-        """Claim what is due, as far as free slots go, and send each in a task of its own."""
+        """Claim what is due, as far as free slots go, send each in a task of its own, then wait
+        for a slot to free up (or INTERVAL_SECONDS): a finished send is followed by the next at once."""
+        self._freed.clear()
+        await self._claim()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._freed.wait(), INTERVAL_SECONDS)
+
+    async def _claim(self) -> None:
         free = self._settings.webhook_concurrency - len(self._in_flight)
         if free <= 0:
             return
@@ -150,6 +159,7 @@ class Deliverer:
         self._busy[endpoint] -= 1
         if self._busy[endpoint] <= 0:
             del self._busy[endpoint]
+        self._freed.set()
 
     async def send(self, row: Row) -> None:
         body = dumps(row["payload"])
