@@ -64,7 +64,9 @@ class ContentEvents(StreamConsumer):
     """The content service's events name a document; the webhook event carries it as the API shows it."""
 
     def __init__(self, redis: aioredis.Redis, stream: str, pool: aiopg.Pool, content: ContentClient) -> None:
-        super().__init__(redis, stream, GROUP)
+        # The content stream predates webhooks and holds up to a million entries: a group made
+        # for the first time starts at its end ("$"), not by announcing the whole history again.
+        super().__init__(redis, stream, GROUP, start="$")
         self._pool = pool
         self._content = content
 
