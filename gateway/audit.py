@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from gateway.auth.api_keys import key_prefix
+from gateway.auth.api_keys import KEY_SHAPE, key_prefix
 from gateway.client_address import client_address
 from gateway.dashboard.session import SIGNED_IN
 from gateway.identity import Identity
@@ -104,7 +104,8 @@ async def _actor(request: web.Request, status: int) -> Actor:
     if SIGNED_IN in request:
         signed_in = request[SIGNED_IN]
         return Actor("session", signed_in.user_id, signed_in.email, signed_in.organization_id)
-    if status == 401 and "x-api-key" in request.headers:
+    if status == 401 and KEY_SHAPE.fullmatch(request.headers.get("x-api-key", "")):
+        # Only the public prefix of a key the gateway could have issued: never part of a mistyped secret.
         return Actor("api_key", None, key_prefix(request.headers["x-api-key"]), await _key_organization(request))
     return Actor("anonymous", None, None, None)
 
