@@ -14,6 +14,7 @@ BENCHMARKS = (
     "bench.search",
     "bench.search_replicas",
     "bench.reference",
+    "bench.webhooks",
 )
 
 for name in BENCHMARKS:

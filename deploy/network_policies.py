@@ -39,6 +39,19 @@ def _store_egress() -> str:
     )
 
 
+# Webhook receivers: anywhere on the internet, never the private, loopback or link-local ranges
+# (the events service refuses those itself too, at connection time).
+PUBLIC_EXCEPT = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8")
+
+
+def _public_egress() -> str:
+    return (
+        "    - to: [{ipBlock: {cidr: 0.0.0.0/0, except: [" + ", ".join(PUBLIC_EXCEPT) + "]}}]"
+        "  # webhook receivers, on any port\n"
+        "      ports: [{protocol: TCP}]\n"
+    )
+
+
 def _policy(name: str, ingress: str, egress: str) -> str:
     return (
         "apiVersion: networking.k8s.io/v1\n"
@@ -70,7 +83,7 @@ def render_part_policy(part: Part) -> str:
     return _policy(
         part.name,
         f"\n{http_from}{metrics_from}",
-        _store_egress() + calls,
+        _store_egress() + calls + (_public_egress() if part.public_egress else ""),
     )
 
 

@@ -30,6 +30,7 @@ from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
 from gateway.auth.sessions import SESSION_COOKIE, open_session
 from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
 from gateway.settings import load_public_url, token_issuer
+from libs.common.audit import AuditRecord, publish
 from libs.common.cli import (
     OperatorParser,
     argument_type,
@@ -262,10 +263,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Commands that change nothing, and so leave no audit record.
+READ_ONLY = frozenset({"list_orgs", "list_products", "list_users", "list_keys"})
+
+
 async def execute(args: argparse.Namespace, env: Env) -> dict[str, Any]:
-    async with create_pool(env.text("DATABASE_URL"), "identity", 1, 1) as pool, transaction(pool) as cur:
-        result: dict[str, Any] = await args.handler(cur, args, env)
+    async with create_pool(env.text("DATABASE_URL"), "identity", 1, 1) as pool:
+        async with transaction(pool) as cur:
+            result: dict[str, Any] = await args.handler(cur, args, env)
+        if args.handler.__name__ not in READ_ONLY:
+            await audit_command(pool, args, env, result)
         return result
+
+
+async def audit_command(pool: Any, args: argparse.Namespace, env: Env, result: dict[str, Any]) -> None:
+    """Record a change an operator made in the organization's audit trail (libs/common/audit.py)."""
+    organization_id = None
+    if getattr(args, "org", None):
+        async with transaction(pool) as cur:
+            organization = await queries.find_organization(cur, args.org)
+        organization_id = str(organization["id"]) if organization is not None else None
+    record = AuditRecord(
+        organization_id=organization_id or (str(result["id"]) if args.handler is create_org else None),
+        actor_kind="operator",
+        actor_id=None,
+        actor_label=f"operator ({getpass.getuser()})",
+        action="operator." + args.handler.__name__,
+        result="success",
+        resource_type=args.handler.__name__.partition("_")[2],
+        resource_id=str(result["id"]) if "id" in result else None,
+    )
+    client = create_redis(env.text("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    try:
+        await publish(client, env.text("REDIS_PREFIX", "aivis:"), record)
+    finally:
+        await client.aclose()
 
 
 def one_line(exc: Exception) -> str:

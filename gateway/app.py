@@ -12,6 +12,7 @@ from aiohttp_session import session_middleware
 from aiohttp_session.redis_storage import RedisStorage
 
 from gateway.assets import Asset
+from gateway.audit import audit_middleware
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
@@ -60,6 +61,7 @@ from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import HANDLER_ARGS
 from libs.common.state import DB_POOL, REDIS, SETTINGS
 from libs.common.tasks import periodic
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import GATEWAY
 from libs.contract.route import Route
 
@@ -149,6 +151,7 @@ def create_app(
         request_id_middleware,  # first, so every log line and error envelope carries the id
         security_headers_middleware(settings.public_url.startswith("https://")),  # on every answer
         observe_middleware(settings.name),  # sees the final status, including rendered errors
+        audit_middleware,  # records changes, refused credentials and sign-ins with their final status
         error_middleware(error_response),  # every exception below becomes an error envelope
         session_middleware(sessions),  # loads the cookie's session only when a handler asks for it
         # The one endpoint parts call (product changes) needs the internal token, as a service's do.
@@ -165,7 +168,7 @@ def create_app(
     app[OPENAPI_DOCUMENT] = Asset(render_document(routes, settings.public_url), JSON_CONTENT_TYPE)
     app.cleanup_ctx.append(db_pool_ctx)
     attach_redis(app, redis)
-    app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx))
+    app.cleanup_ctx.extend((http_client_ctx, identity_ctx, product_relay_ctx, webhook_relay_ctx))
     replicas = None
     if settings.search_replicas:
         app[SEARCH_REPLICAS] = replicas = Replicas(settings.search_replicas)

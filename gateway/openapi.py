@@ -55,6 +55,8 @@ TAGS = {
     "Topics": "A product's topics.",
     "Prompt suggestions": "Prompt suggestions generated from a product's personas and topics, and their review.",
     "Agent simulation": "Agent-simulation runs of the organization.",
+    "Webhooks": "Webhook endpoints: signed deliveries (Standard Webhooks) of the organization's events, with retries.",
+    "Audit": "The organization's audit trail: every change, refused credential and sign-in, who and from where.",
 }
 
 ERROR_DESCRIPTIONS = {

@@ -18,6 +18,7 @@ from functools import partial
 from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
+from gateway.audit import AUDIT_ACTOR, Actor
 from gateway.directory import Directory
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
@@ -214,6 +215,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
         try:
             identity = await app[AUTHENTICATOR].identify(request)
             request[ACCESS_FIELDS] = identity.access_fields()
+            request[AUDIT_ACTOR] = Actor.of(identity)
             decision = app[LIMITER].take(identity.rate_key)
             extra_headers.update(decision.headers())
             if not decision.allowed:

@@ -11,6 +11,7 @@ from gateway import contract as gateway
 from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
 from services.apps import contract as apps
 from services.content import contract as content
+from services.events import contract as events
 from services.personas import contract as personas
 from services.search import contract as search
 from services.simulations import contract as simulations
@@ -24,4 +25,5 @@ ROUTES: tuple[Route, ...] = (
     *apps.ROUTES,
     *personas.ROUTES,
     *simulations.ROUTES,
+    *events.ROUTES,
 )

@@ -95,6 +95,10 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
         # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
         "SEARCH_INDEXING": "off",
+        # Webhook receivers of the tests listen on loopback, over plain http.
+        "WEBHOOK_ALLOW_HTTP": "true",
+        "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+        "EVENTS_DB_POOL_MAX": "3",
     }
     yield environ
     forget_prefix(REDIS_URL, environ["REDIS_PREFIX"])

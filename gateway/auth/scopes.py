@@ -15,6 +15,9 @@ SCOPE_GRANTS: dict[str, str] = {
     "analytics:write": "write events to analytics",
     "products:read": "read product metadata and competitor data",
     "products:write": "update product settings and competitor lists",
+    # Beside the contract's eleven: the organization's webhook endpoints and their deliveries.
+    "webhooks:read": "read webhook endpoints and their deliveries",
+    "webhooks:write": "create, change, test and delete webhook endpoints; retry deliveries",
 }
 ALL_SCOPES = frozenset(SCOPE_GRANTS)
 

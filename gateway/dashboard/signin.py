@@ -6,6 +6,7 @@ from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
 from gateway import queries
+from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.client_address import client_address
@@ -84,7 +85,13 @@ async def login(request: web.Request) -> web.Response:
         user = await queries.find_user_for_sign_in(cur, email) if email else None
     stored = user["password_hash"] if user is not None else None
     matches = await verify_password(stored, password)  # run for unknown emails too: same time
+    request[AUDIT_ACTION] = "session.sign_in"
     if user is None or not matches:
+        request[AUDIT_ACTOR] = Actor("password", str(user["id"]) if user else None, email or None, None)
+        if user is not None:
+            async with cursor(request.config_dict[DB_POOL]) as cur:
+                memberships = await queries.list_memberships(cur, user["id"])
+            request[AUDIT_ORGANIZATIONS] = [str(row["id"]) for row in memberships]
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
     upgraded = await upgraded_hash(user["password_hash"], password)
@@ -96,6 +103,8 @@ async def login(request: web.Request) -> web.Response:
     # The organization last used, while still a member; else the first by name.
     first = next((row for row in memberships if str(row["id"]) == last_used), memberships[0] if memberships else None)
     await sign_in(request, str(user["id"]), str(first["id"]) if first else None)
+    request[AUDIT_ACTOR] = Actor("password", str(user["id"]), email, None)
+    request[AUDIT_ORGANIZATIONS] = [str(row["id"]) for row in memberships]
     default = landing_page(first["slug"]) if first else "/orgs"
     raise web.HTTPSeeOther(target if target != "/" else default)
 

@@ -11,3 +11,13 @@ def content_events_stream(redis_prefix: str) -> str:
 def identity_events_stream(redis_prefix: str) -> str:
     """Where the gateway's relay publishes product.* events of the identity schema."""
     return f"{redis_prefix}events:identity"
+
+
+def webhook_events_stream(redis_prefix: str, part: str) -> str:
+    """Where a part's relay publishes the webhook events of its `webhook_outbox` (libs/common/webhook_outbox.py)."""
+    return f"{redis_prefix}events:webhooks:{part}"
+
+
+def audit_stream(redis_prefix: str) -> str:
+    """Where the gateway (and the operator's commands) publish audit records, for the events service."""
+    return f"{redis_prefix}events:audit"

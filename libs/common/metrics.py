@@ -48,7 +48,15 @@ DB_POOL_WAITING = Gauge(
     "db_pool_waiting", "Requests waiting for a free database connection.", multiprocess_mode="livesum"
 )
 REDIS_ERRORS = Counter("redis_errors_total", "Redis operations that failed, by what was attempted.", ["operation"])
-REDIS_OPERATIONS = ("request", "ratelimit_sync", "events_publish", "events_read", "indexing_lag", "readiness")
+REDIS_OPERATIONS = (
+    "request",
+    "ratelimit_sync",
+    "events_publish",
+    "events_read",
+    "indexing_lag",
+    "readiness",
+    "audit_publish",
+)
 for _operation in REDIS_OPERATIONS:  # every series exists from the start, so rate() sees the first error
     REDIS_ERRORS.labels(_operation)
 

@@ -194,7 +194,12 @@ class OutboxRelay:
             self._holding = False
             with closing_half_made():
                 self._conn = await aiopg.connect(
-                    self._dsn, options=session_options(self._schema), timeout=10, enable_hstore=False
+                    self._dsn,
+                    options=session_options(self._schema),
+                    timeout=10,
+                    enable_hstore=False,
+                    # Named in pg_stat_activity: its short transactions are the relay's, not a request's.
+                    application_name=f"relay {self._outbox.lock_name}",
                 )
             OUTAGE.answered()
         if not self._holding:

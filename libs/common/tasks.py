@@ -51,3 +51,27 @@ async def periodic(
             log.warning("periodic task %s outlived its grace period; cancelling it", name)
             task.cancel()
             await asyncio.wait({task}, timeout=0.1)
+
+
+@asynccontextmanager
+async def periodic_group(
+    steps: dict[str, tuple[float, Callable[[], Awaitable[object]]]], grace: float = GRACE_SECONDS
+) -> AsyncIterator[None]:
+    """`periodic` for several steps ({name: (interval, step)}), stopped together: a step that
+    blocks (a stream read) delays the group's exit once, not once per step."""
+    stopping = asyncio.Event()
+    tasks = {
+        asyncio.create_task(_every(interval, step, name, stopping), name=name)
+        for name, (interval, step) in steps.items()
+    }
+    try:
+        yield
+    finally:
+        stopping.set()
+        await asyncio.wait(tasks, timeout=grace)
+        while pending := {task for task in tasks if not task.done()}:
+            names = sorted(task.get_name() for task in pending)
+            log.warning("periodic tasks %s outlived their grace period; cancelling them", names)
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=0.1)

@@ -29,6 +29,9 @@ class Part:
     # Runs an outbox relay, whose lock is a session advisory lock: it needs a connection that
     # keeps session state, past PgBouncer's transaction pooling (SESSION_DATABASE_URL).
     relays: bool = False
+    # Reaches addresses outside the cluster (webhook receivers): its network policy allows egress
+    # to public addresses, never to the cluster's own ranges.
+    public_egress: bool = False
 
     @property
     def app(self) -> str:
@@ -56,17 +59,21 @@ GATEWAY = Part(
     "gateway",
     8080,
     workers=2,
-    calls=("content", "apps", "personas", "search", "simulations"),
+    calls=("content", "apps", "personas", "search", "simulations", "events"),
     relays=True,
 )
 CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), relays=True)
-APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"))
-PERSONAS = Part("personas", "personas", "services.personas", 8083)
+APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"), relays=True)
+PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085)
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
+# Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
+EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
+# The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
+WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 
@@ -74,7 +81,7 @@ BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
     `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
-    simulations +5), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
+    simulations +5, events +6), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
     with another `PORT_BASE`."""
     base = int(environ.get("PORT_BASE") or GATEWAY.port)
     return {

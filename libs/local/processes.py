@@ -59,6 +59,9 @@ def part_environ(
     metrics.mkdir(parents=True)
     environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
     environ["METRICS_BIND"] = f"{HOST}:{metrics_port or ports[part.name] + METRICS_PORT_OFFSET}"
+    # Webhook receivers on the developer's machine work out of the box: plain http, loopback.
+    environ.setdefault("WEBHOOK_ALLOW_HTTP", "true")
+    environ.setdefault("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8, ::1/128")
     return environ
 
 

@@ -13,6 +13,7 @@ from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.tasks import periodic
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract import internal
 from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
@@ -54,7 +55,10 @@ async def releases_ctx(app: web.Application) -> AsyncIterator[None]:
 
 def create_app(settings: AppsSettings) -> web.Application:
     app = create_service_app(
-        settings, setup_routes, uses_redis=True, cleanup_contexts=(products_ctx, purge_ctx, releases_ctx)
+        settings,
+        setup_routes,
+        uses_redis=True,
+        cleanup_contexts=(products_ctx, purge_ctx, releases_ctx, webhook_relay_ctx),
     )
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
     app[TEXTS] = TextCache()

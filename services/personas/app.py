@@ -9,6 +9,7 @@ from aiohttp import web
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import PERSONAS
 from services.personas.generator import TemplateGenerator
 from services.personas.routes import setup_routes
@@ -22,7 +23,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
 
 
 def create_app(settings: ServiceSettings) -> web.Application:
-    app = create_service_app(settings, setup_routes)
+    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(webhook_relay_ctx,))
     app[GENERATOR] = TemplateGenerator()
     return app
 

@@ -12,6 +12,7 @@ import logging
 
 import aiopg
 
+from libs.common import webhook_outbox
 from libs.common.db import transaction
 from libs.common.errors import InternalError
 from libs.common.internal_token import Product
@@ -85,4 +86,9 @@ async def regenerate(
         generated = await generate_all(generator, product, topics, personas)
         await queries.retire_pending_suggestions(cur, organization_id, product.id)
         rows = [(topic.id, item.persona_id, item.prompt) for topic, prompts in generated for item in prompts]
-        return await queries.insert_suggestions(cur, organization_id, product.id, rows)
+        ids = await queries.insert_suggestions(cur, organization_id, product.id, rows)
+        await webhook_outbox.record(
+            cur, "prompt_suggestions.regenerated", organization_id, f"product:{product.id}",
+            {"productId": product.id, "count": len(ids), "ids": ids},
+        )  # fmt: skip
+        return ids

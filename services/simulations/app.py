@@ -9,6 +9,7 @@ from aiohttp import web
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.settings import ServiceSettings
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import SIMULATIONS
 from services.simulations.routes import setup_routes
 
@@ -20,7 +21,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
 
 
 def create_app(settings: ServiceSettings) -> web.Application:
-    return create_service_app(settings, setup_routes)
+    return create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(webhook_relay_ctx,))
 
 
 async def app_factory() -> web.Application:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from libs.common import webhook_outbox
 from libs.common.db import Row, fetch_one, fetch_value, json_or_null
 from libs.common.encoding import loads
 from libs.common.errors import Conflict, ValidationFailed
@@ -165,4 +166,6 @@ async def create_run(cur: Any, data: dict[str, Any]) -> tuple[dict[str, Any], bo
     run = await get_run(cur, inserted or data["id"])
     if run is None or run["organizationId"] != organization_id:
         raise Conflict("run id already in use")
+    if inserted is not None:
+        await webhook_outbox.record(cur, "simulation.run.recorded", organization_id, f"run:{run['id']}", run)
     return run, inserted is not None

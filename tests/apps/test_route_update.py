@@ -101,7 +101,9 @@ async def test_no_transaction_is_open_while_the_content_service_answers(
     await asyncio.wait_for(content.lookup_waiting.wait(), 10)
     async with cursor(apps_pool) as cur:
         sessions = await fetch_all(
-            cur, "SELECT state FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid()"
+            cur,
+            "SELECT state FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid()"
+            " AND application_name NOT LIKE 'relay %'",  # the webhook outbox's relay: its own short transactions
         )
     content.lookup_released.set()
     status, body = await update

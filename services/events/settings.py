@@ -1,0 +1,63 @@
+"""Settings of the events service, from the environment only."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import Part
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(name: str, text: str) -> tuple[Network, ...]:
+    """CIDRs from a comma- or space-separated list (`127.0.0.0/8, ::1/128`)."""
+    try:
+        return tuple(ipaddress.ip_network(part.strip()) for part in text.replace(",", " ").split() if part.strip())
+    except ValueError as exc:
+        raise SettingsError(f"environment variable {name} must list CIDRs: {exc}") from None
+
+
+def parse_flag(name: str, text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise SettingsError(f"environment variable {name} must be true or false, got {text!r}")
+
+
+@dataclass(frozen=True)
+class EventsSettings(ServiceSettings):
+    # The content service: a content event names its document, whose state the event carries.
+    content_url: str
+    # Plain http endpoints (local development and tests); production needs https.
+    webhook_allow_http: bool
+    # Addresses an endpoint may resolve to although internal (loopback, private, link-local).
+    webhook_allowed_networks: tuple[Network, ...]
+    # Deliveries sent at once by one process; a slow endpoint holds one of these, never the rest.
+    webhook_concurrency: int
+    # Of those, at most this many to one endpoint.
+    webhook_concurrency_per_endpoint: int
+    audit_retention_days: int
+    delivery_retention_days: int
+
+    @classmethod
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> EventsSettings:
+        env = Env(environ)
+        fields = common_fields(part, env)
+        # Its own cap when set (the tests keep this part's pool small), else DB_POOL_MAX.
+        fields["db_pool_max"] = env.integer("EVENTS_DB_POOL_MAX", fields["db_pool_max"], minimum=1)
+        return cls(
+            **fields,
+            content_url=env.part_url("content"),
+            webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
+            webhook_allowed_networks=parse_networks(
+                "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")
+            ),
+            webhook_concurrency=env.integer("WEBHOOK_CONCURRENCY", 64, minimum=1),
+            webhook_concurrency_per_endpoint=env.integer("WEBHOOK_CONCURRENCY_PER_ENDPOINT", 8, minimum=1),
+            audit_retention_days=env.integer("AUDIT_RETENTION_DAYS", 90, minimum=1),
+            delivery_retention_days=env.integer("DELIVERY_RETENTION_DAYS", 30, minimum=1),
+        )
