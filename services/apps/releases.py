@@ -1,9 +1,11 @@
-"""Ending claims in the background: lapsed unverified claims are released, and every released domain
-is announced to the content service, which detaches it from the organization's documents.
+"""Ending claims in the background: lapsed unverified claims are released, and every withdrawn
+domain (released, deleted on its own, or of a purged app: queries/claims.py `unannounced`) is
+announced to the content service, which detaches it from the organization's documents.
 
-A release is written first (by this sweep or by a takeover, services/apps/claims.py) and announced
-after, each domain until content has answered, so a content service that is down loses nothing: the
-next round announces it again (detaching twice changes nothing). Every replica may run the sweep.
+A withdrawal is written first (by this sweep, a takeover in services/apps/claims.py, a domain's
+delete or the purge) and announced after, each domain until content has answered, so a content
+service that is down loses nothing: the next round announces it again (detaching twice changes
+nothing). Every replica may run the sweep.
 """
 
 from __future__ import annotations
@@ -44,5 +46,5 @@ class ReleaseSweep:
             # The content service's endpoints only need the organization's id.
             caller = service_caller(self._service, Organization(id=organization_id, slug="", name=""))
             await self._content.domains_released(caller, ids)
-            async with cursor(self._pool) as cur:
+            async with transaction(self._pool) as cur:
                 await queries.mark_announced(cur, ids)
