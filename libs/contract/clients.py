@@ -93,8 +93,8 @@ class ContentClient:
         return {document["id"]: document["content"] for document in answer["documents"]}
 
     async def domains_released(self, caller: Caller, ids: Sequence[str]) -> int:
-        """Detach released domains (at most 500 ids) from the caller's organization's documents; how many
-        documents changed."""
+        """Detach withdrawn domains (released, deleted on their own, of a purged app; at most 500 ids) from
+        the caller's organization's documents; how many documents changed."""
         answer = await self._http.call(
             "POST", internal.DOMAINS_RELEASED.url(self._base_url), caller, json={"ids": list(ids)}
         )

@@ -128,8 +128,9 @@ async def internal_changes(request: web.Request) -> web.Response:
 
 
 async def internal_domains_released(request: web.Request) -> web.Response:
-    """POST /internal/domains/released: detach domains the apps service released from the caller's
-    organization's documents, each as an edit of its own (address and event follow); how many changed."""
+    """POST /internal/domains/released: detach domains the apps service withdrew (released, deleted on
+    their own, of a purged app) from the caller's organization's documents, each as an edit of its own
+    (address and event follow); how many changed."""
     data = await load_json(request, DOMAINS_RELEASED)
     released = DomainChange(detach=tuple(data["ids"]))
     async with transaction(request.app[DB_POOL]) as cur:
