@@ -23,7 +23,7 @@ from services.apps.queries import claims as queries
 
 log = logging.getLogger(__name__)
 
-ANNOUNCE_BATCH = 500  # the most ids /internal/domains/released takes at once
+ANNOUNCE_BATCH = 500  # the most ids /internal/domains/withdrawn takes at once
 
 
 class ReleaseSweep:
@@ -45,6 +45,6 @@ class ReleaseSweep:
         for organization_id, ids in by_organization.items():
             # The content service's endpoints only need the organization's id.
             caller = service_caller(self._service, Organization(id=organization_id, slug="", name=""))
-            await self._content.domains_released(caller, ids)
+            await self._content.domains_withdrawn(caller, ids)
             async with transaction(self._pool) as cur:
                 await queries.mark_announced(cur, ids)

@@ -21,7 +21,7 @@ async def announced(content: FakeContent, tenant: Tenant, domain: dict) -> None:
     """Wait for the sweep (every second here) to tell `content` of the domain, for its organization."""
 
     async def told() -> bool:
-        return (tenant.org.id, domain["id"]) in content.released
+        return (tenant.org.id, domain["id"]) in content.withdrawn
 
     await eventually(told)
 
@@ -33,9 +33,9 @@ async def test_a_domain_deleted_on_its_own_is_announced_once(tenant: Tenant, con
     assert status == 200
     await announced(content, tenant, domain)
     async with transaction(apps_pool) as cur:
-        sql = "SELECT release_announced_at IS NOT NULL FROM domains WHERE id = %s"
+        sql = "SELECT withdrawal_announced_at IS NOT NULL FROM domains WHERE id = %s"
         assert await fetch_value(cur, sql, (domain["id"],)) is True
-    assert content.released.count((tenant.org.id, domain["id"])) == 1
+    assert content.withdrawn.count((tenant.org.id, domain["id"])) == 1
 
 
 async def test_a_domain_deleted_with_its_app_is_not_announced_and_a_restore_keeps_it(
@@ -47,7 +47,7 @@ async def test_a_domain_deleted_with_its_app_is_not_announced_and_a_restore_keep
     assert (await tenant.delete(f"/api/v1/apps/{other['id']}/domains/{witness['id']}"))[0] == 200
     # The witness, deleted after the app, is announced: the sweep has run since the app's delete.
     await announced(content, tenant, witness)
-    assert (tenant.org.id, kept["id"]) not in content.released
+    assert (tenant.org.id, kept["id"]) not in content.withdrawn
     assert (await tenant.post(f"/api/v1/apps/{app['id']}/restore", None))[0] == 200
     status, body = await tenant.get(f"/api/v1/apps/{app['id']}/domains")
     assert (status, [domain["id"] for domain in body["data"]]) == (200, [kept["id"]])
@@ -62,7 +62,7 @@ async def test_the_domains_of_a_purged_app_are_announced(tenant: Tenant, content
     assert (await tenant.delete(f"/api/v1/apps/{app['id']}/domains/{alone['id']}"))[0] == 200
     assert (await tenant.delete(f"/api/v1/apps/{app['id']}"))[0] == 200
     await backdate(apps_pool, app, RESTORE_DAYS + 1)
-    assert (tenant.org.id, live["id"]) not in content.released
+    assert (tenant.org.id, live["id"]) not in content.withdrawn
     assert await purge_expired(apps_pool, RESTORE_DAYS) >= 1
     for domain in (live, alone):
         await announced(content, tenant, domain)

@@ -109,7 +109,7 @@ async def unannounced(cur: Any, limit: int) -> list[Row]:
         cur,
         "SELECT id, organization_id FROM ("
         " SELECT id, organization_id, LEAST(released_at, deleted_at) AS withdrawn_at FROM domains"
-        f" WHERE {WITHDRAWN} AND release_announced_at IS NULL"
+        f" WHERE {WITHDRAWN} AND withdrawal_announced_at IS NULL"
         " UNION ALL SELECT id, organization_id, purged_at FROM purged_domains"
         ") withdrawn ORDER BY withdrawn_at, id LIMIT %s",
         (limit,),
@@ -118,5 +118,7 @@ async def unannounced(cur: Any, limit: int) -> list[Row]:
 
 async def mark_announced(cur: Any, ids: list[str]) -> None:
     """Record that content was told of the withdrawn domains `ids`, in the caller's transaction."""
-    await cur.execute("UPDATE domains SET release_announced_at = clock_timestamp() WHERE id = ANY(%s::uuid[])", (ids,))
+    await cur.execute(
+        "UPDATE domains SET withdrawal_announced_at = clock_timestamp() WHERE id = ANY(%s::uuid[])", (ids,)
+    )
     await cur.execute("DELETE FROM purged_domains WHERE id = ANY(%s::uuid[])", (ids,))

@@ -80,7 +80,7 @@ async def purge_apps(cur: Any, restore_days: int, limit: int) -> int:
         # Their domains are withdrawn: those content has not been told of yet wait to be announced.
         await cur.execute(
             "INSERT INTO purged_domains (id, organization_id) SELECT id, organization_id FROM domains"
-            " WHERE app_id = ANY(%s::uuid[]) AND release_announced_at IS NULL ON CONFLICT (id) DO NOTHING",
+            " WHERE app_id = ANY(%s::uuid[]) AND withdrawal_announced_at IS NULL ON CONFLICT (id) DO NOTHING",
             (ids,),
         )
         for table in OWNED_TABLES:
