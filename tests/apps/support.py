@@ -46,6 +46,8 @@ class FakeContent:
     lookup_waiting: asyncio.Event = field(default_factory=asyncio.Event)
     # Withdrawn domains the apps service announced: (organization id, domain id) in order.
     withdrawn: list[tuple[str, str]] = field(default_factory=list)
+    # Announcements of withdrawn domains answered 503 (and not taken) before the next ones are taken.
+    withdrawals_failing: int = 0
 
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
@@ -74,6 +76,9 @@ class FakeContent:
 
     async def domains_withdrawn(self, request: web.Request) -> web.Response:
         ids = (await request.json())["ids"]
+        if self.withdrawals_failing > 0:
+            self.withdrawals_failing -= 1
+            return json_response({"message": "unavailable"}, status=503)
         self.withdrawn += [(caller_of(request).org.id, domain_id) for domain_id in ids]
         return json_response({"documents": 0})
 

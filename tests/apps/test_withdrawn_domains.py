@@ -38,6 +38,15 @@ async def test_a_domain_deleted_on_its_own_is_announced_once(tenant: Tenant, con
     assert content.withdrawn.count((tenant.org.id, domain["id"])) == 1
 
 
+async def test_an_announcement_content_failed_is_made_again(tenant: Tenant, content: FakeContent):
+    content.withdrawals_failing = 2
+    app = await tenant.create_app()
+    domain = await add_domain(tenant, app)
+    assert (await tenant.delete(f"/api/v1/apps/{app['id']}/domains/{domain['id']}"))[0] == 200
+    await announced(content, tenant, domain)
+    assert content.withdrawals_failing == 0
+
+
 async def test_a_domain_deleted_with_its_app_is_not_announced_and_a_restore_keeps_it(
     tenant: Tenant, content: FakeContent
 ):
