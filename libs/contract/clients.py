@@ -92,11 +92,11 @@ class ContentClient:
         answer = await self._http.call("POST", url, caller, json={"ids": list(ids)})
         return {document["id"]: document["content"] for document in answer["documents"]}
 
-    async def domains_released(self, caller: Caller, ids: Sequence[str]) -> int:
-        """Detach released domains (at most 500 ids) from the caller's organization's documents; how many
-        documents changed."""
+    async def domains_withdrawn(self, caller: Caller, ids: Sequence[str]) -> int:
+        """Detach withdrawn domains (released, deleted on their own, of a purged app; at most 500 ids) from
+        the caller's organization's documents; how many documents changed."""
         answer = await self._http.call(
-            "POST", internal.DOMAINS_RELEASED.url(self._base_url), caller, json={"ids": list(ids)}
+            "POST", internal.DOMAINS_WITHDRAWN.url(self._base_url), caller, json={"ids": list(ids)}
         )
         detached: int = answer["documents"]
         return detached

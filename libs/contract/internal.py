@@ -43,8 +43,9 @@ DOCUMENTS_LAST_CHANGE = Endpoint("content", "GET", "/internal/documents/last-cha
 DOCUMENTS_TEXT = Endpoint("content", "POST", "/internal/documents/text", "internal_documents_text")
 DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
-# The apps service's released domains (docs/architecture.md, "Domain ownership"), detached from documents.
-DOMAINS_RELEASED = Endpoint("content", "POST", "/internal/domains/released", "internal_domains_released")
+# The apps service's withdrawn domains (released, deleted, purged: docs/architecture.md, "Domain ownership"
+# and "Whole resources"), detached from documents.
+DOMAINS_WITHDRAWN = Endpoint("content", "POST", "/internal/domains/withdrawn", "internal_domains_withdrawn")
 TASKS_CREATE = Endpoint("simulations", "POST", "/internal/tasks", "internal_tasks_create")
 ENVIRONMENTS_CREATE = Endpoint("simulations", "POST", "/internal/environments", "internal_environments_create")
 RUNS_CREATE = Endpoint("simulations", "POST", "/internal/runs", "internal_runs_create")
@@ -63,7 +64,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_TEXT,
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
-    DOMAINS_RELEASED,
+    DOMAINS_WITHDRAWN,
     TASKS_CREATE,
     ENVIRONMENTS_CREATE,
     RUNS_CREATE,

@@ -1,9 +1,11 @@
-"""Ending claims in the background: lapsed unverified claims are released, and every released domain
-is announced to the content service, which detaches it from the organization's documents.
+"""Ending claims in the background: lapsed unverified claims are released, and every withdrawn
+domain (released, deleted on its own, or of a purged app: queries/claims.py `unannounced`) is
+announced to the content service, which detaches it from the organization's documents.
 
-A release is written first (by this sweep or by a takeover, services/apps/claims.py) and announced
-after, each domain until content has answered, so a content service that is down loses nothing: the
-next round announces it again (detaching twice changes nothing). Every replica may run the sweep.
+A withdrawal is written first (by this sweep, a takeover in services/apps/claims.py, a domain's
+delete or the purge) and announced after, each domain until content has answered, so a content
+service that is down loses nothing: the next round announces it again (detaching twice changes
+nothing). Every replica may run the sweep.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from services.apps.queries import claims as queries
 
 log = logging.getLogger(__name__)
 
-ANNOUNCE_BATCH = 500  # the most ids /internal/domains/released takes at once
+ANNOUNCE_BATCH = 500  # the most ids /internal/domains/withdrawn takes at once
 
 
 class ReleaseSweep:
@@ -43,6 +45,6 @@ class ReleaseSweep:
         for organization_id, ids in by_organization.items():
             # The content service's endpoints only need the organization's id.
             caller = service_caller(self._service, Organization(id=organization_id, slug="", name=""))
-            await self._content.domains_released(caller, ids)
-            async with cursor(self._pool) as cur:
+            await self._content.domains_withdrawn(caller, ids)
+            async with transaction(self._pool) as cur:
                 await queries.mark_announced(cur, ids)

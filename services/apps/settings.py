@@ -33,7 +33,8 @@ class AppsSettings(ServiceSettings):
     gateway_url: str
     # Domain ownership (services/apps/verification.py): the DNS servers asked for TXT records (none:
     # the system's resolv.conf), their port, how long one lookup may take, how long an unverified
-    # claim holds a hostname, and how often lapsed claims are released and released ones announced.
+    # claim holds a hostname, and how often lapsed claims are released and withdrawn domains (released,
+    # deleted on their own, of a purged app) announced to content.
     dns_nameservers: tuple[str, ...]
     dns_port: int
     dns_timeout_seconds: int

@@ -25,22 +25,25 @@ class DomainChange:
 
     @property
     def ids(self) -> set[str]:
-        return {*self.attach, *self.detach, *([self.canonical] if self.canonical else [])}
+        """The ids apps must resolve: those to attach and the canonical one (any id may be detached)."""
+        return {*self.attach, *([self.canonical] if self.canonical else [])}
 
     def to_attach(self, hostnames: Mapping[str, str]) -> dict[str, str]:
         wanted = [*self.attach, *([self.canonical] if self.canonical else [])]
         return {domain_id: hostnames[domain_id] for domain_id in wanted}
 
     def problems(self, hostnames: Mapping[str, str], attach_field: str, detach_field: str = "detach") -> dict[str, str]:
-        """Field path -> message for every id that is not one of the organization's domains,
-        and for contradictions (detaching what is attached or made canonical in the same change)."""
+        """Field path -> message for every id to attach that is not one of the organization's domains,
+        and for contradictions (detaching what is attached or made canonical in the same change).
+        Any id may be detached: one apps no longer resolves (deleted, released, purged) leaves an
+        attachment that must always be removable, and detaching what is not attached changes nothing."""
         found: dict[str, str] = {}
-        for field, ids in ((attach_field, self.attach), (detach_field, self.detach)):
-            for index, domain_id in enumerate(ids):
-                if domain_id not in hostnames:
-                    found[f"{field}.{index}"] = UNKNOWN
-                elif field == detach_field and domain_id in self.attach:
-                    found[f"{field}.{index}"] = "Cannot be both attached and detached."
+        for index, domain_id in enumerate(self.attach):
+            if domain_id not in hostnames:
+                found[f"{attach_field}.{index}"] = UNKNOWN
+        for index, domain_id in enumerate(self.detach):
+            if domain_id in self.attach:
+                found[f"{detach_field}.{index}"] = "Cannot be both attached and detached."
         if self.canonical is not None:
             if self.canonical not in hostnames:
                 found["canonicalDomainId"] = UNKNOWN

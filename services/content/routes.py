@@ -31,7 +31,7 @@ INTERNAL_HANDLERS = (
     internal.internal_documents_text,
     internal.internal_document_indexed,
     internal.internal_changes,
-    internal.internal_domains_released,
+    internal.internal_domains_withdrawn,
 )
 
 

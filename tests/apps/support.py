@@ -44,8 +44,10 @@ class FakeContent:
     # When set, a lookup signals `lookup_waiting` and answers only once this is set.
     lookup_released: asyncio.Event | None = None
     lookup_waiting: asyncio.Event = field(default_factory=asyncio.Event)
-    # Released domains the apps service announced: (organization id, domain id) in order.
-    released: list[tuple[str, str]] = field(default_factory=list)
+    # Withdrawn domains the apps service announced: (organization id, domain id) in order.
+    withdrawn: list[tuple[str, str]] = field(default_factory=list)
+    # Announcements of withdrawn domains answered 503 (and not taken) before the next ones are taken.
+    withdrawals_failing: int = 0
 
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
@@ -69,12 +71,15 @@ class FakeContent:
         app.router.add_post("/internal/documents/lookup", self.lookup)
         app.router.add_get("/internal/targets", self.targets)
         app.router.add_post("/internal/targets/count", self.count)
-        app.router.add_post("/internal/domains/released", self.domains_released)
+        app.router.add_post("/internal/domains/withdrawn", self.domains_withdrawn)
         return app
 
-    async def domains_released(self, request: web.Request) -> web.Response:
+    async def domains_withdrawn(self, request: web.Request) -> web.Response:
         ids = (await request.json())["ids"]
-        self.released += [(caller_of(request).org.id, domain_id) for domain_id in ids]
+        if self.withdrawals_failing > 0:
+            self.withdrawals_failing -= 1
+            return json_response({"message": "unavailable"}, status=503)
+        self.withdrawn += [(caller_of(request).org.id, domain_id) for domain_id in ids]
         return json_response({"documents": 0})
 
     def _visible(self, request: web.Request) -> list[dict[str, Any]]:

@@ -86,7 +86,7 @@ async def test_proving_the_challenge_takes_the_hostname_over(
 
 
 async def _announced(content: FakeContent, entry: tuple[str, str]) -> bool:
-    return entry in content.released
+    return entry in content.withdrawn
 
 
 async def test_a_verified_domain_cannot_be_taken(tenant: Tenant, other_tenant: Tenant, dns: FakeDns):

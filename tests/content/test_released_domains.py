@@ -12,7 +12,7 @@ from tests.content.conftest import ServiceClient
 from tests.content.test_document_domains import entry, patch_domains
 from tests.factories import DomainFactory, eventually
 
-RELEASED = "/internal/domains/released"
+WITHDRAWN = "/internal/domains/withdrawn"
 
 
 async def attached(tenant: Tenant, document_id: str) -> list[dict]:
@@ -28,9 +28,9 @@ async def test_released_domains_are_detached_and_an_address_on_them_dropped(
     on_kept = await tenant.create_page("docs/on-kept", domainIds=[gone["id"]], canonicalDomainId=kept["id"])
     untouched = await tenant.create_page("docs/untouched", domainIds=[kept["id"]])
     # Another organization's announcement changes nothing of this one's.
-    status, body = await content_service.call("POST", RELEASED, stranger.org, {"ids": [gone["id"]]})
+    status, body = await content_service.call("POST", WITHDRAWN, stranger.org, {"ids": [gone["id"]]})
     assert (status, body) == (200, {"documents": 0})
-    status, body = await content_service.call("POST", RELEASED, tenant.org, {"ids": [gone["id"]]})
+    status, body = await content_service.call("POST", WITHDRAWN, tenant.org, {"ids": [gone["id"]]})
     assert (status, body) == (200, {"documents": 2})
     assert await attached(tenant, on_gone["id"]) == [entry(kept)]
     assert (await tenant.document(on_gone["id"])).data["sourceUrl"] is None
@@ -38,7 +38,7 @@ async def test_released_domains_are_detached_and_an_address_on_them_dropped(
     assert (await tenant.document(on_kept["id"])).data["sourceUrl"] == f"https://{kept['domain']}/docs/on-kept"
     assert await attached(tenant, untouched["id"]) == [entry(kept)]
     # Told again (an announcement repeated after a failure), nothing changes.
-    status, body = await content_service.call("POST", RELEASED, tenant.org, {"ids": [gone["id"]]})
+    status, body = await content_service.call("POST", WITHDRAWN, tenant.org, {"ids": [gone["id"]]})
     assert (status, body) == (200, {"documents": 0})
 
 

@@ -98,15 +98,27 @@ async def release_lapsed(cur: Any) -> int:
     return released
 
 
+# A domain is withdrawn when its claim was released, when it was deleted on its own (one deleted
+# with its app comes back with a restore) and when its app was purged (purged_domains, migration 170).
+WITHDRAWN = "(released_at IS NOT NULL OR (deleted_at IS NOT NULL AND NOT deleted_with_app))"
+
+
 async def unannounced(cur: Any, limit: int) -> list[Row]:
-    """Released domains the content service has not been told of yet, oldest release first."""
+    """Withdrawn domains the content service has not been told of yet, oldest withdrawal first."""
     return await fetch_all(
         cur,
-        "SELECT id, organization_id FROM domains WHERE released_at IS NOT NULL AND release_announced_at IS NULL"
-        " ORDER BY released_at, id LIMIT %s",
+        "SELECT id, organization_id FROM ("
+        " SELECT id, organization_id, LEAST(released_at, deleted_at) AS withdrawn_at FROM domains"
+        f" WHERE {WITHDRAWN} AND withdrawal_announced_at IS NULL"
+        " UNION ALL SELECT id, organization_id, purged_at FROM purged_domains"
+        ") withdrawn ORDER BY withdrawn_at, id LIMIT %s",
         (limit,),
     )
 
 
 async def mark_announced(cur: Any, ids: list[str]) -> None:
-    await cur.execute("UPDATE domains SET release_announced_at = clock_timestamp() WHERE id = ANY(%s::uuid[])", (ids,))
+    """Record that content was told of the withdrawn domains `ids`, in the caller's transaction."""
+    await cur.execute(
+        "UPDATE domains SET withdrawal_announced_at = clock_timestamp() WHERE id = ANY(%s::uuid[])", (ids,)
+    )
+    await cur.execute("DELETE FROM purged_domains WHERE id = ANY(%s::uuid[])", (ids,))

@@ -77,6 +77,12 @@ async def purge_apps(cur: Any, restore_days: int, limit: int) -> int:
     )
     ids = [str(row["id"]) for row in rows]
     if ids:
+        # Their domains are withdrawn: those content has not been told of yet wait to be announced.
+        await cur.execute(
+            "INSERT INTO purged_domains (id, organization_id) SELECT id, organization_id FROM domains"
+            " WHERE app_id = ANY(%s::uuid[]) AND withdrawal_announced_at IS NULL ON CONFLICT (id) DO NOTHING",
+            (ids,),
+        )
         for table in OWNED_TABLES:
             await cur.execute(f"DELETE FROM {table} WHERE app_id = ANY(%s::uuid[])", (ids,))
         await cur.execute("DELETE FROM apps WHERE id = ANY(%s::uuid[])", (ids,))

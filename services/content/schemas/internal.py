@@ -25,7 +25,7 @@ class DocumentLookup(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=length(1, LOOKUP_MAX))
 
 
-class DomainsReleased(ApiSchema):
+class DomainsWithdrawn(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=length(1, LOOKUP_MAX))
 
 

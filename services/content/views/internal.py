@@ -19,7 +19,7 @@ from services.content.schemas.internal import (
     DocumentLookup,
     DocumentsListed,
     DocumentsText,
-    DomainsReleased,
+    DomainsWithdrawn,
     Indexed,
     OrganizationDocumentsQuery,
     TargetCount,
@@ -33,7 +33,7 @@ ORGANIZATION_DOCUMENTS_QUERY = OrganizationDocumentsQuery()
 INDEXED = Indexed()
 DOCUMENTS_LISTED = DocumentsListed()
 DOCUMENTS_TEXT = DocumentsText()
-DOMAINS_RELEASED = DomainsReleased()
+DOMAINS_WITHDRAWN = DomainsWithdrawn()
 
 
 async def internal_documents_lookup(request: web.Request) -> web.Response:
@@ -127,20 +127,21 @@ async def internal_changes(request: web.Request) -> web.Response:
     return await changes_answer(request, CONTENT_OUTBOX)
 
 
-async def internal_domains_released(request: web.Request) -> web.Response:
-    """POST /internal/domains/released: detach domains the apps service released from the caller's
-    organization's documents, each as an edit of its own (address and event follow); how many changed."""
-    data = await load_json(request, DOMAINS_RELEASED)
-    released = DomainChange(detach=tuple(data["ids"]))
+async def internal_domains_withdrawn(request: web.Request) -> web.Response:
+    """POST /internal/domains/withdrawn: detach domains the apps service withdrew (released, deleted on
+    their own, of a purged app) from the caller's organization's documents, each as an edit of its own
+    (address and event follow); how many changed."""
+    data = await load_json(request, DOMAINS_WITHDRAWN)
+    withdrawn = DomainChange(detach=tuple(data["ids"]))
     async with transaction(request.app[DB_POOL]) as cur:
         rows = await documents.lock_attached(cur, caller_of(request).org.id, data["ids"])
         for row in rows:
-            # An address on a released canonical domain is no longer the organization's to give.
+            # An address on a withdrawn canonical domain is no longer the organization's to give.
             canonical = await attachments.canonical(cur, str(row["id"]))
             stale = (
                 canonical is not None
-                and canonical[0] in released.detach
+                and canonical[0] in withdrawn.detach
                 and row["source_url"] == locate(row["file_path"], canonical[1]).source_url
             )
-            await edit_document(cur, row, {"source_url": None} if stale else {}, released)
+            await edit_document(cur, row, {"source_url": None} if stale else {}, withdrawn)
     return json_response({"documents": len(rows)})
