@@ -153,8 +153,7 @@ async def domain_verify(request: web.Request) -> web.Response:
     if domain["verified"]:
         await flash(request, f"The domain {domain['domain']} is verified.")
     else:
-        error = domain["verificationError"]
-        await flash(request, f"The domain {domain['domain']} is not verified yet: {error['message']}")
+        await flash(request, f"The domain {domain['domain']} is not verified yet: its last check says why.")
     raise web.HTTPSeeOther(_app_path(request) + "#domains-heading")
 
 
