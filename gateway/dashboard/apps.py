@@ -111,12 +111,12 @@ def _field_messages(error: ApiError) -> str:
 
 
 async def route_edit(request: web.Request) -> web.Response:
-    """GET …/routes/{routeId}/edit?path=&targetId=: the route's path and target document."""
+    """GET …/routes/{routeId}/edit: the route's path and target document (`GET …/routes/{routeId}`)."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
     app = await _app(request)
-    route = {"id": request.match_info["route"], "path": request.query.get("path", ""),
-             "targetId": request.query.get("targetId", "")}  # fmt: skip
+    found = await api.call(request, "apps_routes_get", appId=app["id"], routeId=request.match_info["route"])
+    route = {"id": found["id"], "path": found["path"], "targetId": found["targetId"]}
     return await render(
         request, "route_edit.html", {"membership": membership, "app": app, "route": route, "errors": {}}
     )
