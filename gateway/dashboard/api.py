@@ -4,7 +4,8 @@ same rules as a request with their session cookie.
 `call(request, "apps_get", appId=...)` finds the route by name, identifies the caller from the
 session (the Authenticator's cookie path: the role's scopes, a removed membership refused within
 a second), spends the rate limit, checks the scope (403) and the tenancy (404), then sends one
-request with the signed internal token to the route's part and answers its `data`. No page reads
+request with the signed internal token to the route's part and answers its `data`; a route
+answering text instead of JSON (an app's llms.txt) is run by `call_text`. No page reads
 another part's tables: what a page shows is what the API would answer its user.
 """
 
