@@ -4,7 +4,8 @@ same rules as a request with their session cookie.
 `call(request, "apps_get", appId=...)` finds the route by name, identifies the caller from the
 session (the Authenticator's cookie path: the role's scopes, a removed membership refused within
 a second), spends the rate limit, checks the scope (403) and the tenancy (404), then sends one
-request with the signed internal token to the route's part and answers its `data`. No page reads
+request with the signed internal token to the route's part and answers its `data`; a route
+answering text instead of JSON (an app's llms.txt) is run by `call_text`. No page reads
 another part's tables: what a page shows is what the API would answer its user.
 """
 
@@ -66,8 +67,26 @@ def _query_pairs(query: Query | None) -> list[tuple[str, str]]:
 
 
 async def call(request: web.Request, name: str, *, query: Query | None = None, json: Any = None, **path: str) -> Any:
-    """Run the route `name` for the signed-in person; its `data`, or the error it answered."""
+    """Run the JSON route `name` for the signed-in person; its `data`, or the error it answered."""
     route = BY_NAME[name]
+    if not route.enveloped:
+        raise TypeError(f"{name} answers {route.media_type}: use call_text")
+    body = await _send(request, route, query, json, path)
+    return loads(body) if body else None
+
+
+async def call_text(request: web.Request, name: str, *, query: Query | None = None, **path: str) -> str:
+    """Run the route `name` that answers text (llms.txt, markdown, XML) for the signed-in person;
+    its body as text, or the error it answered (in the JSON envelope, as every error)."""
+    route = BY_NAME[name]
+    if route.enveloped:
+        raise TypeError(f"{name} answers JSON: use call")
+    return (await _send(request, route, query, None, path)).decode("utf-8", errors="replace")
+
+
+async def _send(request: web.Request, route: Route, query: Query | None, json: Any, path: dict[str, str]) -> bytes:
+    """One request of `route` for the signed-in person: the scope, tenancy and rate checks, then
+    the part's answer body (its error raised)."""
     state = request.config_dict
     caller = await identity(request)
     decision = state[LIMITER].take(caller.rate_key)
@@ -83,7 +102,7 @@ async def call(request: web.Request, name: str, *, query: Query | None = None, j
     headers = {
         INTERNAL_TOKEN_HEADER: state[HTTP].token(caller.caller(request_id, product)),
         REQUEST_ID_HEADER: request_id,
-        "Accept": JSON_CONTENT_TYPE,
+        "Accept": route.media_type,
     }
     if json is not None:
         headers["Content-Type"] = JSON_CONTENT_TYPE
@@ -98,4 +117,4 @@ async def call(request: web.Request, name: str, *, query: Query | None = None, j
     )
     if raw.status >= 400:
         raise upstream_error(raw)
-    return loads(raw.body) if raw.body else None
+    return raw.body

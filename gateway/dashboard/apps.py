@@ -1,10 +1,8 @@
-"""/{orgSlug}/apps: the organization's apps; one app's resources and domains, its routes (list
-with search, edit), route import from a CSV previewed before anything is created, and its route
-candidates. Every read and write is a call of the API's routes (gateway/dashboard/api.py).
-
-The API has no list of an app's routes yet: the routes page lists the routed documents from
-`GET /apps/{appId}/route-candidates?includeRouted=true` (drafts and published), which names each
-route pointing at a document. A routes list route, when it exists, takes its place here.
+"""/{orgSlug}/apps: the organization's apps; one app's resources, domains and llms.txt preview,
+its routes (the routes list by path prefix, a page at a time; edit), route import from a CSV
+previewed before anything is created, and its route candidates. Every read and write is a call
+of the API's routes (gateway/dashboard/api.py); deletes, restore and domain verification are in
+app_actions.py.
 """
 
 from __future__ import annotations
@@ -24,8 +22,8 @@ from libs.common.errors import ApiError, ValidationFailed
 
 CANDIDATES_PAGE = 50
 ROUTES_PAGE = 25
-# A search reads at most this many candidates for one page of matches, then offers the next.
-SEARCH_SCAN = 1000
+# The llms.txt preview on the app's page: its first lines, the whole file a link away.
+LLMS_PREVIEW_LINES = 60
 IMPORT_MAX_ROWS = 100
 IMPORT_MAX_BYTES = 256 * 1024
 IMPORT_COLUMNS = ("path", "targetId")
@@ -44,7 +42,8 @@ async def app_list(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps."""
     _, membership = await member(request)
     apps = await api.call(request, "apps_list")
-    return await render(request, "apps.html", {"membership": membership, "apps": apps})
+    context = {"membership": membership, "apps": apps, "can_edit": await api.allows(request, "content:write")}
+    return await render(request, "apps.html", context)
 
 
 async def app_detail(request: web.Request) -> web.Response:
@@ -56,9 +55,22 @@ async def app_detail(request: web.Request) -> web.Response:
         "app": app,
         "resources": await api.call(request, "apps_resources_list", appId=app["id"]),
         "domains": await api.call(request, "apps_domains_list", appId=app["id"]),
+        "llms": await _llms_preview(request, app["id"]),
         "can_edit": await api.allows(request, "content:write"),
     }
     return await render(request, "app.html", context)
+
+
+async def _llms_preview(request: web.Request, app_id: str) -> dict[str, Any]:
+    """The first lines of the app's llms.txt, or why there is none (409: no product yet)."""
+    try:
+        text = await api.call_text(request, "apps_llms_txt", appId=app_id)
+    except ApiError as error:
+        if error.status != 409:
+            raise
+        return {"text": None, "error": error.message, "more": False}
+    lines = text.splitlines()
+    return {"text": "\n".join(lines[:LLMS_PREVIEW_LINES]), "error": None, "more": len(lines) > LLMS_PREVIEW_LINES}
 
 
 async def _candidates_page(request: web.Request, app_id: str, query: dict[str, Any]) -> dict[str, Any]:
@@ -67,46 +79,44 @@ async def _candidates_page(request: web.Request, app_id: str, query: dict[str, A
 
 
 async def routes(request: web.Request) -> web.Response:
-    """GET /{orgSlug}/apps/{appId}/routes[?q=&cursor=]: the app's routes to documents, searched by
-    path or title, a page at a time (next by cursor)."""
+    """GET /{orgSlug}/apps/{appId}/routes[?pathPrefix=&cursor=]: `GET /apps/{appId}/routes`, the
+    app's live routes oldest first, those under a path prefix, a page at a time (next by cursor)."""
     _, membership = await member(request)
     app = await _app(request)
-    search = request.query.get("q", "").strip().lower()
-    status = request.query.get("status", "published")
-    cursor = request.query.get("cursor") or None
-    found: list[dict[str, Any]] = []
-    scanned = 0
-    # Whole pages of candidates, so the next cursor never skips a match.
-    while len(found) < ROUTES_PAGE and scanned < SEARCH_SCAN:
-        query = {"includeRouted": True, "status": status, "limit": CANDIDATES_PAGE, "cursor": cursor}
-        page = await _candidates_page(request, app["id"], query)
-        scanned += len(page["candidates"])
-        for candidate in page["candidates"]:
-            route = candidate["existingRoute"]
-            if route is not None and search in f"{route['path']} {candidate['target']['title'] or ''}".lower():
-                found.append(candidate)
-        cursor = page.get("nextCursor")
-        if cursor is None:
-            break
+    prefix = request.query.get("pathPrefix", "").strip()
+    query: api.Query = {"limit": ROUTES_PAGE, "pathPrefix": prefix, "cursor": request.query.get("cursor")}
+    try:
+        page = await api.call(request, "apps_routes_list", appId=app["id"], query=query)
+        error = None
+    except ApiError as failure:
+        if failure.status != 422:  # a prefix that is no route path, a stale cursor
+            raise
+        page, error = {"routes": [], "nextCursor": None}, failure
     context = {
         "membership": membership,
         "app": app,
-        "routes": found,
-        "search": request.query.get("q", ""),
-        "status": status,
-        "next_cursor": cursor,
+        "routes": page["routes"],
+        "prefix": prefix,
+        "error": _field_messages(error) if error else None,
+        "next_cursor": page["nextCursor"],
         "can_edit": await api.allows(request, "content:write"),
     }
-    return await render(request, "app_routes.html", context)
+    return await render(request, "app_routes.html", context, status=422 if error else 200)
+
+
+def _field_messages(error: ApiError) -> str:
+    """An error's message with its fields' reasons, for a line above a form."""
+    details = error.details if isinstance(error.details, dict) else {}
+    return " ".join([error.message, *(str(message) for message in details.values())])
 
 
 async def route_edit(request: web.Request) -> web.Response:
-    """GET …/routes/{routeId}/edit?path=&targetId=: the route's path and target document."""
+    """GET …/routes/{routeId}/edit: the route's path and target document (`GET …/routes/{routeId}`)."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
     app = await _app(request)
-    route = {"id": request.match_info["route"], "path": request.query.get("path", ""),
-             "targetId": request.query.get("targetId", "")}  # fmt: skip
+    found = await api.call(request, "apps_routes_get", appId=app["id"], routeId=request.match_info["route"])
+    route = {"id": found["id"], "path": found["path"], "targetId": found["targetId"]}
     return await render(
         request, "route_edit.html", {"membership": membership, "app": app, "route": route, "errors": {}}
     )

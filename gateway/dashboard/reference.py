@@ -3,45 +3,24 @@ Swagger UI on the same document, to send requests from the browser ("Try it out"
 
 /docs is plain HTML and one small stylesheet, so it is drawn as fast as any page (Swagger UI
 spends seconds of script on the document before it draws anything). Every file either page
-loads is served under /assets/ by content hash, compressed and kept a year (gateway/assets.py):
-a second visit downloads only the page. Swagger UI's files come from the `swagger-ui-bundle-v2`
-package on PyPI; nothing is loaded from another site. Swagger UI 5 renders OpenAPI 3.1, the
-version of the gateway's document.
+loads is served under /assets/ by content hash (gateway/dashboard/static_files.py): a second
+visit downloads only the page. Swagger UI 5 renders OpenAPI 3.1, the version of the gateway's
+document.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 from aiohttp import web
-from swagger_ui_bundle import swagger_ui_path
 
-from gateway.assets import Assets
 from gateway.dashboard.reference_page import inline_code, introduction, sections
 from gateway.dashboard.render import render
 from gateway.state import OPENAPI_DOCUMENT
-
-STATIC = Path(__file__).parent / "static"
-FILES = (
-    STATIC / "reference.css",
-    STATIC / "reference.js",
-    swagger_ui_path / "swagger-ui.css",
-    swagger_ui_path / "swagger-ui-bundle.js",
-)
-
-
-@cache
-def reference_assets() -> Assets:
-    """Read once per process: every app of the process serves the same files."""
-    return Assets(FILES)
 
 
 async def reference(request: web.Request) -> web.Response:
     """Public: the reference needs no account."""
     document = request.config_dict[OPENAPI_DOCUMENT].body
     context = {
-        "asset_url": reference_assets().url,
         "info": introduction(document),
         "sections": sections(document),
         "code": inline_code,
@@ -53,10 +32,9 @@ async def reference(request: web.Request) -> web.Response:
 
 async def reference_console(request: web.Request) -> web.Response:
     """Public: Swagger UI sends requests with the credential the person enters in it."""
-    return await render(request, "docs_console.html", {"asset_url": reference_assets().url})
+    return await render(request, "docs_console.html")
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/docs", reference, name="dashboard.reference")
     router.add_get("/docs/console", reference_console, name="dashboard.reference_console")
-    reference_assets().add_route(router, "dashboard.reference_assets")

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.dashboard.csrf import csrf_token
 from gateway.dashboard.session import current_user
+from gateway.dashboard.static_files import asset_url
 from gateway.state import CLOCK
 
 FLASH = "flash"
@@ -64,6 +65,7 @@ def setup_templates(app: web.Application) -> None:
     environment.filters["page_link"] = page_link
     environment.filters["markdown"] = markdown
     environment.globals["key_state"] = key_state
+    environment.globals["asset_url"] = asset_url
     environment.globals["all_scopes"] = sorted(ALL_SCOPES)
 
 

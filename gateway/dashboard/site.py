@@ -10,7 +10,8 @@ stays the gateway's JSON 404.
 
 The dashboard's middleware checks the CSRF token of every POST, renders errors as HTML pages
 instead of JSON envelopes, and adds the headers pages need (no caching: pages carry secrets and
-tokens; no framing; a strict CSP). The gateway's own middlewares (request id, security headers,
+tokens; no framing; a strict CSP); the files pages load are answered by gateway/assets.py with
+their own caching (static_files.py). The gateway's own middlewares (request id, security headers,
 metrics, error envelope, the session) run first, as on every request.
 
 Adding a page: write its handlers in a module of this package with an `add_routes(router)` that
@@ -23,7 +24,6 @@ dashboard's own and holds only its templates.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -31,6 +31,7 @@ from aiohttp.web_urldispatcher import AbstractRuleMatching, MatchedSubAppResourc
 
 from gateway.dashboard import (
     api_keys,
+    app_actions,
     apps,
     device_approval,
     members,
@@ -39,12 +40,12 @@ from gateway.dashboard import (
     reference,
     security,
     signin,
+    static_files,
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
 from libs.common.errors import ApiError, InternalError
 
-STATIC = Path(__file__).parent / "static"
 ROUTE_PREFIX = "dashboard."
 
 ERROR_TITLES = {
@@ -119,7 +120,7 @@ def create_dashboard() -> web.Application:
     dashboard = web.Application(middlewares=(dashboard_middleware,))
     setup_templates(dashboard)
     router = dashboard.router
-    router.add_static("/static/", STATIC, name=ROUTE_PREFIX + "static")
+    static_files.add_routes(router)
     signin.add_routes(router)
     reference.add_routes(router)
     device_approval.add_routes(router)
@@ -128,6 +129,7 @@ def create_dashboard() -> web.Application:
     security.add_routes(router)
     products.add_routes(router)
     apps.add_routes(router)
+    app_actions.add_routes(router)
     organization.add_routes(router)
     return dashboard
 

@@ -163,3 +163,65 @@ def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, l
     shoot(page, "members-viewer")
     response = page.goto(f"/{org['slug']}/products/shop/pages/{'0' * 8}-0000-4000-8000-{'0' * 12}")
     assert response is not None and response.status == 404
+
+
+def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
+    page: Page, accounts: Accounts, live_stack: LiveStack
+):
+    org = accounts.organization("Northwind")
+    slug = org["slug"]
+    key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
+    product = accounts.admin("create-product", "--org", slug, "--name", "Manual", "--slug", "manual")
+    pages = [{"slug": f"guide-{index}", "title": f"Guide {index}", "status": "published",
+              "content": f"# Guide {index}"} for index in range(1, 4)]  # fmt: skip
+    created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages})
+    app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Manual site"})
+    base = f"/api/v1/apps/{app['id']}"
+    call(live_stack, key, "POST", f"{base}/resources", {"resourceId": product["id"]})
+    routes = [{"path": f"/manual/guide-{index}", "targetId": item["id"], "targetType": "product_document"}
+              for index, item in enumerate(created["created"], 1)]  # fmt: skip
+    call(live_stack, key, "POST", f"{base}/routes/batch", {"routes": routes})
+    hostname = f"{slug}.example.com"
+    domain = call(live_stack, key, "POST", f"{base}/domains", {"domain": hostname})
+    sign_in(page, accounts.user((org, "admin")))
+
+    page.goto(f"/{slug}/apps/{app['id']}")
+    expect(page.get_by_text("not verified")).to_be_visible()
+    expect(page.get_by_label("Value")).to_have_value(domain["verification"][0]["value"])
+    expect(page.get_by_label("The app's llms.txt")).to_contain_text(f"https://{hostname}/manual/guide-1")
+    shoot(page, "app-domains-llms")
+    page.get_by_role("button", name=f"Verify {hostname}").click()
+    expect(page.locator(".flash")).to_contain_text("is not verified yet")
+    expect(page.locator(".domain .alert")).to_contain_text("Last check")
+    shoot(page, "app-domain-check-failed")
+
+    page.get_by_role("link", name="Routes", exact=True).click()
+    page.get_by_label("Path starts with").fill("/manual/guide-2")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_role("cell", name="/manual/guide-1", exact=True)).to_have_count(0)
+    page.get_by_role("link", name="Delete /manual/guide-2").click()
+    expect(page.get_by_role("heading", name="Delete this route?")).to_be_visible()
+    shoot(page, "route-delete-confirm")
+    page.get_by_role("button", name="Delete route").click()
+    expect(page.get_by_role("status")).to_have_text("The route /manual/guide-2 is deleted.")
+    assert [route["path"] for route in call(live_stack, key, "GET", f"{base}/routes")["routes"]] == [
+        "/manual/guide-1", "/manual/guide-3"]  # fmt: skip
+    shoot(page, "routes-after-delete")
+
+    page.set_viewport_size(NARROW)
+    for path, name in ((f"/apps/{app['id']}", "app"), (f"/apps/{app['id']}/routes", "app-routes")):
+        page.goto(f"/{slug}{path}")
+        assert sticking_out(page) == [], f"{path} is wider than a phone"
+        shoot(page, f"narrow-{name}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    page.goto(f"/{slug}/apps/{app['id']}")
+    page.get_by_role("link", name="Delete app…").click()
+    page.get_by_role("button", name="Delete app").click()
+    expect(page.get_by_role("status")).to_have_text("The app Manual site is deleted.")
+    expect(page.get_by_role("link", name="Manual site")).to_have_count(0)
+    shoot(page, "app-deleted-restore")
+    page.get_by_role("button", name="Restore app").click()
+    expect(page.locator(".flash")).to_have_text("The app Manual site is restored.")
+    expect(page.get_by_role("heading", name="Manual site")).to_be_visible()
+    assert call(live_stack, key, "GET", base)["name"] == "Manual site"

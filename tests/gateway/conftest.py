@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import TestClient, TestServer
+
+from tests.conftest import Client, Stack
+
+Browser = Callable[[], Awaitable[Client]]
 
 
 @pytest.fixture
@@ -27,3 +31,19 @@ async def gateway_to(stack, request) -> AsyncIterator[Callable]:
     for server, client in started:
         await client.close()
         await server.close()
+
+
+@pytest.fixture
+async def browser(stack: Stack) -> AsyncIterator[Browser]:
+    """Another browser (its own cookies) on the stack's gateway."""
+    opened: list[Client] = []
+
+    async def open_one() -> Client:
+        client: Client = TestClient(stack.gateway.server)
+        await client.start_server()  # the server is running already: only a new session
+        opened.append(client)
+        return client
+
+    yield open_one
+    for client in opened:
+        await client.session.close()

@@ -54,3 +54,17 @@ async def shown_once(client: Client, response: ClientResponse) -> str:
     page = await client.get(location, allow_redirects=False)
     assert page.status == 200, await page.text()
     return await page.text()
+
+
+async def page(client: Client, path: str, status: int = 200) -> str:
+    response = await client.get(path, allow_redirects=False)
+    text = await response.text()
+    assert response.status == status, text
+    return text
+
+
+async def api(client: Client, key: str, method: str, path: str, **kwargs: Any) -> Any:
+    response = await client.request(method, path, headers={"x-api-key": key}, **kwargs)
+    body = await response.json()
+    assert response.status < 300, body
+    return body["data"]

@@ -6,7 +6,7 @@
     button.hidden = false;
     button.addEventListener("click", function () {
       var field = document.getElementById(button.dataset.copy);
-      navigator.clipboard.writeText(field.value).then(function () {
+      navigator.clipboard.writeText(field.value !== undefined ? field.value : field.textContent).then(function () {
         button.textContent = "Copied";
         if (status) status.textContent = "Copied to the clipboard.";
         setTimeout(function () { button.textContent = "Copy"; }, 2000);
