@@ -19,7 +19,7 @@ from libs.common.encoding import dumps
 from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
-from libs.contract.glossary import FIELDS, PARAMETERS, SCHEMA_FIELDS
+from libs.contract.glossary import DOCUMENT_EXAMPLES, FIELDS, PARAMETERS, SCHEMA_FIELDS
 from libs.contract.route import Route
 
 VERSION = "0.1.0"
@@ -245,8 +245,8 @@ def add_examples(document: dict[str, Any]) -> None:
             contents = [operation.get("requestBody", {}).get("content", {})]
             contents += [answer.get("content", {}) for answer in operation["responses"].values()]
             for content in contents:
-                for media in content.values():
-                    media["example"] = examples.of(media["schema"])
+                for media_type, media in content.items():
+                    media["example"] = DOCUMENT_EXAMPLES.get(media_type) or examples.of(media["schema"])
 
 
 def build_document(routes: tuple[Route, ...], public_url: str) -> dict[str, Any]:

@@ -48,7 +48,7 @@ class Examples:
         kind = schema.get("type")
         if isinstance(kind, list):  # ["string", "null"]: an example shows the value, not the null
             kind = next((each for each in kind if each != "null"), "null")
-        if name in EXAMPLES and kind != "object":
+        if name in EXAMPLES and _fits(EXAMPLES[name], kind):
             return EXAMPLES[name]
         if depth > MAX_DEPTH:
             return None
@@ -64,6 +64,15 @@ class Examples:
         if kind == "string":
             return _string(schema, name)
         return None if kind == "null" else {}  # any JSON value
+
+
+def _fits(value: Any, kind: str | None) -> bool:
+    """Whether an example by name suits this field's type (a `status` may be text or a number)."""
+    if kind == "string":
+        return isinstance(value, str)
+    if kind in ("integer", "number"):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return kind != "object"
 
 
 def _singular(name: str | None) -> str | None:

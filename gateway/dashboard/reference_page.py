@@ -81,7 +81,7 @@ def _operation(method: str, path: str, operation: dict[str, Any]) -> Operation:
     )
     body = operation.get("requestBody", {}).get("content", {}).get("application/json")
     status = next(code for code in operation["responses"] if code.startswith("2"))
-    answer = operation["responses"][status]["content"]["application/json"]
+    media_type, answer = next(iter(operation["responses"][status]["content"].items()))
     errors = tuple(
         (code, response["description"]) for code, response in operation["responses"].items() if code != status
     )
@@ -95,7 +95,8 @@ def _operation(method: str, path: str, operation: dict[str, Any]) -> Operation:
         parameters=parameters,
         request_example=None if body is None else _pretty(body["example"]),
         status=status,
-        response_example=_pretty(answer["example"]),
+        # A document (an App's llms.txt) is shown as it is; JSON indented.
+        response_example=_pretty(answer["example"]) if media_type == "application/json" else answer["example"],
         errors=errors,
     )
 

@@ -230,6 +230,51 @@ SCHEMA_FIELDS: dict[str, str] = {
     "Scope.organization": "The organization the pages belong to.",
     "ErrorEnvelope.ok": "Always false in an error.",
     "ContentByPathQuery.path": "The document's path within the product (`/pricing`), or its full URL.",
+    # Domain ownership (docs/architecture.md, "Domain ownership").
+    "DnsRecord.value": "The record's value: the token to publish in the TXT record.",
+    "VerificationError.code": ("Why the check failed: `NO_RECORD`, `WRONG_VALUE`, `DNS_TIMEOUT` or `DNS_ERROR`."),
+    "AppDomain.verifiedAt": "When the domain's ownership was proved" + _WHEN + "; null while it is not.",
+    "AppDomain.verificationCheckedAt": "When the TXT record was last looked up"
+    + _WHEN
+    + "; null before the first check.",
+    "AppDomain.releaseReason": (
+        "Why the domain was released: `expired` (its claim lapsed unproved) or `claimed` (another organization"
+        " proved the hostname); null while it is held."
+    ),
+    # Webhooks and the audit trail (docs/architecture.md, "Events").
+    "Endpoint.events": 'The event types sent to the endpoint, or `["*"]` for every type.',
+    "EndpointWithSecret.events": 'The event types sent to the endpoint, or `["*"]` for every type.',
+    "Endpoint.enabled": "Whether events are sent to the endpoint.",
+    "EndpointWithSecret.enabled": "Whether events are sent to the endpoint.",
+    "EndpointUpdate.enabled": "Send events to the endpoint (true) or pause it (false).",
+    "Endpoint.disabledReason": "Why the platform disabled the endpoint (failing for 5 days); null when it did not.",
+    "EndpointWithSecret.disabledReason": (
+        "Why the platform disabled the endpoint (failing for 5 days); null when it did not."
+    ),
+    "Endpoint.failingSince": "Since when every delivery to the endpoint has failed" + _WHEN + "; null when it answers.",
+    "EndpointWithSecret.failingSince": (
+        "Since when every delivery to the endpoint has failed" + _WHEN + "; null when it answers."
+    ),
+    "EndpointList.endpoints": "The organization's webhook endpoints.",
+    "Attempt.number": "The attempt's number, from 1.",
+    "Attempt.attemptedAt": "When the attempt was sent" + _WHEN + ".",
+    "Attempt.statusCode": "The HTTP status the endpoint answered; null when it gave none (timeout, refused).",
+    "Attempt.latencyMs": "How long the endpoint took to answer, in milliseconds.",
+    "Attempt.error": "Why the attempt failed (no answer in time, refused, the status it answered); null on success.",
+    "Delivery.endpointId": "The id of the endpoint the event is sent to.",
+    "Delivery.eventId": "The event's id: the `webhook-id` header of every attempt.",
+    "Delivery.eventType": "The event's type (`content.document.published`, ...).",
+    "Delivery.attempts": "Each attempt so far, oldest first.",
+    "Delivery.nextAttemptAt": "When the next attempt is due" + _WHEN + "; null when none is.",
+    "Delivery.finishedAt": "When the delivery succeeded or was given up" + _WHEN + "; null while it goes on.",
+    "TestResult.delivery": "The `ping` delivery sent.",
+    "DeliveryList.deliveries": "A page of the endpoint's deliveries, newest first.",
+    "AuditEvent.occurredAt": "When the request was made" + _WHEN + ".",
+    "AuditEvent.method": "The request's HTTP method; null for an operator command.",
+    "AuditEvent.clientAddress": "The client's address, as the trusted proxies give it; null for an operator command.",
+    "AuditEvent.requestId": "The request's `X-Request-Id`; null for an operator command.",
+    "AuditEvent.result": "How the request ended: `success` (a status below 400) or `failure`.",
+    "AuditEventList.events": "A page of audit events, newest first.",
 }
 
 # Path parameters: by `<segment before it>/{name}` where one name means different things, else by name.
@@ -245,6 +290,8 @@ PARAMETERS: dict[str, str] = {
     "personaId": "The persona's id (a UUID).",
     "suggestionId": "The prompt suggestion's id (a UUID).",
     "runId": "The simulation run's id (a UUID).",
+    "endpointId": "The webhook endpoint's id (a UUID).",
+    "deliveryId": "The webhook delivery's id (a UUID).",
 }
 
 # Example values where a field's type alone makes a poor one (patterns, free text).
@@ -283,4 +330,20 @@ EXAMPLES: dict[str, Any] = {
     "type": "page",
     # A document's status where it is not an enumeration (a run's gives its own example).
     "status": "published",
+}
+
+# Answers that are documents rather than JSON (an App's llms.txt, its markdown pages, its sitemap), by media type.
+DOCUMENT_EXAMPLES: dict[str, str] = {
+    "text/plain": (
+        "# Docs site\n\n> Guides and reference for Example's products.\n\n"
+        "The full text of every page: https://docs.example.com/llms-full.txt\n\n"
+        "## Docs\n\n- [Pricing](https://docs.example.com/pricing): What each plan costs.\n"
+    ),
+    "text/markdown": "# Pricing\n\nEvery plan includes unlimited pages.\n",
+    "application/xml": (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "  <url><loc>https://docs.example.com/pricing</loc><lastmod>2026-01-05</lastmod></url>\n"
+        "</urlset>\n"
+    ),
 }
