@@ -10,22 +10,29 @@ document.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import aiohttp_jinja2
+import jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 from gateway.dashboard.reference_page import inline_code, introduction, sections
 from gateway.dashboard.render import render
 from gateway.state import OPENAPI_DOCUMENT
 
 
+@lru_cache(maxsize=4)
+def _body(environment: jinja2.Environment, document: bytes) -> Markup:
+    """The page's body, the same for every visitor: rendered once per document."""
+    template = environment.get_template("_reference.html")
+    return Markup(template.render(info=introduction(document), sections=sections(document), code=inline_code))
+
+
 async def reference(request: web.Request) -> web.Response:
     """Public: the reference needs no account."""
-    document = request.config_dict[OPENAPI_DOCUMENT].body
-    context = {
-        "info": introduction(document),
-        "sections": sections(document),
-        "code": inline_code,
-    }
-    response = await render(request, "docs.html", context)
+    body = _body(aiohttp_jinja2.get_env(request.app), request.config_dict[OPENAPI_DOCUMENT].body)
+    response = await render(request, "docs.html", {"body": body})
     response.enable_compression()
     return response
 
