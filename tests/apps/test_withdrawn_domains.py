@@ -32,9 +32,13 @@ async def test_a_domain_deleted_on_its_own_is_announced_once(tenant: Tenant, con
     status, _ = await tenant.delete(f"/api/v1/apps/{app['id']}/domains/{domain['id']}")
     assert status == 200
     await announced(content, tenant, domain)
-    async with transaction(apps_pool) as cur:
-        sql = "SELECT withdrawal_announced_at IS NOT NULL FROM domains WHERE id = %s"
-        assert await fetch_value(cur, sql, (domain["id"],)) is True
+
+    async def stored() -> bool:  # once content has answered, in the sweep's own transaction
+        async with transaction(apps_pool) as cur:
+            sql = "SELECT withdrawal_announced_at IS NOT NULL FROM domains WHERE id = %s"
+            return bool(await fetch_value(cur, sql, (domain["id"],)))
+
+    await eventually(stored)
     assert content.withdrawn.count((tenant.org.id, domain["id"])) == 1
 
 

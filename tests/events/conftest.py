@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from tests.factories import IdentityFactory, Org, eventually
 class Received:
     headers: dict[str, str]
     body: bytes
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tests.events.conftest import Receiver, Tenant, start_receiver
 from tests.factories import Org, SimulationFactory
 
@@ -55,7 +57,8 @@ async def test_app_and_domain_changes_are_delivered(tenant: Tenant, receivers: l
     app_id = created["data"]["id"]
     status, updated = await tenant.call("PATCH", f"/api/v1/apps/{app_id}", json={"name": "Docs site"})
     assert status == 200, updated
-    status, domain = await tenant.call("POST", f"/api/v1/apps/{app_id}/domains", json={"domain": "docs.example.com"})
+    hostname = f"docs-{uuid.uuid4().hex[:8]}.example.com"  # a hostname is one organization's
+    status, domain = await tenant.call("POST", f"/api/v1/apps/{app_id}/domains", json={"domain": hostname})
     assert status == 201, domain
     await receiver.deliveries(3)
     payloads = [receiver.verified(endpoint["secret"], index) for index in range(len(receiver.received))]
@@ -64,5 +67,5 @@ async def test_app_and_domain_changes_are_delivered(tenant: Tenant, receivers: l
     ]
     assert app_events == [("app.created", "Docs"), ("app.updated", "Docs site")]  # in order per resource
     [domain_event] = [p for p in payloads if p["type"] == "app.domain.created"]
-    assert domain_event["data"]["domain"] == "docs.example.com"
+    assert domain_event["data"]["domain"] == hostname
     assert domain_event["data"]["appId"] == app_id

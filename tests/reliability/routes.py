@@ -56,6 +56,8 @@ PATH_IDS = {
     "personaId": "persona",
     "suggestionId": "suggestion",
     "runId": "run",
+    "endpointId": "endpoint",
+    "deliveryId": "delivery",
 }
 
 

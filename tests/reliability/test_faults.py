@@ -281,7 +281,9 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     started, ended = outages(lines)
     assert [m for m in messages if "Unclosed connection" in m or "never retrieved" in m] == []
     assert started and len(started) == len(ended), messages
-    assert len(started) <= sum(part.workers for part in PARTS)
+    # Lines per process, not per failure (70 or so failed here): a process says it once, or twice
+    # when PostgreSQL, starting again, answered one of its connections and refused the next.
+    assert len(started) <= 2 * sum(part.workers for part in PARTS)
     print(f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
           + "; ".join(line["message"] for line in ended))  # fmt: skip
 
