@@ -16,6 +16,7 @@ from aiohttp import web
 from aiohttp_session import Session, get_session, new_session
 
 from gateway import queries
+from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
 from gateway.dashboard import session_list
 from gateway.dashboard.csrf import csrf_token
@@ -39,6 +40,11 @@ class Membership:
     @property
     def manages_keys(self) -> bool:
         return self.role in ("owner", "admin")
+
+    @property
+    def scopes(self) -> frozenset[str]:
+        """What the role may do through a session (a page shows no link its role cannot open)."""
+        return ROLE_SCOPES.get(self.role, frozenset())
 
 
 @dataclass(frozen=True)

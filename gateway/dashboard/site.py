@@ -33,6 +33,7 @@ from gateway.dashboard import (
     api_keys,
     app_actions,
     apps,
+    audit,
     device_approval,
     members,
     organization,
@@ -127,6 +128,7 @@ def create_dashboard() -> web.Application:
     api_keys.add_routes(router)
     members.add_routes(router)
     security.add_routes(router)
+    audit.add_routes(router)
     products.add_routes(router)
     apps.add_routes(router)
     app_actions.add_routes(router)

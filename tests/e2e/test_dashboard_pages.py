@@ -225,3 +225,45 @@ def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
     expect(page.locator(".flash")).to_have_text("The app Manual site is restored.")
     expect(page.get_by_role("heading", name="Manual site")).to_be_visible()
     assert call(live_stack, key, "GET", base)["name"] == "Manual site"
+
+
+def test_the_audit_trail_and_webhooks_under_settings(page: Page, accounts: Accounts, live_stack: LiveStack):
+    org = accounts.organization("Northwind")
+    slug = org["slug"]
+    key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
+    hook = {"url": "https://hooks.example.com/northwind", "events": ["*"], "description": "Ops alerts"}
+    endpoint = call(live_stack, key, "POST", "/api/v1/webhook-endpoints", hook)
+    call(live_stack, key, "POST", f"/api/v1/webhook-endpoints/{endpoint['id']}/test")
+    call(live_stack, key, "PATCH", f"/api/v1/webhook-endpoints/{endpoint['id']}", {"description": "Ops pager"})
+    sign_in(page, accounts.user((org, "viewer"), name="Vera Viewer"))
+
+    page.goto(f"/{slug}/settings/members")
+    page.get_by_role("navigation", name="Settings").get_by_role("link", name="Audit trail").click()
+    expect(page.get_by_role("heading", name="Audit trail")).to_be_visible()
+    # The trail is written a moment after the request: reload until the change shows.
+    for _ in range(20):
+        if page.get_by_role("cell", name="webhook_endpoints_update").count():
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_update")).to_be_visible()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_create")).to_be_visible()
+    shoot(page, "audit")
+    page.get_by_label("Action").fill("webhook_endpoints_update")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_create")).to_have_count(0)
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_update")).to_be_visible()
+    expect(page.get_by_role("link", name="Older")).to_have_attribute("aria-disabled", "true")
+    shoot(page, "audit-filtered")
+
+    page.get_by_role("navigation", name="Settings").get_by_role("link", name="Webhooks").click()
+    expect(page.get_by_role("heading", name="https://hooks.example.com/northwind")).to_be_visible()
+    expect(page.get_by_text("Ops pager")).to_be_visible()
+    expect(page.get_by_role("cell", name="ping")).to_be_visible()
+    shoot(page, "webhooks")
+
+    page.set_viewport_size(NARROW)
+    for path, name in (("/settings/audit", "audit"), ("/settings/webhooks", "webhooks")):
+        page.goto(f"/{slug}{path}")
+        assert sticking_out(page) == [], f"{path} is wider than a phone"
+        shoot(page, f"narrow-{name}")
