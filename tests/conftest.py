@@ -53,8 +53,9 @@ class TestDatabase:
         return db.part_dsn(self.admin_dsn, part)
 
 
-@pytest.fixture(scope="session")
-def database() -> Iterator[TestDatabase]:
+@contextlib.contextmanager
+def fresh_database() -> Iterator[TestDatabase]:
+    """A database of its own, bootstrapped as `make run` does it, dropped afterwards."""
     name = f"aivis_test_{uuid.uuid4().hex[:12]}"
     admin = make_dsn(ADMIN_URL, dbname=name)
     db.setup(admin)
@@ -64,6 +65,12 @@ def database() -> Iterator[TestDatabase]:
     with conn.cursor() as cur:
         cur.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
     conn.close()
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[TestDatabase]:
+    with fresh_database() as created:
+        yield created
 
 
 @pytest.fixture(scope="session")

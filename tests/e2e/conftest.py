@@ -18,7 +18,7 @@ from libs.common.internal_token import HEADER, mint, service_caller
 from libs.contract.parts import GATEWAY, PARTS, ROOT
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
-from tests.conftest import TestDatabase, free_port
+from tests.conftest import TestDatabase, free_port, fresh_database
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,23 @@ async def record_runs(stack: LiveStack, count: int) -> None:
 
 
 @pytest.fixture(scope="session")
+def database() -> Iterator[TestDatabase]:
+    """The end-to-end tests' own database: their gunicorn processes (search's indexer, the events
+    part's deliveries, the relays) work on it alone, never on the rows of the in-process stacks."""
+    with fresh_database() as created:
+        yield created
+
+
+@pytest.fixture(scope="session")
 def live_stack(database: TestDatabase, base_environ: dict[str, str]) -> Iterator[LiveStack]:
     ports = {part.name: free_port() for part in PARTS}
     urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     metrics_ports = {part.name: free_port() for part in PARTS}
     metrics = {name: f"http://127.0.0.1:{port}/metrics" for name, port in metrics_ports.items()}
-    environ = {**os.environ, **base_environ, "DATABASE_URL": database.admin_dsn}
+    # Its own Redis keys too (inside the session's prefix, which goes at the end): its consumers
+    # never take the in-process stacks' change events.
+    redis_prefix = base_environ["REDIS_PREFIX"] + "live:"
+    environ = {**os.environ, **base_environ, "DATABASE_URL": database.admin_dsn, "REDIS_PREFIX": redis_prefix}
     environ.update({f"{name.upper()}_URL": url for name, url in urls.items()})
     DATA.mkdir(exist_ok=True)
     with open(DATA / f"e2e-{uuid.uuid4().hex[:8]}.log", "wb") as output:
