@@ -36,10 +36,10 @@ from bench.apps_setup import organization_with_app
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import COLUMNS, document_rows
 from gateway import queries as identity
+from libs.common.cursors import encode_cursor
 from libs.common.db import create_pool, session_options, transaction
 from libs.contract.parts import APPS, CONTENT, GATEWAY
 from services.apps.queries import apps as app_queries
-from services.apps.schemas.requests import encode_cursor
 
 DOCUMENTS = 100_000
 SMALL_DOCUMENTS = 10_000

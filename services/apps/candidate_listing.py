@@ -20,13 +20,13 @@ from typing import Any
 
 from aiohttp import web
 
+from libs.common.cursors import encode_cursor
 from libs.common.db import cursor
 from libs.common.encoding import dumps, streamed_json_response
 from libs.common.state import DB_POOL, REQUEST_ID
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
 from services.apps.queries import app_routes as queries
-from services.apps.schemas.requests import encode_cursor
 
 log = logging.getLogger(__name__)
 

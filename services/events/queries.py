@@ -7,9 +7,9 @@ from typing import Any
 
 from psycopg2.extras import Json
 
+from libs.common.cursors import encode_cursor
 from libs.common.db import Row, fetch_all, fetch_one
 from libs.common.encoding import dumps
-from services.events.schemas import encode_cursor
 
 ENDPOINT_COLUMNS = (
     "id, url, events, description, enabled, disabled_reason, failing_since, created_at, updated_at,"

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from datetime import datetime
 from typing import Any
 
 from marshmallow import fields, validate
 
-from libs.common.encoding import dumps, loads
+from libs.common.cursors import PageCursor
 from libs.common.schemas import ApiSchema
-from libs.common.validators import StrictBoolean, StrictString, is_uuid, length
+from libs.common.validators import StrictBoolean, StrictString, length
 from services.events.types import ALL, EVENT_TYPES
 
 URL_MAX = 2048
@@ -20,30 +18,6 @@ MAX_EVENT_TYPES = 50
 PAGE_DEFAULT = 50
 PAGE_MAX = 200
 EVENT_CHOICES = (ALL, *EVENT_TYPES)
-
-
-def encode_cursor(at: datetime, row_id: str) -> str:
-    """The cursor of the page after the row (time, id): base64url JSON."""
-    return base64.urlsafe_b64encode(dumps([at, row_id])).rstrip(b"=").decode()
-
-
-class Cursor(fields.String):
-    """A `nextCursor` as a page gave it, loaded as the (time, id) the next page starts after."""
-
-    default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
-
-    def _deserialize(  # type: ignore[override]
-        self, value: Any, attr: str | None, data: Any, **kwargs: Any
-    ) -> tuple[datetime, str]:
-        text: str = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            decoded = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
-            match decoded:
-                case [str(at), str(row_id)] if is_uuid(row_id):
-                    return datetime.fromisoformat(at), row_id.lower()
-        except (ValueError, binascii.Error):
-            pass
-        raise self.make_error("invalid_cursor")
 
 
 def events_field(**kwargs: Any) -> fields.List[str]:
@@ -70,7 +44,7 @@ class EndpointUpdate(ApiSchema):
 
 class PageQuery(ApiSchema):
     limit = fields.Integer(load_default=PAGE_DEFAULT, validate=validate.Range(min=1, max=PAGE_MAX))
-    cursor = Cursor()
+    cursor = PageCursor(datetime.fromisoformat)
 
 
 class DeliveryListQuery(PageQuery):

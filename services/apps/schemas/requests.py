@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from datetime import datetime
-from typing import Any
 
 from marshmallow import fields, validate
 
-from libs.common.encoding import dumps, loads
+from libs.common.cursors import PageCursor
 from libs.common.schemas import ApiSchema
 from libs.common.validators import (
     ROUTE_PATH_MAX,
@@ -17,7 +14,6 @@ from libs.common.validators import (
     StrictString,
     UuidString,
     hostname_validators,
-    is_uuid,
     json_object_field,
     length,
     route_path_validators,
@@ -70,54 +66,18 @@ class DomainResolve(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
 
 
-def encode_cursor(position: str, item_id: str) -> str:
-    """The cursor of the page after an item of a list: its position (a path, a time) and id, base64url JSON."""
-    return base64.urlsafe_b64encode(dumps([position, item_id])).rstrip(b"=").decode()
+def candidate_position(path: str) -> str:
+    """A route candidates cursor's position: the last candidate's document path."""
+    if len(path) > ROUTE_PATH_MAX:
+        raise ValueError(path)
+    return path
 
 
-class PageCursor(fields.String):
-    """A `nextCursor` as a page of a list gave it, loaded as the (position, id) the next page starts after.
-
-    Each list says which positions it gives (`accepts`); anything else is 422.
-    """
-
-    default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
-
-    def accepts(self, position: str) -> bool:
-        raise NotImplementedError
-
-    # A field loading a pair, not a string: marshmallow's String is typed by what it loads.
-    def _deserialize(  # type: ignore[override]
-        self, value: Any, attr: str | None, data: Any, **kwargs: Any
-    ) -> tuple[str, str]:
-        text: str = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            decoded = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
-        except (ValueError, binascii.Error):
-            raise self.make_error("invalid_cursor") from None
-        match decoded:
-            case [str(position), str(item_id)] if (
-                "\x00" not in position and is_uuid(item_id) and self.accepts(position)
-            ):
-                return position, item_id.lower()
-        raise self.make_error("invalid_cursor")
-
-
-class CandidatesCursor(PageCursor):
-    """A route candidates cursor: the last candidate's document path and id."""
-
-    def accepts(self, position: str) -> bool:
-        return len(position) <= ROUTE_PATH_MAX
-
-
-class RoutesCursor(PageCursor):
-    """A routes cursor: the last route's creation time (ISO 8601, with its zone) and id."""
-
-    def accepts(self, position: str) -> bool:
-        try:
-            return datetime.fromisoformat(position).tzinfo is not None
-        except ValueError:
-            return False
+def route_position(created_at: str) -> str:
+    """A routes cursor's position: the last route's creation time (ISO 8601, with its zone)."""
+    if datetime.fromisoformat(created_at).tzinfo is None:
+        raise ValueError(created_at)
+    return created_at
 
 
 class RouteCandidatesQuery(ApiSchema):
@@ -138,11 +98,12 @@ class RouteCandidatesQuery(ApiSchema):
             " `cursor` the answer is the whole list, as the contract has it."
         },
     )
-    cursor = CandidatesCursor(
+    cursor = PageCursor(
+        candidate_position,
         metadata={
             "description": "Beyond the contract: the `nextCursor` of the page before; the page starts after that"
             " page's last candidate. Opaque; any other value is 422."
-        }
+        },
     )
 
 
@@ -154,11 +115,12 @@ class RoutesQuery(ApiSchema):
         validate=validate.Range(min=1, max=ROUTES_PAGE_MAX),
         metadata={"description": f"At most this many routes (default {ROUTES_PAGE_DEFAULT})."},
     )
-    cursor = RoutesCursor(
+    cursor = PageCursor(
+        route_position,
         metadata={
             "description": "The `nextCursor` of the page before; the page starts after that page's last route."
             " Opaque; any other value is 422."
-        }
+        },
     )
     path_prefix = StrictString(
         validate=route_path_validators(),

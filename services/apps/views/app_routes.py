@@ -7,6 +7,7 @@ from typing import Any
 import aiopg
 from aiohttp import web
 
+from libs.common.cursors import encode_cursor
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
@@ -25,7 +26,6 @@ from services.apps.schemas.requests import (
     RouteImport,
     RoutesQuery,
     RouteUpdate,
-    encode_cursor,
 )
 from services.apps.schemas.values import CANDIDATES_PAGE_DEFAULT
 

@@ -1,0 +1,46 @@
+"""Keyset pagination's cursors: a page answers `nextCursor`, the position (a path, a time) and id
+of its last item as base64url JSON; the next request sends it back and starts after that item."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from marshmallow import fields
+
+from libs.common.encoding import dumps, loads
+from libs.common.validators import is_uuid
+
+
+def encode_cursor(position: str | datetime, item_id: str) -> str:
+    """The cursor of the page after an item: its position (a time is written in ISO 8601) and id."""
+    return base64.urlsafe_b64encode(dumps([position, item_id])).rstrip(b"=").decode()
+
+
+class PageCursor(fields.String):
+    """A `nextCursor` as a page of a list gave it, loaded as the (position, id) the next page starts
+    after. `read` turns the position into what the list's query takes, refusing (ValueError) one
+    the list never gives; anything else than a cursor of the list is 422."""
+
+    default_error_messages = {"invalid_cursor": "Not a cursor of this list: send nextCursor as a page gave it."}
+
+    def __init__(self, read: Callable[[str], Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._read = read
+
+    # A field loading a pair, not a string: marshmallow's String is typed by what it loads.
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> tuple[Any, str]:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            decoded = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
+            match decoded:
+                case [str(position), str(item_id)] if "\x00" not in position and is_uuid(item_id):
+                    return self._read(position), item_id.lower()
+        except (ValueError, binascii.Error):
+            pass
+        raise self.make_error("invalid_cursor")
