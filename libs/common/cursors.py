@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from marshmallow import fields
 
 from libs.common.encoding import dumps, loads
 from libs.common.validators import is_uuid
+
+Item = TypeVar("Item")
 
 
 def encode_cursor(position: str | datetime, item_id: str) -> str:
@@ -44,3 +46,12 @@ class PageCursor(fields.String):
         except (ValueError, binascii.Error):
             pass
         raise self.make_error("invalid_cursor")
+
+
+def page_of(
+    found: Sequence[Item], limit: int, position: Callable[[Item], tuple[str | datetime, str]]
+) -> tuple[list[Item], str | None]:
+    """A page from up to `limit + 1` items read (one more than the page, to know whether another
+    follows): the first `limit`, and the cursor of the page after them (None at the end)."""
+    page = list(found[:limit])
+    return page, encode_cursor(*position(page[-1])) if len(found) > limit else None

@@ -7,7 +7,7 @@ from typing import Any
 
 from psycopg2.extras import Json
 
-from libs.common.cursors import encode_cursor
+from libs.common.cursors import page_of
 from libs.common.db import Row, fetch_all, fetch_one
 from libs.common.encoding import dumps
 
@@ -206,10 +206,8 @@ async def list_deliveries(cur: Any, endpoint_id: str, query: dict[str, Any]) -> 
             "limit": query["limit"] + 1,
         },
     )
-    more = len(rows) > query["limit"]
-    rows = rows[: query["limit"]]
-    next_cursor = encode_cursor(rows[-1]["created_at"], str(rows[-1]["id"])) if more else None
-    return {"deliveries": [delivery_view(row) for row in rows], "nextCursor": next_cursor}
+    page, next_cursor = page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
+    return {"deliveries": [delivery_view(row) for row in page], "nextCursor": next_cursor}
 
 
 async def retry_delivery(cur: Any, endpoint_id: str, delivery_id: str) -> Row | None:
@@ -291,10 +289,8 @@ async def list_audit_events(
             "limit": query["limit"] + 1,
         },
     )
-    more = len(rows) > query["limit"]
-    rows = rows[: query["limit"]]
-    next_cursor = encode_cursor(rows[-1]["occurred_at"], str(rows[-1]["id"])) if more else None
-    return {"events": [audit_view(row) for row in rows], "nextCursor": next_cursor}
+    page, next_cursor = page_of(rows, query["limit"], lambda row: (row["occurred_at"], str(row["id"])))
+    return {"events": [audit_view(row) for row in page], "nextCursor": next_cursor}
 
 
 async def prune(cur: Any, audit_days: int, delivery_days: int) -> None:

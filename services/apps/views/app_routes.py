@@ -7,7 +7,7 @@ from typing import Any
 import aiopg
 from aiohttp import web
 
-from libs.common.cursors import encode_cursor
+from libs.common.cursors import page_of
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
@@ -203,14 +203,8 @@ async def apps_routes_list(request: web.Request) -> web.Response:
             None if prefix is None else route_path_prefix(prefix),
             query.get("target_id"),
         )
-    page = found[: query["limit"]]
-    last = page[-1] if len(found) > len(page) else None
-    return json_response(
-        {
-            "routes": await _with_targets(request, page),
-            "nextCursor": None if last is None else encode_cursor(last["createdAt"].isoformat(), last["id"]),
-        }
-    )
+    page, next_cursor = page_of(found, query["limit"], lambda route: (route["createdAt"].isoformat(), route["id"]))
+    return json_response({"routes": await _with_targets(request, page), "nextCursor": next_cursor})
 
 
 async def apps_routes_delete(request: web.Request) -> web.Response:
