@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from deploy import images
-from deploy.cluster import NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
+from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
 from libs.common.health import READY_TIMEOUT_SECONDS
@@ -158,7 +158,8 @@ def test_network_policies_follow_the_declared_calls():
                    and "namespaceSelector" not in rule["to"][0]}  # fmt: skip
         assert reached == {*part.calls, PGBOUNCER}
         egress_ports = {port.get("port") for rule in policy["egress"] for port in rule.get("ports", [])}
-        assert {PGBOUNCER_PORT, 5432, 6379, 53} <= egress_ports
+        assert {PGBOUNCER_PORT, 6379, 53} <= egress_ports
+        assert 5432 not in egress_ports  # every connection of a part, relays' included, goes through PgBouncer
         public = [rule for rule in policy["egress"] if "ipBlock" in rule.get("to", [{}])[0]
                   and rule["to"][0]["ipBlock"]["cidr"] == "0.0.0.0/0"]  # fmt: skip
         assert bool(public) == part.public_egress, part.name  # webhook receivers: the events part only
@@ -273,3 +274,17 @@ def test_help_writes_nothing(tmp_path):
                           text=True, check=False)  # fmt: skip
     assert done.returncode == 0 and "usage" in done.stdout
     assert {path: path.read_bytes() for path in K8S.glob("*")} == before
+
+
+def test_a_changed_setting_rolls_exactly_the_pods_that_read_it(monkeypatch):
+    def digests() -> dict[str, str]:
+        return {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["annotations"][CONFIG_DIGEST]
+                for d in of_kind("Deployment")}  # fmt: skip
+
+    before = digests()
+    assert set(before) == {*(part.name for part in PARTS), PGBOUNCER}
+    monkeypatch.setattr("deploy.manifests.PUBLIC_URL", "https://api.example.org")
+    after = digests()
+    assert {name for name in before if before[name] != after[name]} == {part.name for part in PARTS}
+    monkeypatch.setattr("deploy.manifests.POSTGRES_HOST", "postgres-primary")
+    assert digests()[PGBOUNCER] != before[PGBOUNCER]
