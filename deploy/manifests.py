@@ -110,7 +110,7 @@ kind: Deployment
           env:
 {database_env}          resources:
             requests: {{cpu: 50m, memory: 64Mi}}
-            limits: {{memory: 128Mi}}
+            limits: {init_limits}
           securityContext: {container_security}
       containers:
         - name: {name}
@@ -284,6 +284,8 @@ def render_part(part: Part, image: str, config_digest: str) -> str:
     heavy = part is SEARCH  # holds the embedding model and an organization's vectors in memory
     # Search sizes its indexing threads from its CPU quota (libs/common/cpu.py): give it one.
     limits = "{cpu: 2, memory: 2Gi}" if heavy else "{memory: 512Mi}"
+    # Every container of search has a CPU limit (docs/operations.md accepts none only for the others).
+    init_limits = "{cpu: 500m, memory: 128Mi}" if heavy else "{memory: 128Mi}"
     return PART_TEMPLATE.format(
         name=part.name,
         metadata=metadata(part.name, part=True),
@@ -311,6 +313,7 @@ def render_part(part: Part, image: str, config_digest: str) -> str:
         startup_probe=SEARCH_STARTUP_PROBE if heavy else "",
         memory_request="512Mi" if heavy else "192Mi",
         limits=limits,
+        init_limits=init_limits,
         min_replicas=MIN_REPLICAS,
         max_replicas=MAX_REPLICAS,
         replicas_service=SEARCH_REPLICAS_SERVICE.format(

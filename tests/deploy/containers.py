@@ -106,8 +106,11 @@ class Pod:
         return name
 
 
-def logs(name: str) -> str:
-    return run_podman("logs", name).stdout[-4000:]
+def logs(name: str, *, everything: bool = False) -> str:
+    """What a container wrote (stdout and stderr), its end only unless `everything`."""
+    done = run_podman("logs", name)
+    output = done.stdout + done.stderr
+    return output if everything else output[-4000:]
 
 
 def remove(names: list[str]) -> None:

@@ -18,7 +18,7 @@ from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, 
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
 from libs.common.health import READY_TIMEOUT_SECONDS
-from libs.contract.parts import BY_NAME, GATEWAY, PARTS, ROOT, SERVICES, callers_of
+from libs.contract.parts import BY_NAME, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
 
 KUBERNETES_VERSION = "1.32.0"
 
@@ -288,3 +288,10 @@ def test_a_changed_setting_rolls_exactly_the_pods_that_read_it(monkeypatch):
     assert {name for name in before if before[name] != after[name]} == {part.name for part in PARTS}
     monkeypatch.setattr("deploy.manifests.POSTGRES_HOST", "postgres-primary")
     assert digests()[PGBOUNCER] != before[PGBOUNCER]
+
+
+def test_every_container_of_search_has_a_cpu_limit():
+    (deployment,) = [d for d in part_deployments() if d["metadata"]["name"] == SEARCH.name]
+    spec = deployment["spec"]["template"]["spec"]
+    for container in spec["initContainers"] + spec["containers"]:
+        assert "cpu" in container["resources"]["limits"], container["name"]

@@ -268,7 +268,15 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
         assert re.search(r'^pgbouncer_pool_clients_waiting\{database="aivis",user="aivis_gateway"\} ', metrics, re.M)
         assert 'pgbouncer_database_max_server_connections{database="aivis_sessions"}' in metrics
 
-        # 6. The relays hold their locks through PgBouncer's session pool: one session a lock.
+        # 6. Every line each part logged is one JSON object (docs/operations.md, "Logs").
+        for part, name in servers.items():
+            for line in logs(name, everything=True).splitlines():
+                try:
+                    json.loads(line)
+                except ValueError:
+                    pytest.fail(f"{part.name} logged a line that is not JSON: {line!r}")
+
+        # 7. The relays hold their locks through PgBouncer's session pool: one session a lock.
         admin_dsn = cluster.environment(jobs[0].spec["containers"][0])["DATABASE_URL"]
         outboxes = sum(pgbouncer.outboxes(part) for part in PARTS)
         with contextlib.closing(psycopg2.connect(admin_dsn)) as conn, conn.cursor() as cur:
