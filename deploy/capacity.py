@@ -10,6 +10,7 @@ fails when it is stale or when the budget does not hold with HEADROOM to spare.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from dataclasses import dataclass
@@ -176,9 +177,10 @@ def with_table(doc: str, budget: Budget) -> str:
     return doc[:start] + "\n" + table(budget) + doc[end:]
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     from deploy.manifests import render
 
+    argparse.ArgumentParser(prog="python -m deploy.capacity", description=__doc__).parse_args(argv)
     budget = compute(render())
     print(table(budget), end="")
     for problem in budget.problems():
@@ -187,4 +189,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

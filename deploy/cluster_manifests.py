@@ -38,10 +38,11 @@ metadata:
 """
 
 PGBOUNCER_TEMPLATE = """\
-# PgBouncer between the parts and PostgreSQL, transaction pooling: thousands of pooled client
-# connections become at most {replicas} x max_db_connections server connections
-# (docs/operations.md, "Capacity"). Its configuration is written by the platform's image from
-# the ConfigMap and the parts' passwords (deploy/pgbouncer.py). Rendered by `python -m deploy.manifests`.
+# PgBouncer between the parts and PostgreSQL: thousands of pooled client connections become at
+# most {replicas} x (the transaction pool's max_db_connections + the relays' session pool's)
+# server connections (docs/operations.md, "Capacity"; deploy/capacity.py). Its configuration is
+# written by the platform's image from the ConfigMap and the parts' passwords (deploy/pgbouncer.py).
+# Rendered by `python -m deploy.manifests`.
 {service_account}apiVersion: apps/v1
 kind: Deployment
 {metadata}spec:
