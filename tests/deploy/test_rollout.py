@@ -45,7 +45,7 @@ from deploy.cluster import (
     POSTGRES_PORT,
     SEARCH_REPLICAS,
 )
-from deploy.manifests import K8S
+from deploy.manifests import ALERTS, K8S
 from libs.contract.parts import GATEWAY, PARTS, SEARCH
 from libs.local.stores import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
 from tests.conftest import REDIS_URL, free_port
@@ -267,6 +267,8 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
         assert re.search(r"^pgbouncer_up 1\.0$", metrics, re.M), metrics
         assert re.search(r'^pgbouncer_pool_clients_waiting\{database="aivis",user="aivis_gateway"\} ', metrics, re.M)
         assert 'pgbouncer_database_max_server_connections{database="aivis_sessions"}' in metrics
+        for name in set(re.findall(r"\bpgbouncer_[a-z_]+", ALERTS.read_text())):  # what the alerts read
+            assert re.search(rf"^{name}[{{ ]", metrics, re.M), name
 
         # 6. Every line each part logged is one JSON object (docs/operations.md, "Logs").
         for part, name in servers.items():

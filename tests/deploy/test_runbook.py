@@ -16,6 +16,7 @@ import yaml
 
 from deploy.cluster import NAMESPACE, PARTS_SELECTOR, PGBOUNCER
 from deploy.manifests import render
+from gateway.auth.tokens import TokenSigner
 from libs.contract.parts import PARTS, ROOT
 from tests.factories import ContentFactory, IdentityFactory
 
@@ -115,3 +116,29 @@ async def test_the_runbooks_sql_runs_as_written_and_does_what_it_says(
         cur.execute("SELECT count(*) FROM identity.product_outbox")
         assert cur.fetchone()[0] > announced_before  # the products announced again
     conn.close()
+
+
+def test_the_key_rotations_openssl_commands_make_keys_the_gateway_signs_and_verifies_with(tmp_path):
+    commands = [snippet for snippet in SNIPPETS if snippet.startswith("openssl ")]
+    assert len(commands) >= 4
+    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", "old.pem"], cwd=tmp_path, check=True)
+    printed = {}
+    for command in commands:  # as typed, in the directory the operator works in
+        done = subprocess.run(
+            command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=30, check=False
+        )  # noqa: S602
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+        printed[command] = done.stdout
+    # Step 3: the new key signs, the old one's public half (printed) still verifies its tokens.
+    old = TokenSigner((tmp_path / "old.pem").read_text(), "https://api.example.com", "aivis")
+    token = old.mint("user", "org", ["content:read"])
+    old_public = printed["openssl pkey -in old.pem -pubout"]
+    new = TokenSigner((tmp_path / "new.pem").read_text(), "https://api.example.com", "aivis", verify_keys=old_public)
+    assert new.verify(token)["sub"] == "user"
+    assert new.verify(new.mint("user", "org", ["content:read"]))["sub"] == "user"
+    # Step 2: the new public half, announced, lets the old signer verify the new key's tokens.
+    announced = TokenSigner((tmp_path / "old.pem").read_text(), "https://api.example.com", "aivis",
+                            verify_keys=(tmp_path / "new.pub.pem").read_text())  # fmt: skip
+    assert announced.verify(new.mint("user", "org", ["content:read"]))["sub"] == "user"
+    secret = printed["openssl rand -base64 48"].strip()
+    assert len(secret) >= 32  # what INTERNAL_TOKEN_SECRET requires
