@@ -13,7 +13,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from deploy import images
+from deploy import images, pgbouncer
 from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
@@ -253,6 +253,9 @@ def test_parts_that_run_an_outbox_relay_declare_it_and_get_a_session_connection(
         source = "".join(path.read_text() for path in ROOT.joinpath(*part.package.split(".")).rglob("*.py"))
         relays = "OutboxRelay(" in source or "webhook_relay_ctx" in source  # its own relay, or the webhook outbox's
         assert relays == part.relays, part.name
+        # The outboxes the connection budget counts (one lock holder each) are the ones in the code.
+        outboxes = source.count("OutboxRelay(") + ("webhook_relay_ctx" in source)
+        assert pgbouncer.outboxes(part) == outboxes, part.name
     for deployment in part_deployments():
         (main,) = deployment["spec"]["template"]["spec"]["containers"]
         names = {item["name"] for item in main["env"]}
