@@ -267,7 +267,8 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
         assert re.search(r"^pgbouncer_up 1\.0$", metrics, re.M), metrics
         assert re.search(r'^pgbouncer_pool_clients_waiting\{database="aivis",user="aivis_gateway"\} ', metrics, re.M)
         assert 'pgbouncer_database_max_server_connections{database="aivis_sessions"}' in metrics
-        for name in set(re.findall(r"\bpgbouncer_[a-z_]+", ALERTS.read_text())):  # what the alerts read
+        monitoring = ALERTS.read_text() + ALERTS.with_name("dashboard.json").read_text()
+        for name in set(re.findall(r"\bpgbouncer_[a-z_]+", monitoring)):  # what the alerts and the dashboard read
             assert re.search(rf"^{name}[{{ ]", metrics, re.M), name
 
         # 6. Every line each part logged is one JSON object (docs/operations.md, "Logs").
