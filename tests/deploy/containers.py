@@ -114,6 +114,15 @@ def logs(name: str, *, everything: bool = False) -> str:
 
 
 def remove(names: list[str]) -> None:
-    """Stop and remove the containers this test started, by name (a stop lets gunicorn finish)."""
-    if names:
-        run_podman("rm", "--force", "--ignore", "--time", "10", *names, timeout=120)
+    """Stop and remove the containers this test started, by name (a stop lets gunicorn finish),
+    and check none is left behind."""
+    if not names:
+        return
+    run_podman("stop", "--ignore", "--time", "10", *names, timeout=180)
+    for _ in range(3):
+        run_podman("rm", "--force", "--ignore", *names, timeout=120)
+        listed = run_podman("ps", "--all", "--format", "{{.Names}}").stdout.split()
+        left = sorted(set(names) & set(listed))
+        if not left:
+            return
+    raise AssertionError(f"podman did not remove {left}")
