@@ -26,6 +26,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -283,6 +284,7 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
         admin_dsn = cluster.environment(jobs[0].spec["containers"][0])["DATABASE_URL"]
         outboxes = sum(pgbouncer.outboxes(part) for part in PARTS)
         with contextlib.closing(psycopg2.connect(admin_dsn)) as conn, conn.cursor() as cur:
+            conn.autocommit = True  # each look at pg_stat_activity a fresh one
 
             def locks_held() -> bool:
                 cur.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")
@@ -294,5 +296,21 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
             # The parts logged in with their own roles: the roles have passwords.
             cur.execute("SELECT rolname FROM pg_authid WHERE rolname LIKE 'aivis_%%' AND rolpassword IS NOT NULL")
             assert {row[0] for row in cur.fetchall()} == {part.role for part in PARTS}
+
+            # 8. PgBouncer restarted (the failover step's restart): the parts reconnect by
+            #    themselves and the relays take their locks again, none left to a gone session.
+            restarted = run_podman("restart", "--time", "5", containers[PGBOUNCER])
+            assert restarted.returncode == 0, restarted.stderr
+            wait_until(lambda: listening(port), "PgBouncer did not listen again")
+
+            def answers() -> bool:
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as answer:
+                        return bool(answer.status == 200)
+                except urllib.error.HTTPError:
+                    return False
+
+            wait_until(answers, "the gateway did not answer again after PgBouncer's restart", 90)
+            wait_until(locks_held, f"the {outboxes} outbox locks were not taken again", 90)
     finally:
         remove([name for one in pods for name in one.started])
