@@ -58,15 +58,27 @@ def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether `exc` means the database cannot be reached or the connection broke.
 
-    Beside psycopg2's own errors, uvloop answers an operation on the socket of a connection the
-    server dropped with `RuntimeError: unable to perform operation on <UVPoll closed=True>`.
+    Beside psycopg2's own errors and aiopg's timeout on an operation, uvloop answers an operation
+    on the socket of a connection the server dropped with `RuntimeError: unable to perform
+    operation on <UVPoll closed=True>`.
     A group (concurrent queries) counts when every member does.
     """
     if isinstance(exc, BaseExceptionGroup):
         return all(is_database_unavailable(member) for member in exc.exceptions)
     if isinstance(exc, psycopg2.OperationalError | psycopg2.InterfaceError):
         return True
+    if isinstance(exc, TimeoutError):  # aiopg's own timeout on an operation: the server did not answer
+        return _raised_in_database_client(exc)
     return isinstance(exc, RuntimeError) and "closed=True" in str(exc)
+
+
+def _raised_in_database_client(exc: BaseException) -> bool:
+    frame = exc.__traceback__
+    while frame is not None:
+        if str(frame.tb_frame.f_globals.get("__name__", "")).startswith(("aiopg.", "psycopg2.")):
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def _connection_broken(exc: BaseException) -> bool:
