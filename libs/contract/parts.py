@@ -69,7 +69,16 @@ PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
 SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
-EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
+# What a stream lost it reads from the part that published it (its background catch-up: no
+# request of those parts waits on it).
+EVENTS = Part(
+    "events",
+    "events",
+    "services.events",
+    8086,
+    calls=("content", "gateway", "apps", "personas", "simulations"),
+    public_egress=True,
+)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
