@@ -32,6 +32,7 @@ from gateway.identity import Identity
 from libs.common import errors
 from libs.common.db import Row, cursor, fetch_one, json_or_null
 from libs.common.encoding import JSON_CONTENT_TYPE
+from libs.common.tasks import watch
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -136,8 +137,9 @@ class Idempotency:
                 await self._release(scope)
             raise
         except BaseException:
-            # Cancelled or broken: the claim goes back even if this task is being cancelled.
-            await asyncio.shield(self._release(scope))
+            # Cancelled (the route's deadline) or broken: the claim goes back in the background, so
+            # the answer never waits on a database that may be what did not answer.
+            watch(asyncio.ensure_future(self._release(scope)), "releasing an idempotency claim")
             raise
         if response.status >= 500 or not isinstance(response.body, bytes):
             await self._release(scope)
