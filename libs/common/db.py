@@ -6,6 +6,7 @@ sets `search_path` to its part's schema, so a part's SQL names only its own tabl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -33,13 +34,48 @@ DICT_CURSOR = psycopg2.extras.RealDictCursor
 log = logging.getLogger(__name__)
 
 
+# A pooled connection unused this long is closed, down to the pool's minimum: a burst (or the
+# queue behind a frozen database) leaves no connections held that the server could give others.
+IDLE_SECONDS = 30.0
+TRIM_EVERY_SECONDS = 5.0
+
+
 async def db_pool_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Open the part's pool at startup, close it at cleanup."""
+    """Open the part's pool at startup, close it at cleanup; idle connections are closed meanwhile."""
     settings = app[SETTINGS]
-    async with create_pool(
-        settings.database_url, settings.db_schema, settings.db_pool_min, settings.db_pool_max
-    ) as pool:
+    async with (
+        create_pool(settings.database_url, settings.db_schema, settings.db_pool_min, settings.db_pool_max) as pool,
+        trimmed(pool, IDLE_SECONDS, TRIM_EVERY_SECONDS),
+    ):
         app[DB_POOL] = pool
+        yield
+
+
+def trim_idle(pool: aiopg.Pool, idle_seconds: float) -> int:
+    """Close the free connections of `pool` unused for `idle_seconds`, keeping its minimum.
+    Returns how many were closed. (aiopg's pool never shrinks by itself.)"""
+    now = asyncio.get_running_loop().time()
+    closed = 0
+    free = pool._free  # aiopg keeps its free connections here, the least recently released first
+    for conn in list(free):
+        if pool.size <= pool.minsize:
+            break
+        if conn.closed or now - conn.last_usage >= idle_seconds:
+            free.remove(conn)
+            conn.close()
+            closed += 1
+    return closed
+
+
+@asynccontextmanager
+async def trimmed(pool: aiopg.Pool, idle_seconds: float, every: float) -> AsyncIterator[None]:
+    """Trim `pool`'s idle connections every `every` seconds while the context lasts."""
+    from libs.common.tasks import periodic  # tasks reports database failures through this module
+
+    async def trim() -> None:
+        trim_idle(pool, idle_seconds)
+
+    async with periodic(every, trim, "db-pool-trim"):
         yield
 
 
