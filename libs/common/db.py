@@ -188,11 +188,7 @@ async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
     except BaseException as exc:
         if _connection_broken(exc):
             OUTAGE.failed(exc)
-            if not conn.closed:
-                try:
-                    conn.close()
-                except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
-                    pass
+            _close(conn)
         elif isinstance(exc, Exception):  # the database answered; what failed is the caller's
             OUTAGE.answered()
         raise
@@ -200,7 +196,19 @@ async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
         OUTAGE.answered()
     finally:
         DB_POOL_IN_USE.dec()
+        if not conn.closed and conn.raw.get_transaction_status() != psycopg2.extensions.TRANSACTION_STATUS_IDLE:
+            # Left mid-statement or mid-transaction (its request was cancelled at its deadline):
+            # closed here, where aiopg's pool would close it with a ResourceWarning.
+            _close(conn)
         pool.release(conn)
+
+
+def _close(conn: aiopg.Connection) -> None:
+    if not conn.closed:
+        try:
+            conn.close()
+        except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
+            pass
 
 
 @asynccontextmanager
