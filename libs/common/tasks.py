@@ -3,8 +3,9 @@
 A round that fails is followed by the next one later and later while failures go on (BACKOFF_*:
 doubling, with jitter, capped), so a loop whose store is away (PostgreSQL, Redis) waits for it
 instead of spinning; the first round that succeeds brings the loop back to its own pace. A store
-being away is logged once when it starts and once when it ends, by the store's `Outage`; any
-other failure is logged with its traceback.
+being away is logged once when it starts and once when it ends, by the store's `Outage`, and so
+is another part the loop calls answering 502, 503 or 504 (the loop's own `Outage`); any other
+failure is logged with its traceback.
 
 Tasks started for one piece of work (`watch`) never die silently either: their failure is
 retrieved and logged the same way when they end.
@@ -21,6 +22,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from libs.common.db import OUTAGE, is_database_unavailable
+from libs.common.errors import ApiError
+from libs.common.outage import Outage
 from libs.common.redis_client import is_redis_unavailable
 
 log = logging.getLogger(__name__)
@@ -48,16 +51,27 @@ def report_failure(exc: BaseException, what: str) -> None:
         log.error("%s failed", what, exc_info=exc)
 
 
+def is_part_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` is another part's call answered 502, 503 or 504: that part (or its store) is away."""
+    return isinstance(exc, ApiError) and exc.status in (502, 503, 504)
+
+
 async def _every(interval: float, step: Callable[[], Awaitable[object]], name: str, stopping: asyncio.Event) -> None:
     failures = 0
+    # A part the step calls being away is this loop's outage to log, once at its start and end.
+    called = Outage(f"a part periodic task {name} calls", log)
     while not stopping.is_set():
         try:
             await step()
         except Exception as exc:  # one failed round must not end the loop; the next round retries
             failures += 1
-            report_failure(exc, f"periodic task {name}")
+            if is_part_unavailable(exc):
+                called.failed(exc)
+            else:
+                report_failure(exc, f"periodic task {name}")
         else:
             failures = 0
+            called.answered()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stopping.wait(), backoff_seconds(failures, interval))
 
