@@ -17,7 +17,8 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -33,6 +34,30 @@ GRACE_SECONDS = 5.0
 # is drawn between half and all of that, so the workers of every replica do not retry in step.
 BACKOFF_FIRST_SECONDS = 0.1
 BACKOFF_MAX_SECONDS = 5.0
+# Tasks whose current wait loses nothing when cut short (a blocking stream read): a stop cancels
+# them at once instead of waiting for the wait to time out.
+_idle_waits: weakref.WeakSet[asyncio.Task[object]] = weakref.WeakSet()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Mark the current task's wait as one a stop may cancel: nothing is applied or half-written
+    inside it (what a cancelled read was given stays pending and is read again)."""
+    task = asyncio.current_task()
+    if task is None:
+        yield
+        return
+    _idle_waits.add(task)
+    try:
+        yield
+    finally:
+        _idle_waits.discard(task)
+
+
+def _interrupt_idle(tasks: Iterable[asyncio.Task[object]]) -> None:
+    for task in tasks:
+        if task in _idle_waits:
+            task.cancel()
 
 
 def backoff_seconds(failures: int, interval: float = 0.0) -> float:
@@ -118,6 +143,7 @@ async def periodic_group(
         yield
     finally:
         stopping.set()
+        _interrupt_idle(tasks)
         await asyncio.wait(tasks, timeout=grace)
         while pending := {task for task in tasks if not task.done()}:
             names = sorted(task.get_name() for task in pending)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 
 from libs.common.errors import ServiceUnavailable
-from libs.common.tasks import periodic
+from libs.common.tasks import interruptible, periodic
 
 
 async def test_rounds_repeat_and_a_failed_round_does_not_end_the_loop():
@@ -17,9 +17,10 @@ async def test_rounds_repeat_and_a_failed_round_does_not_end_the_loop():
         if len(rounds) == 1:
             raise RuntimeError("first round fails")
 
-    async with periodic(0.01, step, "test"):
-        await asyncio.sleep(0.3)  # the failed round is followed by a wait of at most BACKOFF_FIRST_SECONDS
-    assert len(rounds) >= 3
+    async with periodic(0.01, step, "test"), asyncio.timeout(10):
+        while len(rounds) < 3:  # the failed round is followed by a wait of at most BACKOFF_FIRST_SECONDS
+            await asyncio.sleep(0.01)
+    assert rounds[:3] == [0, 1, 2]
 
 
 async def test_the_round_in_progress_finishes_before_the_context_exits():
@@ -71,3 +72,38 @@ async def test_a_part_the_loop_calls_being_away_is_two_warnings_and_no_error(cap
     assert [level for level, _ in lines] == ["WARNING", "WARNING"], lines
     assert lines[0][1].startswith("a part periodic task calling calls unavailable")
     assert "3 operations failed meanwhile" in lines[1][1]
+
+
+async def test_a_wait_marked_interruptible_is_cut_short_by_a_stop():
+    waiting = asyncio.Event()
+    cut_short = []
+
+    async def step() -> None:
+        with interruptible():  # as a stream read blocked for new entries
+            waiting.set()
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                cut_short.append(True)
+                raise
+
+    loop = asyncio.get_running_loop()
+    async with periodic(10, step, "test", grace=30):
+        await waiting.wait()
+        stopping_at = loop.time()
+    assert cut_short == [True]
+    assert loop.time() - stopping_at < 5  # not the grace period, nor the wait
+
+
+async def test_work_outside_an_interruptible_wait_still_finishes():
+    finished = []
+
+    async def step() -> None:
+        with interruptible():
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.05)  # applying what was read: never cut short
+        finished.append(True)
+
+    async with periodic(10, step, "test"):
+        await asyncio.sleep(0.01)
+    assert finished == [True]

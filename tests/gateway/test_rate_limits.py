@@ -109,14 +109,15 @@ async def test_with_redis_down_the_limit_is_still_enforced_per_replica():
 
 
 async def test_with_redis_down_the_sync_is_tried_less_and_less_often(monkeypatch):
-    redis = create_redis(f"redis://127.0.0.1:{free_port()}/0")
+    port = free_port()
+    redis = create_redis(f"redis://127.0.0.1:{port}/0")
     limiter = RateLimiter(per_minute=600, burst=100, redis=redis, prefix="x:")
     tried = 0
     connect = WatchedConnection.connect
 
     async def counted(self: WatchedConnection) -> None:
         nonlocal tried
-        tried += 1
+        tried += self.port == port  # this limiter's, not another client's of the process
         await connect(self)
 
     monkeypatch.setattr(WatchedConnection, "connect", counted)
@@ -127,6 +128,6 @@ async def test_with_redis_down_the_sync_is_tried_less_and_less_often(monkeypatch
             await limiter.sync()
             await asyncio.sleep(0.025)
         assert limiter.take("k").allowed  # still enforced here
-        assert 1 <= tried <= 8, tried  # 0.1 s, doubling: not one connection attempt a round
+        assert 1 <= tried <= 10, tried  # 0.1 s, doubling: not one connection attempt a round (60)
     finally:
         await redis.aclose()
