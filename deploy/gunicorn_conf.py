@@ -11,7 +11,11 @@ from typing import Any
 
 from prometheus_client import multiprocess
 
+from libs.common.http_client import PART_KEEPALIVE_SECONDS
 from libs.common.metrics import serve_metrics
+
+# An idle connection is closed after this; callers keep theirs for less (libs/common/http_client.py).
+keepalive = PART_KEEPALIVE_SECONDS
 
 
 def when_ready(server: Any) -> None:

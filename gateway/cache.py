@@ -7,14 +7,13 @@ per request costs a third of the throughput), so everything it looks up per requ
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-V = TypeVar("V")
+from libs.common.tasks import watch
 
-log = logging.getLogger(__name__)
+V = TypeVar("V")
 
 
 class TtlCache(Generic[V]):
@@ -64,7 +63,7 @@ class TtlCache(Generic[V]):
             return await asyncio.shield(self._load(key, load))
         stored_at, value = entry
         if self._clock() - stored_at >= self._refresh_after:
-            self._load(key, load).add_done_callback(_log_failure)
+            self._load(key, load)  # in the background: its failure is logged by `watch`
         return value
 
     def _load(self, key: str, load: Callable[[], Awaitable[V]]) -> asyncio.Task[V]:
@@ -83,7 +82,7 @@ class TtlCache(Generic[V]):
                     if self._loads.get(key) is current:
                         del self._loads[key]
 
-            task = self._loads[key] = asyncio.ensure_future(run())
+            task = self._loads[key] = watch(asyncio.ensure_future(run()), "loading a cached entry")
         return task
 
     def set(self, key: str, value: V) -> None:
@@ -99,8 +98,3 @@ class TtlCache(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-def _log_failure(task: asyncio.Task[object]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("background refresh failed: %r", task.exception())

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,6 +31,7 @@ from gateway.identity import Identity
 from libs.common import errors
 from libs.common.db import Row, cursor, fetch_one, json_or_null
 from libs.common.encoding import JSON_CONTENT_TYPE
+from libs.common.tasks import report_failure, watch
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -51,8 +51,6 @@ CLAIM_ATTEMPTS = 3
 NOT_WAITING_FOR_DISK = "SET LOCAL synchronous_commit = off;"
 # Headers of the answer that are transport, not content: never stored.
 UNSTORED_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"})
-
-log = logging.getLogger(__name__)
 
 Respond = Callable[[], Awaitable[web.Response]]
 
@@ -136,8 +134,9 @@ class Idempotency:
                 await self._release(scope)
             raise
         except BaseException:
-            # Cancelled or broken: the claim goes back even if this task is being cancelled.
-            await asyncio.shield(self._release(scope))
+            # Cancelled (the route's deadline) or broken: the claim goes back in the background, so
+            # the answer never waits on a database that may be what did not answer.
+            watch(asyncio.ensure_future(self._release(scope)), "releasing an idempotency claim")
             raise
         if response.status >= 500 or not isinstance(response.body, bytes):
             await self._release(scope)
@@ -190,8 +189,8 @@ class Idempotency:
                     {**scope, "claim": str(scope["claim"]), "status": status, "headers": json_or_null(headers),
                      "body": body},
                 )  # fmt: skip
-        except Exception:
-            log.exception("the answer of an idempotent request could not be stored")
+        except Exception as exc:  # a database away is counted by its outage; anything else is an error
+            report_failure(exc, "storing the answer of an idempotent request")
 
     async def _release(self, scope: dict[str, Any]) -> None:
         try:
@@ -201,8 +200,8 @@ class Idempotency:
                     " AND caller = %(caller)s AND key = %(key)s AND claim = %(claim)s AND status IS NULL",
                     {**scope, "claim": str(scope["claim"])},
                 )
-        except Exception:
-            log.exception("an idempotency claim could not be released; it expires on its own")
+        except Exception as exc:  # it expires on its own
+            report_failure(exc, "releasing an idempotency claim")
 
     async def purge(self) -> int:
         """Delete keys older than 24 hours, a batch at a time; how many went."""

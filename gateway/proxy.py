@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import calendar
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from email.utils import format_datetime
 from functools import partial
@@ -201,6 +202,23 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
     return forward
 
 
+DEADLINE_SLACK_SECONDS = 0.1
+
+
+@asynccontextmanager
+async def within_deadline(route: Route, deadline: float) -> AsyncIterator[None]:
+    """Whatever waits inside (the gateway's own database work, the upstream call) ends by
+    `deadline` (event-loop time) with a 504: a request's whole time is bounded by its route's
+    timeout, not each step's separately."""
+    try:
+        # A hair later than the upstream call's own timeout, which names the upstream when it is
+        # the one that did not answer in time.
+        async with asyncio.timeout_at(deadline + DEADLINE_SLACK_SECONDS):
+            yield
+    except TimeoutError:
+        raise errors.UpstreamTimeout(f"the request did not complete within {route.timeout:g}s") from None
+
+
 def compile_route(route: Route, respond: Respond) -> Handler:
     """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
@@ -212,28 +230,34 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 f"{route.method} {route.path} stopped responding on {route.sunset.date()}", headers=static_headers
             )
         extra_headers = dict(static_headers)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
-            identity = await app[AUTHENTICATOR].identify(request)
-            request[ACCESS_FIELDS] = identity.access_fields()
-            request[AUDIT_ACTOR] = Actor.of(identity)
-            decision = app[LIMITER].take(identity.rate_key)
-            extra_headers.update(decision.headers())
-            if not decision.allowed:
-                raise errors.RateLimited(details={"retryAfterSeconds": decision.retry_after_seconds})
-            if route.scope is not None and route.scope not in identity.scopes:
-                raise errors.Forbidden(
-                    f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
-                )
-            key = idempotency_key(request) if request.method in IDEMPOTENT_METHODS else None
+            async with within_deadline(route, started + route.timeout):
+                identity = await app[AUTHENTICATOR].identify(request)
+                request[ACCESS_FIELDS] = identity.access_fields()
+                request[AUDIT_ACTOR] = Actor.of(identity)
+                decision = app[LIMITER].take(identity.rate_key)
+                extra_headers.update(decision.headers())
+                if not decision.allowed:
+                    raise errors.RateLimited(details={"retryAfterSeconds": decision.retry_after_seconds})
+                if route.scope is not None and route.scope not in identity.scopes:
+                    raise errors.Forbidden(
+                        f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
+                    )
+                key = idempotency_key(request) if request.method in IDEMPOTENT_METHODS else None
+            checked_for = loop.time() - started
+            # The body's arrival is the client's time, bounded by its own timeout (408).
             body = await read_body(request, app[SETTINGS].body_timeout_seconds)
-            product = await check_tenancy(request, route, identity, body)
-            checked = Checked(identity, product, body)
-            if key is None:
-                response = await respond(request, checked)
-            else:
-                response = await app[IDEMPOTENCY].run(
-                    request, identity, key, body, route.timeout, partial(respond, request, checked)
-                )
+            async with within_deadline(route, loop.time() + route.timeout - checked_for):
+                product = await check_tenancy(request, route, identity, body)
+                checked = Checked(identity, product, body)
+                if key is None:
+                    response = await respond(request, checked)
+                else:
+                    response = await app[IDEMPOTENCY].run(
+                        request, identity, key, body, route.timeout, partial(respond, request, checked)
+                    )
         except errors.ApiError as error:
             error.headers = {**extra_headers, **error.headers}
             raise

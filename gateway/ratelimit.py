@@ -22,6 +22,7 @@ from prometheus_client import Counter
 from redis.exceptions import RedisError
 
 from libs.common.metrics import REDIS_ERRORS
+from libs.common.tasks import backoff_seconds
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,9 @@ class RateLimiter:
         self._buckets: dict[str, _Bucket] = {}
         self._script = redis.register_script(SYNC_SCRIPT) if redis is not None else None
         self._redis_down = False
+        # While Redis is away, syncs are tried less and less often (libs.common.tasks.backoff_seconds).
+        self._failed_syncs = 0
+        self._next_sync_at = 0.0
 
     def _refilled(self, key: str) -> _Bucket:
         now = self._clock()
@@ -154,6 +158,9 @@ class RateLimiter:
         self._forget_idle(pending)
         if not pending or self._redis is None or self._script is None:
             return
+        if time.monotonic() < self._next_sync_at:  # Redis was away at the last try: counted alone meanwhile
+            LOCAL_ONLY.inc(sum(pending.values()))
+            return
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
                 for key, used in pending.items():
@@ -167,6 +174,8 @@ class RateLimiter:
             if not self._redis_down:
                 log.warning("rate limits fall back to per-replica counting: Redis unreachable (%r)", exc)
             self._redis_down = True
+            self._failed_syncs += 1
+            self._next_sync_at = time.monotonic() + backoff_seconds(self._failed_syncs)
             return
         for key, level in zip(pending, levels, strict=True):
             bucket = self._refilled(key)
@@ -175,6 +184,7 @@ class RateLimiter:
         if self._redis_down:
             log.info("rate limits reconciled with Redis again")
         self._redis_down = False
+        self._failed_syncs = 0
 
     def _forget_idle(self, pending: dict[str, int]) -> None:
         """Drop buckets that are full again and unused, so memory follows the active credentials."""

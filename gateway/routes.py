@@ -13,6 +13,7 @@ from gateway.oauth.views import setup_oauth_routes
 from gateway.product_events import internal_product_changes
 from gateway.proxy import Respond, compile_route, forward_to
 from gateway.replicas import Replicas, routed_by_organization
+from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.parts import SEARCH
 from libs.contract.route import Route, bind_handlers, register_handlers
@@ -57,8 +58,9 @@ def setup_routes(
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     setup_oauth_routes(router)
-    # For the apps service's copy of the products, when the event stream lost some (libs/common/catch_up.py).
-    register_handlers(router, endpoints_of(PART), (internal_product_changes,))
+    # For the apps service's copy of the products and the events part's webhook events, when the
+    # event streams lost some (libs/common/catch_up.py).
+    register_handlers(router, endpoints_of(PART), (internal_product_changes, internal_webhook_changes))
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

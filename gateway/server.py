@@ -18,11 +18,12 @@ from aiohttp.web_request import BaseRequest
 
 from gateway.envelope import error_response
 from libs.common import errors
+from libs.common.http_client import PART_KEEPALIVE_SECONDS
 
 log = logging.getLogger(__name__)
 
-# gunicorn's default keep-alive, which also bounds how long a request's headers may take.
-KEEPALIVE_SECONDS = 2.0
+# Every part's keep-alive, which also bounds how long a request's headers may take.
+KEEPALIVE_SECONDS = PART_KEEPALIVE_SECONDS
 # In-flight requests may finish for this long on shutdown: inside gunicorn's graceful timeout.
 SHUTDOWN_SECONDS = 9.0
 

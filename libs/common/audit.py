@@ -54,4 +54,5 @@ async def publish(redis: aioredis.Redis, redis_prefix: str, record: AuditRecord)
         )
     except RedisError:
         REDIS_ERRORS.labels("audit_publish").inc()
-        log.warning("audit record not published: %s", asdict(record), exc_info=True)
+        # Redis being away is logged once by its connections; the record is kept here, in the log.
+        log.info("audit record not published: %s", asdict(record))

@@ -48,13 +48,25 @@ class CatchUp:
     """Keeps `consumer`'s part complete: `read(after)` gives the owner's changes after a position,
     `apply(events)` applies a list of them (raising NotApplied when any failed)."""
 
-    def __init__(self, consumer: StreamConsumer, pool: aiopg.Pool, name: str, read: ReadChanges, apply: ApplyEvents):
+    def __init__(
+        self,
+        consumer: StreamConsumer,
+        pool: aiopg.Pool,
+        name: str,
+        read: ReadChanges,
+        apply: ApplyEvents,
+        *,
+        from_group: bool = False,
+    ):
         self._consumer = consumer
         self._pool = pool
         # The row of `event_progress`, and the owner's name in log lines.
         self._name = name
         self._read = read
         self._apply = apply
+        # Without a mark yet, start where the consumer group stands rather than at 0: for a part
+        # that takes only what happens from now on (the events part does not announce the past).
+        self._from_group = from_group
         self._checked_at: float | None = None
 
     async def step(self) -> None:
@@ -80,6 +92,14 @@ class CatchUp:
         many changes were read from the owner."""
         mark = await self.mark()
         first, acknowledged = await self._consumer.coverage()
+        if mark is None:
+            if not self._from_group:
+                mark = 0
+            elif acknowledged is None:  # no group yet: nothing is taken before it exists
+                return 0
+            else:
+                await self._advance(acknowledged, floor=0)
+                return 0
         if first is not None and first <= mark + 1:
             if acknowledged is not None and acknowledged > mark:
                 await self._advance(acknowledged, floor=first - 1)
@@ -107,11 +127,11 @@ class CatchUp:
                         replayed, self._name, mark)  # fmt: skip
         return replayed
 
-    async def mark(self) -> int:
-        """The position through which every change is applied (0 before the first)."""
+    async def mark(self) -> int | None:
+        """The position through which every change is applied (None before the first)."""
         async with cursor(self._pool) as cur:
             position = await fetch_value(cur, "SELECT position FROM event_progress WHERE consumer = %s", (self._name,))
-        return int(position or 0)
+        return None if position is None else int(position)
 
     async def _advance(self, position: int, *, floor: int) -> None:
         """Move the mark up to `position`, provided it is still at least `floor` (another replica

@@ -6,6 +6,7 @@ sets `search_path` to its part's schema, so a part's SQL names only its own tabl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -33,13 +34,48 @@ DICT_CURSOR = psycopg2.extras.RealDictCursor
 log = logging.getLogger(__name__)
 
 
+# A pooled connection unused this long is closed, down to the pool's minimum: a burst (or the
+# queue behind a frozen database) leaves no connections held that the server could give others.
+IDLE_SECONDS = 30.0
+TRIM_EVERY_SECONDS = 5.0
+
+
 async def db_pool_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Open the part's pool at startup, close it at cleanup."""
+    """Open the part's pool at startup, close it at cleanup; idle connections are closed meanwhile."""
     settings = app[SETTINGS]
-    async with create_pool(
-        settings.database_url, settings.db_schema, settings.db_pool_min, settings.db_pool_max
-    ) as pool:
+    async with (
+        create_pool(settings.database_url, settings.db_schema, settings.db_pool_min, settings.db_pool_max) as pool,
+        trimmed(pool, IDLE_SECONDS, TRIM_EVERY_SECONDS),
+    ):
         app[DB_POOL] = pool
+        yield
+
+
+def trim_idle(pool: aiopg.Pool, idle_seconds: float) -> int:
+    """Close the free connections of `pool` unused for `idle_seconds`, keeping its minimum.
+    Returns how many were closed. (aiopg's pool never shrinks by itself.)"""
+    now = asyncio.get_running_loop().time()
+    closed = 0
+    free = pool._free  # aiopg keeps its free connections here, the least recently released first
+    for conn in list(free):
+        if pool.size <= pool.minsize:
+            break
+        if conn.closed or now - conn.last_usage >= idle_seconds:
+            free.remove(conn)
+            conn.close()
+            closed += 1
+    return closed
+
+
+@asynccontextmanager
+async def trimmed(pool: aiopg.Pool, idle_seconds: float, every: float) -> AsyncIterator[None]:
+    """Trim `pool`'s idle connections every `every` seconds while the context lasts."""
+    from libs.common.tasks import periodic  # tasks reports database failures through this module
+
+    async def trim() -> None:
+        trim_idle(pool, idle_seconds)
+
+    async with periodic(every, trim, "db-pool-trim"):
         yield
 
 
@@ -58,15 +94,27 @@ def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether `exc` means the database cannot be reached or the connection broke.
 
-    Beside psycopg2's own errors, uvloop answers an operation on the socket of a connection the
-    server dropped with `RuntimeError: unable to perform operation on <UVPoll closed=True>`.
+    Beside psycopg2's own errors and aiopg's timeout on an operation, uvloop answers an operation
+    on the socket of a connection the server dropped with `RuntimeError: unable to perform
+    operation on <UVPoll closed=True>`.
     A group (concurrent queries) counts when every member does.
     """
     if isinstance(exc, BaseExceptionGroup):
         return all(is_database_unavailable(member) for member in exc.exceptions)
     if isinstance(exc, psycopg2.OperationalError | psycopg2.InterfaceError):
         return True
+    if isinstance(exc, TimeoutError):  # aiopg's own timeout on an operation: the server did not answer
+        return _raised_in_database_client(exc)
     return isinstance(exc, RuntimeError) and "closed=True" in str(exc)
+
+
+def _raised_in_database_client(exc: BaseException) -> bool:
+    frame = exc.__traceback__
+    while frame is not None:
+        if str(frame.tb_frame.f_globals.get("__name__", "")).startswith(("aiopg.", "psycopg2.")):
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def _connection_broken(exc: BaseException) -> bool:
@@ -140,11 +188,7 @@ async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
     except BaseException as exc:
         if _connection_broken(exc):
             OUTAGE.failed(exc)
-            if not conn.closed:
-                try:
-                    conn.close()
-                except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
-                    pass
+            _close(conn)
         elif isinstance(exc, Exception):  # the database answered; what failed is the caller's
             OUTAGE.answered()
         raise
@@ -152,7 +196,19 @@ async def connection(pool: aiopg.Pool) -> AsyncIterator[aiopg.Connection]:
         OUTAGE.answered()
     finally:
         DB_POOL_IN_USE.dec()
+        if not conn.closed and conn.raw.get_transaction_status() != psycopg2.extensions.TRANSACTION_STATUS_IDLE:
+            # Left mid-statement or mid-transaction (its request was cancelled at its deadline):
+            # closed here, where aiopg's pool would close it with a ResourceWarning.
+            _close(conn)
         pool.release(conn)
+
+
+def _close(conn: aiopg.Connection) -> None:
+    if not conn.closed:
+        try:
+            conn.close()
+        except RuntimeError:  # uvloop: the socket is already gone; the connection is closed anyway
+            pass
 
 
 @asynccontextmanager

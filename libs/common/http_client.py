@@ -32,6 +32,12 @@ from libs.common.state import HTTP, SETTINGS
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_DELAY_SECONDS = 0.05
 DEFAULT_TIMEOUT_SECONDS = 10.0
+# How long a part keeps an idle connection open (gunicorn's `keepalive`, deploy/gunicorn_conf.py,
+# and the gateway's own server), and how long a caller keeps one for another request: well
+# inside the part's, so a request is never sent on a connection the part is closing (it would
+# fail, and a write is never sent twice).
+PART_KEEPALIVE_SECONDS = 2
+UPSTREAM_KEEPALIVE_SECONDS = PART_KEEPALIVE_SECONDS / 2
 _NO_CLIENT_TIMEOUT = aiohttp.ClientTimeout()
 
 
@@ -241,13 +247,15 @@ class InternalClient:
 
 
 def client_session(limit: int = 100, *, keep_alive: bool = True) -> aiohttp.ClientSession:
-    """Kept-alive connections (unless `keep_alive` is false); no cookies (a service's Set-Cookie
-    must never reach another caller's request) and none of aiohttp's default headers (nothing
-    upstream reads them; the bodies are passed on as they come, so they must never arrive
-    compressed)."""
+    """Kept-alive connections (unless `keep_alive` is false), each for UPSTREAM_KEEPALIVE_SECONDS;
+    no cookies (a service's Set-Cookie must never reach another caller's request) and none of
+    aiohttp's default headers (nothing upstream reads them; the bodies are passed on as they
+    come, so they must never arrive compressed)."""
     session = aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(
-            limit=limit, keepalive_timeout=30 if keep_alive else None, force_close=not keep_alive
+            limit=limit,
+            keepalive_timeout=UPSTREAM_KEEPALIVE_SECONDS if keep_alive else None,
+            force_close=not keep_alive,
         ),
         cookie_jar=aiohttp.DummyCookieJar(),
         skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding"),

@@ -1,7 +1,9 @@
 """JSON logs on stdout, one object per line, each carrying the service and request id.
 
 `time` is ISO 8601 in UTC with its zone (2026-01-02T03:04:05.678+00:00), gunicorn's own lines
-included (deploy/gunicorn-logging.json uses the same formatter).
+included (deploy/gunicorn-logging.json uses the same formatter). What Python would otherwise
+print on stderr as text goes through the same handler: warnings (a library's ResourceWarning),
+exceptions raised in finalisers, and an exception nothing caught.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import contextvars
 import logging
 import sys
 from datetime import UTC, datetime
+from types import TracebackType
 
 from pythonjsonlogger.orjson import OrjsonFormatter
 
@@ -55,3 +58,25 @@ def configure_logging(service: str, level: str) -> None:
     root.setLevel(level)
     # aiohttp's own access log is replaced by the observe middleware's JSON line.
     logging.getLogger("aiohttp.access").disabled = True
+    logging.captureWarnings(True)  # as WARNING lines of the logger "py.warnings"
+    sys.excepthook = _log_uncaught
+    sys.unraisablehook = _log_unraisable
+
+
+_python_log = logging.getLogger("python")
+
+
+def _log_uncaught(kind: type[BaseException], exc: BaseException, traceback: TracebackType | None) -> None:
+    _python_log.critical("uncaught %r", exc, exc_info=(kind, exc, traceback))
+
+
+def _log_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    exc = unraisable.exc_value
+    where = unraisable.err_msg or "Exception ignored in"
+    _python_log.error(
+        "%s: %r: %r",
+        where,
+        unraisable.object,
+        exc,
+        exc_info=(unraisable.exc_type, exc, unraisable.exc_traceback) if exc is not None else None,
+    )

@@ -71,8 +71,7 @@ def error_middleware(render: Render) -> Middleware:
                 response.headers["Allow"] = ",".join(sorted(exc.allowed_methods))
             return response
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
-            REDIS_ERRORS.labels("request").inc()
-            log.exception("redis unavailable")
+            REDIS_ERRORS.labels("request").inc()  # logged once per outage (libs.common.redis_client)
             return render(errors.ServiceUnavailable("session store unavailable"))
         except Exception as exc:
             if is_database_unavailable(exc):  # logged once per outage (libs.common.db.Outage)

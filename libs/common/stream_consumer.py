@@ -41,7 +41,6 @@ READ_COUNT = 100
 READ_BLOCK_MS = 500
 CLAIM_IDLE_MS = 30_000
 CLAIM_EVERY_SECONDS = 10.0
-RETRY_SECONDS = 1.0
 # A consumer reads its own unacknowledged entries again this long after they were last read,
 # the delay doubling while some remain (an outage, a document that keeps failing) up to
 # RETRY_MAX_SECONDS: a short outage costs seconds rather than the claim's idle time, and a long
@@ -139,14 +138,14 @@ class StreamConsumer(ABC):
         return [entry for _, stream_entries in answer for entry in stream_entries] if answer else []
 
     async def step(self) -> int:
-        """One round: handle what is waiting (or wait briefly for it). Returns how many entries."""
+        """One round: handle what is waiting (or wait briefly for it). Returns how many entries.
+        A Redis that does not answer fails the round (counted): the periodic task that runs it
+        waits longer and longer before the next (libs/common/tasks.py)."""
         try:
             return await self._step()
         except RedisError:
             REDIS_ERRORS.labels("events_read").inc()
-            log.warning("events of %s unreadable; retrying in %gs", self._stream, RETRY_SECONDS, exc_info=True)
-            await asyncio.sleep(RETRY_SECONDS)
-            return 0
+            raise
 
     async def _step(self) -> int:
         entries = await self._in_group(self._next_entries)

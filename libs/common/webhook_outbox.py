@@ -3,7 +3,8 @@
 A part writes `record(cur, type, organization_id, resource_key, data)` in the transaction of the
 change (or a trigger does), so a change that committed is announced even when the part stops
 right after; its relay (libs/common/relay.py) publishes the rows, in order, to
-`<REDIS_PREFIX>events:webhooks:<part>`, which the events service reads. The table and its relay
+`<REDIS_PREFIX>events:webhooks:<part>`, which the events service reads; what the stream lost, it
+reads from the part's `GET /internal/webhook-changes` (`internal_webhook_changes`). The table and its relay
 table are made by the part's migration (see gateway/migrations/013_webhook_outbox.sql).
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 from aiohttp import web
 from psycopg2.extras import Json
 
+from libs.common.changes import changes_answer
 from libs.common.db import Row
 from libs.common.encoding import dumps
 from libs.common.events import webhook_events_stream
@@ -46,6 +48,12 @@ async def record(cur: Any, event_type: str, organization_id: str, resource_key: 
         "INSERT INTO webhook_outbox (type, organization_id, resource_key, data) VALUES (%s, %s, %s, %s)",
         (event_type, organization_id, resource_key, Json(data, dumps=lambda value: dumps(value).decode())),
     )
+
+
+async def internal_webhook_changes(request: web.Request) -> web.Response:
+    """GET /internal/webhook-changes: the part's webhook events after a stream position, for the
+    events part when its stream lost entries (libs/common/catch_up.py)."""
+    return await changes_answer(request, webhook_outbox(request.app[SETTINGS].name))
 
 
 async def webhook_relay_ctx(app: web.Application) -> AsyncIterator[None]:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from libs.contract.parts import WEBHOOK_SOURCES
+
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -52,6 +54,11 @@ RUNS_CREATE = Endpoint("simulations", "POST", "/internal/runs", "internal_runs_c
 # A part's changes after a stream position, from its outbox (libs/common/changes.py).
 CONTENT_CHANGES = Endpoint("content", "GET", "/internal/changes", "internal_changes")
 PRODUCT_CHANGES = Endpoint("gateway", "GET", "/internal/product-changes", "internal_product_changes")
+# Each webhook source's webhook events after a stream position, for the events part.
+WEBHOOK_CHANGES = {
+    part.name: Endpoint(part.name, "GET", "/internal/webhook-changes", "internal_webhook_changes")
+    for part in WEBHOOK_SOURCES
+}
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_LOOKUP,
@@ -70,6 +77,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     RUNS_CREATE,
     CONTENT_CHANGES,
     PRODUCT_CHANGES,
+    *WEBHOOK_CHANGES.values(),
 )
 
 

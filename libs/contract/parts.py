@@ -3,7 +3,7 @@ database bootstrap, the local runner, the tests and the Kubernetes manifests' ge
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,12 +26,17 @@ class Part:
     # The parts it calls over HTTP (docs/architecture.md, "Internal contracts between parts"); the
     # network policies let it reach these and nothing else of the platform.
     calls: tuple[str, ...] = ()
-    # Runs an outbox relay, whose lock is a session advisory lock: it needs a connection that
-    # keeps session state, past PgBouncer's transaction pooling (SESSION_DATABASE_URL).
-    relays: bool = False
+    # How many outbox relays each worker runs. A relay's lock is a session advisory lock: each
+    # holds a connection of its own (outside the pool) that keeps session state, past
+    # PgBouncer's transaction pooling (SESSION_DATABASE_URL).
+    outboxes: int = 0
     # Reaches addresses outside the cluster (webhook receivers): its network policy allows egress
     # to public addresses, never to the cluster's own ranges.
     public_egress: bool = False
+
+    @property
+    def relays(self) -> bool:
+        return self.outboxes > 0
 
     @property
     def app(self) -> str:
@@ -60,16 +65,25 @@ GATEWAY = Part(
     8080,
     workers=2,
     calls=("content", "apps", "personas", "search", "simulations", "events"),
-    relays=True,
+    outboxes=2,  # products, webhooks
 )
-CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), relays=True)
-APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"), relays=True)
-PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
+CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), outboxes=1)
+APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"), outboxes=1)
+PERSONAS = Part("personas", "personas", "services.personas", 8083, outboxes=1)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, outboxes=1)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
-EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
+# What a stream lost it reads from the part that published it (its background catch-up: no
+# request of those parts waits on it).
+EVENTS = Part(
+    "events",
+    "events",
+    "services.events",
+    8086,
+    calls=("content", "gateway", "apps", "personas", "simulations"),
+    public_egress=True,
+)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
@@ -91,3 +105,17 @@ def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
 
 def callers_of(callee: Part) -> tuple[Part, ...]:
     return tuple(part for part in PARTS if callee.name in part.calls)
+
+
+def database_connections(pool_max: int, parts: Iterable[Part] = PARTS) -> int:
+    """The most connections `parts` hold at once, one process group each (`workers` workers):
+    every worker's pool full (`pool_max`) and one connection per outbox relay."""
+    return sum(part.workers * (pool_max + part.outboxes) for part in parts)
+
+
+def pool_max_within(connections: int, parts: Iterable[Part] = PARTS) -> int:
+    """The largest pool size (DB_POOL_MAX) with which `parts` together hold at most `connections`
+    connections (0 when even pools of one do not fit)."""
+    listed = tuple(parts)
+    workers = sum(part.workers for part in listed)
+    return max(0, (connections - database_connections(0, listed)) // workers)

@@ -35,12 +35,16 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from psycopg2.extensions import make_dsn
 
 from libs.common.bootstrap import DEFAULT_DATABASE_URL
-from libs.contract.parts import GATEWAY, ROOT, part_ports
+from libs.contract.parts import GATEWAY, PARTS, ROOT, Part, part_ports, pool_max_within
 
 DATA = ROOT / ".data"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_PRIVATE_POSTGRES_PORT = 55432
 DEFAULT_PRIVATE_REDIS_PORT = 56379
+# Connections left for everything but the parts' processes: migrations, `make admin`, psql.
+LOCAL_HEADROOM_CONNECTIONS = 10
+# The pool size a part takes when the server has room for it.
+DEFAULT_POOL_MAX = 32
 SECRETS_FILE = DATA / "secrets.env"
 
 
@@ -200,6 +204,27 @@ def local_secrets() -> dict[str, str]:
     return values
 
 
+def connection_limit(url: str) -> int:
+    """Connections the server at `url` gives ordinary roles: `max_connections` less those
+    reserved for superusers."""
+    with psycopg2.connect(make_dsn(url, dbname="postgres", connect_timeout=5)) as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int"
+        )
+        (limit,) = cur.fetchone()
+    conn.close()
+    return int(limit)
+
+
+def local_pool_max(url: str, parts: tuple[Part, ...] = PARTS) -> int:
+    """DB_POOL_MAX for `parts` run as `make run` runs them against the server at `url`: pools full
+    and relays connected, they stay inside what the server allows, with room for an operator."""
+    fitting = pool_max_within(connection_limit(url) - LOCAL_HEADROOM_CONNECTIONS, parts)
+    if fitting < 1:
+        raise SystemExit(f"PostgreSQL at {url} allows too few connections for every part; raise max_connections")
+    return min(DEFAULT_POOL_MAX, fitting)
+
+
 @contextmanager
 def local_stack(own_postgres: int = 0) -> Iterator[dict[str, str]]:
     """The environment of a local run: reachable stores (started if need be) and local secrets.
@@ -220,6 +245,8 @@ def local_stack(own_postgres: int = 0) -> Iterator[dict[str, str]]:
             redis_url = stack.enter_context(private_redis())
         environ["DATABASE_URL"] = database_url
         environ["REDIS_URL"] = redis_url
+        # Every part's pool, together, inside the server's connection limit.
+        environ.setdefault("DB_POOL_MAX", str(local_pool_max(database_url)))
         for name, value in local_secrets().items():
             environ.setdefault(name, value)
         # The local gateway's own address: its OAuth issuer and links, as in production, and what

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
@@ -37,7 +38,7 @@ HANDLERS = (
     agent_files.apps_page_markdown,
     agent_files.apps_sitemap,
 )
-INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
+INTERNAL_HANDLERS = (domains.internal_domains_resolve, internal_webhook_changes)
 
 
 def setup_routes(app: web.Application) -> None:

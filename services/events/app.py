@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from functools import partial
 
 from aiohttp import web
 
+from libs.common.catch_up import STEP_SECONDS as CATCH_UP_STEP_SECONDS
+from libs.common.catch_up import CatchUp
+from libs.common.changes import read_changes
 from libs.common.db import transaction
 from libs.common.events import audit_stream, content_events_stream, webhook_events_stream
 from libs.common.logs import configure_logging
@@ -13,6 +17,7 @@ from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.stream_consumer import StreamConsumer
 from libs.common.tasks import periodic_group
+from libs.contract import internal
 from libs.contract.clients import ContentClient
 from libs.contract.parts import EVENTS, WEBHOOK_SOURCES
 from services.events import queries
@@ -31,15 +36,29 @@ def load_settings(environ: Mapping[str, str] | None = None) -> EventsSettings:
     return EventsSettings.load(PART, environ)
 
 
-def consumers(app: web.Application) -> list[StreamConsumer]:
+def consumers(app: web.Application) -> tuple[list[StreamConsumer], list[CatchUp]]:
+    """The streams' consumers, and the catch-up of each one whose events a part keeps in its outbox."""
     settings: EventsSettings = app[SETTINGS]
-    redis, pool, prefix = app[REDIS], app[DB_POOL], settings.redis_prefix
-    content = ContentClient(app[HTTP], settings.content_url)
-    return [
-        ContentEvents(redis, content_events_stream(prefix), pool, content),
-        *(PartEvents(redis, webhook_events_stream(prefix, part.name), pool) for part in WEBHOOK_SOURCES),
-        AuditRecords(redis, audit_stream(prefix), pool),
+    redis, pool, prefix, http = app[REDIS], app[DB_POOL], settings.redis_prefix, app[HTTP]
+    content = ContentEvents(redis, content_events_stream(prefix), pool, ContentClient(http, settings.content_url))
+    catch_ups = [
+        CatchUp(
+            content,
+            pool,
+            "content",
+            partial(read_changes, http, settings.content_url, internal.CONTENT_CHANGES, PART.name),
+            content.apply_events,
+            from_group=True,
+        )
     ]
+    parts = []
+    for source in WEBHOOK_SOURCES:
+        events = PartEvents(redis, webhook_events_stream(prefix, source.name), pool)
+        url = settings.source_urls[source.name]
+        read = partial(read_changes, http, url, internal.WEBHOOK_CHANGES[source.name], PART.name)
+        catch_ups.append(CatchUp(events, pool, f"webhooks:{source.name}", read, events.apply_events, from_group=True))
+        parts.append(events)
+    return [content, *parts, AuditRecords(redis, audit_stream(prefix), pool)], catch_ups
 
 
 async def work_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -52,10 +71,14 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
             await queries.prune(cur, settings.audit_retention_days, settings.delivery_retention_days)
 
     async with deliverer(pool, settings) as worker:
+        readers, catch_ups = consumers(app)
         steps: dict[str, tuple[float, Callable[[], Awaitable[object]]]] = {
             f"consume-{index}-{type(consumer).__name__}": (CONSUME_INTERVAL_SECONDS, consumer.step)
-            for index, consumer in enumerate(consumers(app))
+            for index, consumer in enumerate(readers)
         }
+        steps.update(
+            {f"catch-up-{index}": (CATCH_UP_STEP_SECONDS, catch_up.step) for index, catch_up in enumerate(catch_ups)}
+        )
         steps["webhook-deliveries"] = (0.0, worker.step)  # the step waits for a free slot itself
         steps["events-retention"] = (PRUNE_EVERY_SECONDS, prune)
         async with periodic_group(steps):

@@ -29,6 +29,7 @@ import prometheus_client
 
 from libs.common.db import Row, fetch_all, transaction
 from libs.common.encoding import dumps
+from libs.common.tasks import watch
 from services.events.safety import RefusedAddress, SafeResolver, check_address
 from services.events.settings import EventsSettings
 from services.events.signing import signed_headers
@@ -150,7 +151,7 @@ class Deliverer:
         for row in rows:
             endpoint = str(row["endpoint_id"])
             self._busy[endpoint] += 1
-            task = asyncio.create_task(self.send(row))
+            task = watch(asyncio.create_task(self.send(row)), "a webhook delivery")
             self._in_flight.add(task)
             task.add_done_callback(functools.partial(self._finished, endpoint))
 

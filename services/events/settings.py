@@ -32,6 +32,8 @@ def parse_flag(name: str, text: str) -> bool:
 class EventsSettings(ServiceSettings):
     # The content service: a content event names its document, whose state the event carries.
     content_url: str
+    # Each webhook source (WEBHOOK_SOURCES) by name: what its event stream lost is read from it.
+    source_urls: Mapping[str, str]
     # Plain http endpoints (local development and tests); production needs https.
     webhook_allow_http: bool
     # Addresses an endpoint may resolve to although internal (loopback, private, link-local).
@@ -52,6 +54,12 @@ class EventsSettings(ServiceSettings):
         return cls(
             **fields,
             content_url=env.part_url("content"),
+            source_urls={
+                "gateway": env.part_url("gateway"),
+                "apps": env.part_url("apps"),
+                "personas": env.part_url("personas"),
+                "simulations": env.part_url("simulations"),
+            },
             webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
             webhook_allowed_networks=parse_networks(
                 "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")

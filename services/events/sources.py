@@ -3,7 +3,9 @@ deliveries) and the audit stream (stored as audit events).
 
 Each source is a consumer group over one stream (libs/common/stream_consumer.py): an entry is
 acknowledged only once stored, so an entry read twice (a crash before the acknowledgement) is
-stored once, by its event id.
+stored once, by its event id. What a stream lost (Redis came back empty) is read from the part
+that published it and stored the same way (`apply_events`, libs/common/catch_up.py); the audit
+stream has no such source, so audit records it held unread are lost with it.
 """
 
 from __future__ import annotations
@@ -52,12 +54,15 @@ class PartEvents(StreamConsumer):
         batch = list(entries)
         if not batch:
             return
+        await self.apply_events([loads(fields[b"event"]) for _, fields in batch])
+        await self.ack(*(entry_id for entry_id, _ in batch))
+
+    async def apply_events(self, events: list[dict[str, Any]]) -> None:
+        """Store the events (from the stream, or from their part when the stream lost them), in one transaction."""
         async with transaction(self._pool) as cur:
-            for _, fields in batch:
-                event = loads(fields[b"event"])
+            for event in events:
                 webhook_event = {key: event[key] for key in ("id", "type", "occurredAt", "organizationId", "data")}
                 await queries.record_event(cur, webhook_event, event["resourceKey"])
-        await self.ack(*(entry_id for entry_id, _ in batch))
 
 
 class ContentEvents(StreamConsumer):
@@ -72,25 +77,33 @@ class ContentEvents(StreamConsumer):
 
     async def handle(self, entries: Iterable[Entry]) -> None:
         for entry_id, fields in entries:
-            event = loads(fields[b"event"])
-            webhook_type = CONTENT_TYPES.get(event["type"])
-            if webhook_type is not None:
-                caller = service_caller("events", Organization(id=event["organizationId"], slug="", name=""))
-                try:
-                    document = await self._content.document(caller, event["documentId"])
-                except NotFound:
-                    document = None  # not of this organization: nothing to announce
-                if document is not None:
-                    webhook_event = {
-                        "id": event["id"],
-                        "type": webhook_type,
-                        "occurredAt": event["occurredAt"],
-                        "organizationId": event["organizationId"],
-                        "data": document,
-                    }
-                    async with transaction(self._pool) as cur:
-                        await queries.record_event(cur, webhook_event, f"content.document:{event['documentId']}")
+            await self.announce(loads(fields[b"event"]))
             await self.ack(entry_id)
+
+    async def apply_events(self, events: list[dict[str, Any]]) -> None:
+        """Announce the events the stream lost, read from the content service, in order."""
+        for event in events:
+            await self.announce(event)
+
+    async def announce(self, event: dict[str, Any]) -> None:
+        """Store the webhook event of a content event, with the document as the API shows it."""
+        webhook_type = CONTENT_TYPES.get(event["type"])
+        if webhook_type is None:
+            return
+        caller = service_caller("events", Organization(id=event["organizationId"], slug="", name=""))
+        try:
+            document = await self._content.document(caller, event["documentId"])
+        except NotFound:
+            return  # not of this organization: nothing to announce
+        webhook_event = {
+            "id": event["id"],
+            "type": webhook_type,
+            "occurredAt": event["occurredAt"],
+            "organizationId": event["organizationId"],
+            "data": document,
+        }
+        async with transaction(self._pool) as cur:
+            await queries.record_event(cur, webhook_event, f"content.document:{event['documentId']}")
 
 
 class AuditRecords(StreamConsumer):

@@ -1,9 +1,11 @@
-"""The personas service's HTTP routing: the handlers of its public contract."""
+"""The personas service's HTTP routing: the handlers of its public contract, then its internal endpoint."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.webhook_outbox import internal_webhook_changes
+from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.personas import contract, views
 
@@ -23,3 +25,4 @@ HANDLERS = (
 
 def setup_routes(app: web.Application) -> None:
     register_handlers(app.router, contract.ROUTES, HANDLERS)
+    register_handlers(app.router, endpoints_of(contract.PART), (internal_webhook_changes,))

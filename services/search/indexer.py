@@ -196,8 +196,7 @@ class EventConsumer(StreamConsumer):
         try:
             pending, oldest = await self.lag()
         except RedisError:
-            REDIS_ERRORS.labels("indexing_lag").inc()
-            log.warning("indexing lag unmeasurable: Redis unreachable")
+            REDIS_ERRORS.labels("indexing_lag").inc()  # Redis being away is logged by its connections
             return
         PENDING_EVENTS.set(pending)
         OLDEST_PENDING_AGE.set(oldest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.simulations import contract, views
@@ -13,6 +14,7 @@ INTERNAL_HANDLERS = (
     views.internal_tasks_create,
     views.internal_environments_create,
     views.internal_runs_create,
+    internal_webhook_changes,
 )
 
 

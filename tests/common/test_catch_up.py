@@ -122,13 +122,30 @@ async def test_changes_the_stream_no_longer_holds_are_read_from_the_owner_and_ap
     assert await healing.check() == 0  # the stream holds the change after the mark again: nothing to read
 
 
+async def test_a_catch_up_from_the_group_starts_where_the_group_stands_not_at_the_owners_first_change(
+    redis, stream, pool
+):
+    await publish(redis, stream, 1, 2, 3)
+    await redis.xgroup_create(stream, "catch-up-test", id="$")  # a group that takes new events only
+    consumer = Consumer(redis, stream)
+    owner, applier = Owner(3), Applier()
+    healing = CatchUp(consumer, pool, f"test-{uuid.uuid4().hex[:8]}", owner.read, applier.apply, from_group=True)
+    assert await healing.check() == 0
+    assert await healing.mark() == 3
+    assert (owner.asked, applier.applied) == ([], [])
+    await redis.delete(stream)  # Redis came back empty: what came after the mark is read from the owner
+    owner.last = 5
+    assert await healing.check() == 2
+    assert applier.applied == [4, 5]
+
+
 async def test_an_empty_stream_asks_the_owner_and_a_failed_apply_keeps_the_mark(redis, stream, pool):
     consumer = Consumer(redis, stream)
     owner = Owner(3)
     failing = catch_up(consumer, pool, owner, Applier(failing=True))
     with pytest.raises(NotApplied):
         await failing.check()
-    assert await failing.mark() == 0
+    assert await failing.mark() is None  # nothing applied yet
     await failing.step()  # the periodic round swallows it (the applier logged why) and tries again later
     assert owner.asked == [0, 0]
 

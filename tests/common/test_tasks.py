@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
+from libs.common.errors import ServiceUnavailable
 from libs.common.tasks import interruptible, periodic
 
 
@@ -16,7 +18,7 @@ async def test_rounds_repeat_and_a_failed_round_does_not_end_the_loop():
             raise RuntimeError("first round fails")
 
     async with periodic(0.01, step, "test"), asyncio.timeout(10):
-        while len(rounds) < 3:
+        while len(rounds) < 3:  # the failed round is followed by a wait of at most BACKOFF_FIRST_SECONDS
             await asyncio.sleep(0.01)
     assert rounds[:3] == [0, 1, 2]
 
@@ -52,6 +54,24 @@ async def test_a_step_that_swallows_a_cancellation_still_stops():
     async with asyncio.timeout(2):
         async with periodic(10, step, "test", grace=0.05):
             await asyncio.sleep(0.01)
+
+
+async def test_a_part_the_loop_calls_being_away_is_two_warnings_and_no_error(caplog):
+    rounds = []
+
+    async def step() -> None:
+        rounds.append(len(rounds))
+        if len(rounds) <= 3:
+            raise ServiceUnavailable("database unavailable")
+
+    with caplog.at_level(logging.INFO, logger="libs.common.tasks"):
+        async with periodic(0.01, step, "calling"):
+            await asyncio.sleep(1.0)  # three failed rounds wait 0.1 s, 0.2 s and 0.4 s at most
+    assert len(rounds) > 4
+    lines = [(record.levelname, record.getMessage()) for record in caplog.records]
+    assert [level for level, _ in lines] == ["WARNING", "WARNING"], lines
+    assert lines[0][1].startswith("a part periodic task calling calls unavailable")
+    assert "3 operations failed meanwhile" in lines[1][1]
 
 
 async def test_a_wait_marked_interruptible_is_cut_short_by_a_stop():

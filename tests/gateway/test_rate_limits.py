@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 
 from gateway.ratelimit import RateLimiter
 from gateway.state import LIMITER
-from libs.common.redis_client import create_redis
+from libs.common.redis_client import WatchedConnection, create_redis
 from tests.conftest import REDIS_URL, free_port, metrics_text
 from tests.factories import IdentityFactory
 
@@ -103,5 +104,30 @@ async def test_with_redis_down_the_limit_is_still_enforced_per_replica():
         assert limiter.take("k").allowed and limiter.take("k").allowed
         await limiter.sync()
         assert not limiter.take("k").allowed
+    finally:
+        await redis.aclose()
+
+
+async def test_with_redis_down_the_sync_is_tried_less_and_less_often(monkeypatch):
+    port = free_port()
+    redis = create_redis(f"redis://127.0.0.1:{port}/0")
+    limiter = RateLimiter(per_minute=600, burst=100, redis=redis, prefix="x:")
+    tried = 0
+    connect = WatchedConnection.connect
+
+    async def counted(self: WatchedConnection) -> None:
+        nonlocal tried
+        tried += self.port == port  # this limiter's, not another client's of the process
+        await connect(self)
+
+    monkeypatch.setattr(WatchedConnection, "connect", counted)
+    try:
+        deadline = asyncio.get_running_loop().time() + 1.5
+        while asyncio.get_running_loop().time() < deadline:  # the sync loop at 40 rounds a second
+            limiter.take("k")
+            await limiter.sync()
+            await asyncio.sleep(0.025)
+        assert limiter.take("k").allowed  # still enforced here
+        assert 1 <= tried <= 10, tried  # 0.1 s, doubling: not one connection attempt a round (60)
     finally:
         await redis.aclose()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from datetime import datetime
 
 from gateway.auth.sessions import SESSION_COOKIE
@@ -57,3 +59,39 @@ async def test_access_lines_name_the_organization_credential_and_key_prefix(capl
     ]
     for record in records:
         assert key not in json.dumps({name: str(value) for name, value in record.items()})
+
+
+# A part's process as gunicorn runs it: a warning, an exception in a finaliser and an uncaught one.
+NOISY_PROCESS = """
+import gc, warnings
+from libs.common.logs import configure_logging
+configure_logging("noisy", "INFO")
+
+class Finalised:
+    def __del__(self):
+        raise RuntimeError("failed in a finaliser")
+
+warnings.warn("Invalid transaction status on released connection: 2", ResourceWarning)
+Finalised()
+gc.collect()
+raise SystemError("uncaught")
+"""
+
+
+def test_every_line_a_part_writes_on_stdout_and_stderr_is_json():
+    ran = subprocess.run(
+        [sys.executable, "-W", "always", "-c", NOISY_PROCESS], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    lines = [line for line in (ran.stdout + ran.stderr).splitlines() if line.strip()]
+    assert [line for line in lines if not is_json(line)] == []
+    messages = " ".join(json.loads(line)["message"] for line in lines)
+    for said in ("Invalid transaction status", "failed in a finaliser", "uncaught"):
+        assert said in messages
+    assert ran.returncode != 0
+
+
+def is_json(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False

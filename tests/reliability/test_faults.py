@@ -230,8 +230,23 @@ async def check(stack: PrivateStack, name: str, load: Load, recovered: float) ->
           f" all found by search {seconds:.1f}s after healing")  # fmt: skip
 
 
+def logged_since(stack: PrivateStack, offset: int) -> list[dict]:
+    """The lines the parts wrote after `offset` of their log, each checked to be JSON."""
+    with stack.log.open("rb") as log:
+        log.seek(offset)
+        written = [line for line in log.read().splitlines() if line.strip()]
+    assert [line for line in written if not line.startswith(b"{")] == [], "every line a part writes is JSON"
+    return [json.loads(line) for line in written]
+
+
+def errors(lines: list[dict]) -> list[dict]:
+    """An expected outage is no error: no ERROR line and no traceback, in any part or loop."""
+    return [line for line in lines if line["level"] in ("ERROR", "CRITICAL") or "exc_info" in line]
+
+
 async def test_redis_paused(private_stack: PrivateStack):
     client = redis.Redis(port=private_stack.redis_port)
+    logged_before = private_stack.log.stat().st_size
 
     async def pause() -> None:
         client.client_pause(int(FAULT_SECONDS * 1000) + 1000)
@@ -242,6 +257,12 @@ async def test_redis_paused(private_stack: PrivateStack):
     load, recovered = await fault_round(private_stack, pause, resume)
     client.close()
     await check(private_stack, "Redis paused", load, recovered)
+    lines = logged_since(private_stack, logged_before)
+    assert errors(lines) == []
+    started = [line for line in lines if line["message"].startswith("redis unavailable (")]
+    ended = [line for line in lines if line["message"].startswith("redis available again after")]
+    assert len(started) <= 2 * sum(part.workers for part in PARTS), [line["message"] for line in started]
+    assert len(ended) <= len(started)
 
 
 async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
@@ -258,9 +279,7 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     await check(private_stack, "PostgreSQL stopped", load, recovered)
 
     def logged() -> list[dict]:
-        with private_stack.log.open("rb") as log:
-            log.seek(logged_before)
-            return [json.loads(line) for line in log.read().splitlines() if line.startswith(b"{")]
+        return logged_since(private_stack, logged_before)
 
     def outages(lines: list[dict]) -> tuple[list[dict], list[dict]]:
         started = [line for line in lines if line["message"].startswith("database unavailable (")]
@@ -280,6 +299,7 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     messages = [line["message"] for line in lines]
     started, ended = outages(lines)
     assert [m for m in messages if "Unclosed connection" in m or "never retrieved" in m] == []
+    assert errors(lines) == []
     assert started and len(started) == len(ended), messages
     # Lines per process, not per failure (70 or so failed here): a process says it once, or twice
     # when PostgreSQL, starting again, answered one of its connections and refused the next.
