@@ -8,13 +8,13 @@ from typing import Any
 
 from aiohttp import web
 
+from libs.common.address_policy import url_problem
 from libs.common.db import Row, cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.events import queries
-from services.events.safety import url_problem
 from services.events.schemas import AuditListQuery, DeliveryListQuery, EndpointCreate, EndpointUpdate
 from services.events.settings import EventsSettings
 from services.events.signing import new_secret
