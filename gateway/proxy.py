@@ -201,6 +201,21 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
     return forward
 
 
+def refuse_unhonoured_preconditions(request: web.Request, route: Route) -> None:
+    """400 for a write's precondition its route does not check, rather than a write that ignores it."""
+    unhonoured = [
+        name
+        for name in ("If-Match", "If-None-Match", "If-Unmodified-Since")
+        if name in request.headers and not (name == "If-Match" and route.if_match)
+    ]
+    if unhonoured:
+        name = unhonoured[0]
+        raise errors.BadRequest(
+            f"{route.method} {route.path} does not take {name}; send it without the condition",
+            details={name: "This operation cannot check this precondition."},
+        )
+
+
 def compile_route(route: Route, respond: Respond) -> Handler:
     """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
@@ -224,7 +239,10 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 raise errors.Forbidden(
                     f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                 )
-            key = idempotency_key(request) if request.method in IDEMPOTENT_METHODS else None
+            key = None
+            if request.method in IDEMPOTENT_METHODS:
+                refuse_unhonoured_preconditions(request, route)
+                key = idempotency_key(request)
             body = await read_body(request, app[SETTINGS].body_timeout_seconds)
             product = await check_tenancy(request, route, identity, body)
             checked = Checked(identity, product, body)
