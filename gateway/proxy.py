@@ -19,6 +19,7 @@ from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.audit import AUDIT_ACTOR, Actor
+from gateway.dashboard.csrf import from_another_site
 from gateway.directory import Directory
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
@@ -216,6 +217,17 @@ def refuse_unhonoured_preconditions(request: web.Request, route: Route) -> None:
         )
 
 
+def refuse_cross_site_write(request: web.Request, route: Route, identity: Identity) -> None:
+    """403 for a write authenticated by the session cookie that another site's page made: the
+    browser attaches the cookie to any site's request (SameSite=Lax stops only some), as it
+    would to a dashboard form, which is held to the same rule (gateway/dashboard/csrf.py)."""
+    if identity.credential == "session" and not route.retry_safe and from_another_site(request):
+        raise errors.Forbidden(
+            "a request authenticated by the dashboard's cookie must come from the dashboard's own pages",
+            details={"Origin": "Not this site."},
+        )
+
+
 def compile_route(route: Route, respond: Respond) -> Handler:
     """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
@@ -231,6 +243,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
             identity = await app[AUTHENTICATOR].identify(request)
             request[ACCESS_FIELDS] = identity.access_fields()
             request[AUDIT_ACTOR] = Actor.of(identity)
+            refuse_cross_site_write(request, route, identity)
             decision = app[LIMITER].take(identity.rate_key)
             extra_headers.update(decision.headers())
             if not decision.allowed:

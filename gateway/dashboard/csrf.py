@@ -34,10 +34,19 @@ def csrf_token(session: Session) -> str:
     return token
 
 
+def from_another_site(request: web.Request) -> bool:
+    """Whether a browser says the request was made by another site's page: its `Origin` names
+    another host (or is `null`, an opaque origin such as a sandboxed frame), or its
+    `Sec-Fetch-Site` says cross-site. Without either header it was not made by a page."""
+    origin = request.headers.get("Origin")
+    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
+        return True
+    return request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none")
+
+
 async def verify_csrf(request: web.Request) -> None:
     """Refuse the request unless it carries its session's token and comes from this site."""
-    origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
+    if from_another_site(request):
         raise csrf_refused()
     session = await get_session(request)
     expected = session.get(_SESSION_KEY)
