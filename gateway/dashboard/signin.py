@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
@@ -51,6 +53,15 @@ async def home(request: web.Request) -> web.Response:
     raise web.HTTPSeeOther(landing_page(current.slug) if current else "/orgs")
 
 
+async def _opening(request: web.Request, user_id: Any) -> dict[str, Any] | None:
+    """The organization a sign-in opens: the one last used, while still a member; else the
+    first by name; None without any."""
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        memberships = await queries.list_memberships(cur, user_id)
+        last_used = await queries.last_organization(cur, user_id)
+    return next((row for row in memberships if str(row["id"]) == last_used), memberships[0] if memberships else None)
+
+
 async def login_page(request: web.Request) -> web.Response:
     """GET /login."""
     session = await get_session(request)
@@ -87,24 +98,21 @@ async def login(request: web.Request) -> web.Response:
     matches = await verify_password(stored, password)  # run for unknown emails too: same time
     request[AUDIT_ACTION] = "session.sign_in"
     if user is None or not matches:
+        # Recorded in the organization the sign-in would have opened, and in no other: a person's
+        # other organizations learn nothing of where they sign in from.
+        opening = await _opening(request, user["id"]) if user is not None else None
         request[AUDIT_ACTOR] = Actor("password", str(user["id"]) if user else None, email or None, None)
-        if user is not None:
-            async with cursor(request.config_dict[DB_POOL]) as cur:
-                memberships = await queries.list_memberships(cur, user["id"])
-            request[AUDIT_ORGANIZATIONS] = [str(row["id"]) for row in memberships]
+        request[AUDIT_ORGANIZATIONS] = [str(opening["id"])] if opening else []
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
     upgraded = await upgraded_hash(user["password_hash"], password)
-    async with cursor(request.config_dict[DB_POOL]) as cur:
-        if upgraded is not None:
+    if upgraded is not None:
+        async with cursor(request.config_dict[DB_POOL]) as cur:
             await queries.set_password_hash(cur, user["id"], upgraded)
-        memberships = await queries.list_memberships(cur, user["id"])
-        last_used = await queries.last_organization(cur, user["id"])
-    # The organization last used, while still a member; else the first by name.
-    first = next((row for row in memberships if str(row["id"]) == last_used), memberships[0] if memberships else None)
+    first = await _opening(request, user["id"])
     await sign_in(request, str(user["id"]), str(first["id"]) if first else None)
     request[AUDIT_ACTOR] = Actor("password", str(user["id"]), email, None)
-    request[AUDIT_ORGANIZATIONS] = [str(row["id"]) for row in memberships]
+    request[AUDIT_ORGANIZATIONS] = [str(first["id"])] if first else []
     default = landing_page(first["slug"]) if first else "/orgs"
     raise web.HTTPSeeOther(target if target != "/" else default)
 
