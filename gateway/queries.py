@@ -340,6 +340,13 @@ async def remove_membership(cur: Any, user_id: str, organization_id: str) -> boo
     return bool(cur.rowcount)
 
 
+async def lock_memberships(cur: Any, organization_id: str) -> None:
+    """Serialise the caller's transaction with every other change of the organization's members
+    (the organization's row lock), so two demotions cannot each see the other's owner and both
+    leave: the last-owner rule is checked and written under this lock."""
+    await cur.execute("SELECT 1 FROM organizations WHERE id = %s FOR UPDATE", (organization_id,))
+
+
 async def count_owners(cur: Any, organization_id: str) -> int:
     count: int = await fetch_value(
         cur, "SELECT count(*) FROM memberships WHERE organization_id = %s AND role = 'owner'", (organization_id,)

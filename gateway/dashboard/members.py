@@ -84,7 +84,9 @@ async def add(request: web.Request) -> web.Response:
 
 
 async def _target(cur: object, request: web.Request, membership: Membership) -> tuple[str, str, str]:
-    """The member the path names: (user id, email, role); 404 for anyone else."""
+    """The member the path names: (user id, email, role); 404 for anyone else. Takes the lock of
+    the organization's memberships first, so the role read is still true when the change is written."""
+    await queries.lock_memberships(cur, membership.organization_id)
     members = await queries.list_users(cur, membership.organization_id)
     found = next((row for row in members if str(row["id"]) == request.match_info["user"]), None)
     if found is None:
