@@ -50,7 +50,7 @@ class GatewaySettings(ServiceSettings):
     # The device flow: codes issued per address, and user codes that match nothing per dashboard
     # session and per address, within DEVICE_FLOW_WINDOW_SECONDS.
     device_codes_per_address: int
-    user_code_misses_per_session: int
+    user_code_misses_per_account: int
     user_code_misses_per_address: int
     device_flow_window: int
     # Development and tests only: how far ahead of the real time this gateway's clock runs, so
@@ -94,7 +94,7 @@ class GatewaySettings(ServiceSettings):
             sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 100, minimum=1),
             sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
             device_codes_per_address=env.integer("DEVICE_CODES_PER_ADDRESS", 20, minimum=1),
-            user_code_misses_per_session=env.integer("USER_CODE_MISSES_PER_SESSION", 10, minimum=1),
+            user_code_misses_per_account=env.integer("USER_CODE_MISSES_PER_ACCOUNT", 10, minimum=1),
             user_code_misses_per_address=env.integer("USER_CODE_MISSES_PER_ADDRESS", 30, minimum=1),
             device_flow_window=env.integer("DEVICE_FLOW_WINDOW_SECONDS", 15 * 60, minimum=1),
             clock_offset_seconds=clock_offset,

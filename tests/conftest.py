@@ -97,7 +97,7 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "FAILED_CREDENTIALS_PER_MINUTE": "600000",
         "FAILED_CREDENTIALS_BURST": "10000",
         "DEVICE_CODES_PER_ADDRESS": "100000",
-        "USER_CODE_MISSES_PER_SESSION": "100000",
+        "USER_CODE_MISSES_PER_ACCOUNT": "100000",
         "USER_CODE_MISSES_PER_ADDRESS": "100000",
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
         # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
