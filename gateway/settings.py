@@ -47,8 +47,11 @@ class GatewaySettings(ServiceSettings):
     sign_in_failures_per_address: int
     sign_in_failures_per_account: int
     sign_in_failure_window: int
-    # The device flow: codes issued per address, and user codes that match nothing per dashboard
-    # session and per address, within DEVICE_FLOW_WINDOW_SECONDS.
+    # Dashboard requests of visitors who are not signed in, per client address (a token bucket).
+    visitor_requests_per_minute: int
+    visitor_requests_burst: int
+    # The device flow: codes issued per address, and user codes that match nothing per account
+    # and per address, within DEVICE_FLOW_WINDOW_SECONDS.
     device_codes_per_address: int
     user_code_misses_per_account: int
     user_code_misses_per_address: int
@@ -85,6 +88,8 @@ class GatewaySettings(ServiceSettings):
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
             failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
+            visitor_requests_per_minute=env.integer("VISITOR_REQUESTS_PER_MINUTE", 120, minimum=1),
+            visitor_requests_burst=env.integer("VISITOR_REQUESTS_BURST", 60, minimum=1),
             public_url=public_url,
             trusted_proxies=parse_trusted_proxies(env.text("TRUSTED_PROXIES", "")),
             sign_in_failures_per_account_and_address=env.integer(

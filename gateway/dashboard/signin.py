@@ -14,7 +14,6 @@ from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.client_address import client_address
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import (
-    ANONYMOUS_MAX_AGE,
     USER_ID,
     local_path,
     require_user,
@@ -68,8 +67,6 @@ async def login_page(request: web.Request) -> web.Response:
     target = local_path(request.query.get("next"))
     if isinstance(session.get(USER_ID), str):
         raise web.HTTPSeeOther(target)
-    if session.new:
-        session.max_age = ANONYMOUS_MAX_AGE
     notice = "You are signed out." if "signed-out" in request.query else None
     return await render(request, "login.html", {"next": target, "email": "", "error": None, "notice": notice})
 
