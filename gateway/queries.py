@@ -68,6 +68,14 @@ async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
     return await fetch_one(cur, "SELECT id, email, name, password_hash FROM users WHERE email = lower(%s)", (email,))
 
 
+async def set_name_and_password(cur: Any, user_id: str, name: str, password_hash: str) -> None:
+    """A person opening the account they were invited with: their name and first password."""
+    await cur.execute(
+        "UPDATE users SET name = %s, password_hash = %s, updated_at = now() WHERE id = %s",
+        (name, password_hash, user_id),
+    )
+
+
 async def set_password_hash(cur: Any, user_id: str, password_hash: str) -> None:
     await cur.execute("UPDATE users SET password_hash = %s, updated_at = now() WHERE id = %s", (password_hash, user_id))
 

@@ -7,7 +7,7 @@ from typing import Any
 from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
-from gateway import queries
+from gateway import invitations, queries
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
@@ -23,6 +23,7 @@ from gateway.dashboard.session import (
 )
 from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
+from gateway.state import CLOCK
 from libs.common.db import cursor
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL, REDIS, SETTINGS
@@ -124,7 +125,9 @@ async def logout(request: web.Request) -> web.Response:
 async def organizations(request: web.Request) -> web.Response:
     """GET /orgs: the organizations the user belongs to."""
     signed_in = await require_user(request)
-    return await render(request, "orgs.html", {"memberships": signed_in.memberships})
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        pending = await invitations.pending_for_email(cur, signed_in.email, request.config_dict[CLOCK]())
+    return await render(request, "orgs.html", {"memberships": signed_in.memberships, "invitations": pending})
 
 
 async def switch(request: web.Request) -> web.Response:

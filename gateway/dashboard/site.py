@@ -35,6 +35,7 @@ from gateway.dashboard import (
     apps,
     audit,
     device_approval,
+    invitations,
     members,
     organization,
     products,
@@ -129,6 +130,7 @@ def create_dashboard() -> web.Application:
     device_approval.add_routes(router)
     api_keys.add_routes(router)
     members.add_routes(router)
+    invitations.add_routes(router)
     security.add_routes(router)
     audit.add_routes(router)
     products.add_routes(router)
