@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned
+from libs.common.validators import is_uuid
 
 INVITATION_DAYS = 7
 _COLUMNS = (
@@ -56,6 +57,8 @@ async def pending_by_token(cur: Any, token: str, now: datetime) -> Row | None:
 
 async def lock_pending(cur: Any, invitation_id: str, email: str, now: datetime) -> Row | None:
     """The pending invitation `invitation_id` for `email`, locked for the caller's transaction."""
+    if not is_uuid(invitation_id):
+        return None
     return await fetch_one(
         cur,
         f"SELECT {_COLUMNS} FROM {_FROM} WHERE i.id = %s AND i.email = lower(%s)"
@@ -90,6 +93,8 @@ async def answer(cur: Any, invitation_id: str, answer: str, now: datetime) -> No
 
 
 async def withdraw(cur: Any, organization_id: str, invitation_id: str, now: datetime) -> bool:
+    if not is_uuid(invitation_id):
+        return False
     await cur.execute(
         "UPDATE invitations SET answered_at = %s, answer = 'withdrawn'"
         " WHERE id = %s AND organization_id = %s AND answered_at IS NULL",

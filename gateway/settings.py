@@ -47,6 +47,10 @@ class GatewaySettings(ServiceSettings):
     sign_in_failures_per_address: int
     sign_in_failures_per_account: int
     sign_in_failure_window: int
+    # Past this many failures of one account in the window, its sign-ins from addresses it never
+    # signed in from go one at a time, DELAY seconds apart (doubling every 10 failures).
+    sign_in_slow_down_after: int
+    sign_in_slow_down_seconds: float
     # Dashboard requests of visitors who are not signed in, per client address (a token bucket).
     visitor_requests_per_minute: int
     visitor_requests_burst: int
@@ -98,6 +102,8 @@ class GatewaySettings(ServiceSettings):
             sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
             sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 100, minimum=1),
             sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
+            sign_in_slow_down_after=env.integer("SIGN_IN_SLOW_DOWN_AFTER", 10, minimum=1),
+            sign_in_slow_down_seconds=env.integer("SIGN_IN_SLOW_DOWN_MILLISECONDS", 1000, minimum=1) / 1000,
             device_codes_per_address=env.integer("DEVICE_CODES_PER_ADDRESS", 20, minimum=1),
             user_code_misses_per_account=env.integer("USER_CODE_MISSES_PER_ACCOUNT", 10, minimum=1),
             user_code_misses_per_address=env.integer("USER_CODE_MISSES_PER_ADDRESS", 30, minimum=1),

@@ -99,6 +99,7 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "DEVICE_CODES_PER_ADDRESS": "100000",
         "USER_CODE_MISSES_PER_ACCOUNT": "100000",
         "USER_CODE_MISSES_PER_ADDRESS": "100000",
+        "SIGN_IN_SLOW_DOWN_AFTER": "100000",
         "VISITOR_REQUESTS_PER_MINUTE": "600000",
         "VISITOR_REQUESTS_BURST": "10000",
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,

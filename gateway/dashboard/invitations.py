@@ -119,8 +119,7 @@ async def invitation_decline(request: web.Request) -> web.Response:
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
-    uuid = "{invitation:[0-9a-f-]{36}}"
     router.add_get("/invitations/{token}", invitation_page, name="dashboard.invitation")
     router.add_post("/invitations/{token}/account", invitation_account, name="dashboard.invitation_account")
-    router.add_post(f"/invitations/{uuid}/accept", invitation_accept, name="dashboard.invitation_accept")
-    router.add_post(f"/invitations/{uuid}/decline", invitation_decline, name="dashboard.invitation_decline")
+    router.add_post("/invitations/{invitation}/accept", invitation_accept, name="dashboard.invitation_accept")
+    router.add_post("/invitations/{invitation}/decline", invitation_decline, name="dashboard.invitation_decline")

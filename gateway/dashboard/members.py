@@ -168,7 +168,5 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_post(base, add, name="dashboard.member_add")
     router.add_post(base + "/{user}/role", change_role, name="dashboard.member_role")
     router.add_post(base + "/{user}/remove", remove, name="dashboard.member_remove")
-    router.add_post(
-        base + "/invitations/{invitation:[0-9a-f-]{36}}/withdraw", withdraw, name="dashboard.invitation_withdraw"
-    )
+    router.add_post(base + "/invitations/{invitation}/withdraw", withdraw, name="dashboard.invitation_withdraw")
     router.add_post(base + "/leave", leave, name="dashboard.member_leave")

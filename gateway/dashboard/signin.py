@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import math
 from typing import Any
 
 from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
 from gateway import invitations, queries
-from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor
+from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor, audit_record
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.client_address import client_address
-from gateway.dashboard.render import render, try_again_in
+from gateway.dashboard.render import flash, render, try_again_in
 from gateway.dashboard.session import (
     USER_ID,
     local_path,
@@ -21,9 +23,11 @@ from gateway.dashboard.session import (
     sign_out,
     switch_organization,
 )
+from gateway.dashboard.slow_down import SlowDown
 from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
+from libs.common.audit import BURST_ACTION, publish
 from libs.common.db import cursor
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL, REDIS, SETTINGS
@@ -44,6 +48,20 @@ def _throttle(state: ChainMapProxy) -> SignInThrottle:
         settings.sign_in_failures_per_address,
         settings.sign_in_failures_per_account,
     )
+
+
+async def _record_burst(request: web.Request, email: str) -> None:
+    """The audit record of a burst of failed sign-ins to an account, for the organization its
+    sign-in opens."""
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        user = await queries.find_user_for_sign_in(cur, email)
+    opening = await _opening(request, user["id"]) if user is not None else None
+    if user is None or opening is None:
+        return
+    actor = Actor("password", str(user["id"]), email, str(opening["id"]))
+    record = audit_record(request, actor, 401, web.Response(status=401))
+    record.action = BURST_ACTION
+    await publish(request.config_dict[REDIS], request.config_dict[SETTINGS].redis_prefix, record)
 
 
 async def home(request: web.Request) -> web.Response:
@@ -86,10 +104,18 @@ async def login(request: web.Request) -> web.Response:
         return await render(request, "login.html", context, status=status)
 
     wait = await throttle.reserve(email, address)  # counted now, before the slow hash, so a burst cannot pass
+    slow = SlowDown.of(request.config_dict)
+    turn = await slow.turn(email, address) if email and not wait else 0.0  # an account under attack: in turn
+    if turn < 0:
+        await throttle.withdrawn(email, address)  # not checked: it counts against no limit
+        wait = math.ceil(-turn)
+        if await slow.failed(email):  # but the owner hears of it
+            await _record_burst(request, email)
     if wait:
         response = await again(f"Too many failed sign-ins. {try_again_in(wait)}", 429)
         response.headers["Retry-After"] = str(wait)
         return response
+    await asyncio.sleep(turn)
     async with cursor(request.config_dict[DB_POOL]) as cur:
         user = await queries.find_user_for_sign_in(cur, email) if email else None
     stored = user["password_hash"] if user is not None else None
@@ -101,8 +127,11 @@ async def login(request: web.Request) -> web.Response:
         opening = await _opening(request, user["id"]) if user is not None else None
         request[AUDIT_ACTOR] = Actor("password", str(user["id"]) if user else None, email or None, None)
         request[AUDIT_ORGANIZATIONS] = [str(opening["id"])] if opening else []
+        if user is not None and await slow.failed(email):
+            await _record_burst(request, email)
         return await again(WRONG_CREDENTIALS, 401)
     await throttle.succeeded(email, address)
+    await slow.signed_in(email, address)
     upgraded = await upgraded_hash(user["password_hash"], password)
     if upgraded is not None:
         async with cursor(request.config_dict[DB_POOL]) as cur:
@@ -111,6 +140,9 @@ async def login(request: web.Request) -> web.Response:
     await sign_in(request, str(user["id"]), str(first["id"]) if first else None)
     request[AUDIT_ACTOR] = Actor("password", str(user["id"]), email, None)
     request[AUDIT_ORGANIZATIONS] = [str(first["id"])] if first else []
+    if (failures := await slow.notice(email)) is not None and first is not None:
+        await flash(request, f"There were {int(failures['count'])} failed sign-ins to your account lately: "
+                             "see Security for when, and change your password if they were not yours.")  # fmt: skip
     default = landing_page(first["slug"]) if first else "/orgs"
     raise web.HTTPSeeOther(target if target != "/" else default)
 
