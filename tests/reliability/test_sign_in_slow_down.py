@@ -45,14 +45,18 @@ async def test_many_addresses_one_guess_each_are_slowed_and_the_owner_is_told(st
         guesses = await asyncio.gather(
             *(attempt(client, email, f"guess {n}", f"203.0.113.{n}", token) for n in range(ADDRESSES))
         )
-        # Every address is fresh, so the per-account ceiling lets each guess; the slow-down lets
-        # two through (one per 6 s step, none waiting more than 10 s) and refuses the rest.
-        assert set(guesses) <= {401, 429}, guesses
-        assert 1 <= guesses.count(401) <= 3, guesses
+        # Every address is fresh, so the per-account ceiling lets each guess (40 before the
+        # slow-down). Now the first few pass while the account has fewer than 5 failures (all of
+        # them when the burst arrives at once, fewer on a loaded machine that spreads it out), then
+        # one per 6 s step, none waiting more than 10 s; the rest are refused. (A Redis connection
+        # timing out on a loaded machine is a 503: nothing checked.)
+        assert set(guesses) <= {401, 429, 503}, guesses
+        assert 1 <= guesses.count(401) <= 5 + 2, guesses
+        assert guesses.count(429) >= ADDRESSES - 7 - guesses.count(503), guesses
         # The owner, from where they signed in before, is never slowed, and is told.
         started = asyncio.get_running_loop().time()
         assert await attempt(client, email, password, "198.51.100.7", token) == 303
-        assert asyncio.get_running_loop().time() - started < 3.0
+        assert asyncio.get_running_loop().time() - started < 5.0  # a gated attempt would wait its 6 s turn
         landing = await page(client, f"/{org.slug}")
         assert re.search(r"There were \d+ failed sign-ins to your account", landing)
         security = await page(client, f"/{org.slug}/settings/security")
