@@ -39,11 +39,14 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
-## The rollout test runs the manifests' PgBouncer with Debian's pgbouncer, and the alert rules'
-## tests run Debian's promtool: installed the same way when missing.
+## The rollout test builds the image and runs the manifests' containers with podman (runc as its
+## runtime, a base image made by debootstrap: deploy/local_image.py), and the alert rules' tests
+## run Debian's promtool: installed from Debian's packages when missing.
+CONTAINER_TOOLS := podman buildah runc debootstrap
 tools:
-	@test -x /usr/sbin/pgbouncer || { echo "installing pgbouncer for the rollout test"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; }
+	@for tool in $(CONTAINER_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	test -z "$$missing" || { echo "installing$$missing for the rollout test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CONTAINER_TOOLS); }
 	@command -v promtool >/dev/null || { echo "installing promtool for the alert rules' tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
 
