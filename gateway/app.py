@@ -9,13 +9,13 @@ from functools import partial
 
 from aiohttp import web
 from aiohttp_session import session_middleware
-from aiohttp_session.redis_storage import RedisStorage
 
 from gateway.assets import Asset
 from gateway.audit import audit_middleware
 from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
 from gateway.auth.credentials import Authenticator
 from gateway.auth.failures import FailedCredentials
+from gateway.auth.session_storage import SessionStorage
 from gateway.auth.sessions import SESSION_COOKIE
 from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import mount_dashboard
@@ -42,6 +42,7 @@ from gateway.state import (
     OPENAPI_DOCUMENT,
     SEARCH_REPLICAS,
     SIGNER,
+    VISITOR_LIMITER,
 )
 from libs.common.db import db_pool_ctx
 from libs.common.encoding import JSON_CONTENT_TYPE
@@ -83,6 +84,9 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     app[LIMITER] = limiter = RateLimiter(
         settings.rate_limit_per_minute, settings.rate_limit_burst, app[REDIS], settings.redis_prefix
     )
+    app[VISITOR_LIMITER] = visitors = RateLimiter(
+        settings.visitor_requests_per_minute, settings.visitor_requests_burst, app[REDIS], settings.redis_prefix
+    )
     failures = FailedCredentials(
         RateLimiter(
             settings.failed_credentials_per_minute, settings.failed_credentials_burst, app[REDIS], settings.redis_prefix
@@ -96,6 +100,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         periodic(LAST_USED_FLUSH_SECONDS, keys.flush_last_used, "api-key-last-used"),
         periodic(EXPIRY_SWEEP_SECONDS, partial(device.delete_expired, pool, app[CLOCK]), "device-codes-expiry"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
+        periodic(SYNC_INTERVAL_SECONDS, visitors.sync, "visitor-rate-limit-sync"),
         periodic(PURGE_SECONDS, idempotency.purge, "idempotency-keys-purge"),
     ):
         yield
@@ -139,7 +144,7 @@ def create_app(
         settings.jwt_private_key, settings.issuer, settings.jwt_audience, verify_keys=settings.jwt_verify_keys
     )
     redis = create_redis(settings.redis_url)
-    sessions = RedisStorage(
+    sessions = SessionStorage(
         redis,
         cookie_name=SESSION_COOKIE,
         max_age=settings.session_max_age,

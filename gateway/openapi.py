@@ -177,12 +177,12 @@ def _conditional_headers(route: Route, parameters: list[dict[str, Any]], respons
                 "description": "Not modified: the ETag sent is current.",
                 "headers": {"ETag": headers["ETag"]},
             }
-        elif route.method in ("PUT", "PATCH"):
-            parameters.append(_header(IF_MATCH, "Write only if the resource still has this ETag (or `*`)."))
-            responses["412"] = {
-                "description": "`PRECONDITION_FAILED`: the resource changed; `details.etag` is its current ETag.",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
-            }
+    if route.if_match:
+        parameters.append(_header(IF_MATCH, "Write only if the resource still has this ETag (or `*`)."))
+        responses["412"] = {
+            "description": "`PRECONDITION_FAILED`: the resource changed; `details.etag` is its current ETag.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
+        }
     if headers:
         responses[str(route.status)]["headers"] = headers
 

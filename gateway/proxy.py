@@ -20,6 +20,7 @@ from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.audit import AUDIT_ACTOR, Actor
+from gateway.dashboard.csrf import from_another_site
 from gateway.directory import Directory
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
@@ -219,6 +220,32 @@ async def within_deadline(route: Route, deadline: float) -> AsyncIterator[None]:
         raise errors.UpstreamTimeout(f"the request did not complete within {route.timeout:g}s") from None
 
 
+def refuse_unhonoured_preconditions(request: web.Request, route: Route) -> None:
+    """400 for a write's precondition its route does not check, rather than a write that ignores it."""
+    unhonoured = [
+        name
+        for name in ("If-Match", "If-None-Match", "If-Unmodified-Since")
+        if name in request.headers and not (name == "If-Match" and route.if_match)
+    ]
+    if unhonoured:
+        name = unhonoured[0]
+        raise errors.BadRequest(
+            f"{route.method} {route.path} does not take {name}; send it without the condition",
+            details={name: "This operation cannot check this precondition."},
+        )
+
+
+def refuse_cross_site_write(request: web.Request, route: Route, identity: Identity) -> None:
+    """403 for a write authenticated by the session cookie that another site's page made: the
+    browser attaches the cookie to any site's request (SameSite=Lax stops only some), as it
+    would to a dashboard form, which is held to the same rule (gateway/dashboard/csrf.py)."""
+    if identity.credential == "session" and not route.retry_safe and from_another_site(request):
+        raise errors.Forbidden(
+            "a request authenticated by the dashboard's cookie must come from the dashboard's own pages",
+            details={"Origin": "Not this site."},
+        )
+
+
 def compile_route(route: Route, respond: Respond) -> Handler:
     """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
@@ -237,6 +264,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 identity = await app[AUTHENTICATOR].identify(request)
                 request[ACCESS_FIELDS] = identity.access_fields()
                 request[AUDIT_ACTOR] = Actor.of(identity)
+                refuse_cross_site_write(request, route, identity)
                 decision = app[LIMITER].take(identity.rate_key)
                 extra_headers.update(decision.headers())
                 if not decision.allowed:
@@ -245,7 +273,10 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                     raise errors.Forbidden(
                         f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
                     )
-                key = idempotency_key(request) if request.method in IDEMPOTENT_METHODS else None
+                key = None
+                if request.method in IDEMPOTENT_METHODS:
+                    refuse_unhonoured_preconditions(request, route)
+                    key = idempotency_key(request)
             checked_for = loop.time() - started
             # The body's arrival is the client's time, bounded by its own timeout (408).
             body = await read_body(request, app[SETTINGS].body_timeout_seconds)

@@ -68,6 +68,14 @@ async def find_user_for_sign_in(cur: Any, email: str) -> Row | None:
     return await fetch_one(cur, "SELECT id, email, name, password_hash FROM users WHERE email = lower(%s)", (email,))
 
 
+async def set_name_and_password(cur: Any, user_id: str, name: str, password_hash: str) -> None:
+    """A person opening the account they were invited with: their name and first password."""
+    await cur.execute(
+        "UPDATE users SET name = %s, password_hash = %s, updated_at = now() WHERE id = %s",
+        (name, password_hash, user_id),
+    )
+
+
 async def set_password_hash(cur: Any, user_id: str, password_hash: str) -> None:
     await cur.execute("UPDATE users SET password_hash = %s, updated_at = now() WHERE id = %s", (password_hash, user_id))
 
@@ -338,6 +346,13 @@ async def last_organization(cur: Any, user_id: str) -> str | None:
 async def remove_membership(cur: Any, user_id: str, organization_id: str) -> bool:
     await cur.execute("DELETE FROM memberships WHERE user_id = %s AND organization_id = %s", (user_id, organization_id))
     return bool(cur.rowcount)
+
+
+async def lock_memberships(cur: Any, organization_id: str) -> None:
+    """Serialise the caller's transaction with every other change of the organization's members
+    (the organization's row lock), so two demotions cannot each see the other's owner and both
+    leave: the last-owner rule is checked and written under this lock."""
+    await cur.execute("SELECT 1 FROM organizations WHERE id = %s FOR UPDATE", (organization_id,))
 
 
 async def count_owners(cur: Any, organization_id: str) -> int:

@@ -47,10 +47,17 @@ class GatewaySettings(ServiceSettings):
     sign_in_failures_per_address: int
     sign_in_failures_per_account: int
     sign_in_failure_window: int
-    # The device flow: codes issued per address, and user codes that match nothing per dashboard
-    # session and per address, within DEVICE_FLOW_WINDOW_SECONDS.
+    # Past this many failures of one account in the window, its sign-ins from addresses it never
+    # signed in from go one at a time, DELAY seconds apart (doubling every 10 failures).
+    sign_in_slow_down_after: int
+    sign_in_slow_down_seconds: float
+    # Dashboard requests of visitors who are not signed in, per client address (a token bucket).
+    visitor_requests_per_minute: int
+    visitor_requests_burst: int
+    # The device flow: codes issued per address, and user codes that match nothing per account
+    # and per address, within DEVICE_FLOW_WINDOW_SECONDS.
     device_codes_per_address: int
-    user_code_misses_per_session: int
+    user_code_misses_per_account: int
     user_code_misses_per_address: int
     device_flow_window: int
     # Development and tests only: how far ahead of the real time this gateway's clock runs, so
@@ -85,6 +92,8 @@ class GatewaySettings(ServiceSettings):
             rate_limit_burst=env.integer("RATE_LIMIT_BURST", 100, minimum=1),
             failed_credentials_per_minute=env.integer("FAILED_CREDENTIALS_PER_MINUTE", 60, minimum=1),
             failed_credentials_burst=env.integer("FAILED_CREDENTIALS_BURST", 30, minimum=1),
+            visitor_requests_per_minute=env.integer("VISITOR_REQUESTS_PER_MINUTE", 120, minimum=1),
+            visitor_requests_burst=env.integer("VISITOR_REQUESTS_BURST", 60, minimum=1),
             public_url=public_url,
             trusted_proxies=parse_trusted_proxies(env.text("TRUSTED_PROXIES", "")),
             sign_in_failures_per_account_and_address=env.integer(
@@ -93,8 +102,10 @@ class GatewaySettings(ServiceSettings):
             sign_in_failures_per_address=env.integer("SIGN_IN_FAILURES_PER_ADDRESS", 30, minimum=1),
             sign_in_failures_per_account=env.integer("SIGN_IN_FAILURES_PER_ACCOUNT", 100, minimum=1),
             sign_in_failure_window=env.integer("SIGN_IN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1),
+            sign_in_slow_down_after=env.integer("SIGN_IN_SLOW_DOWN_AFTER", 10, minimum=1),
+            sign_in_slow_down_seconds=env.integer("SIGN_IN_SLOW_DOWN_MILLISECONDS", 1000, minimum=1) / 1000,
             device_codes_per_address=env.integer("DEVICE_CODES_PER_ADDRESS", 20, minimum=1),
-            user_code_misses_per_session=env.integer("USER_CODE_MISSES_PER_SESSION", 10, minimum=1),
+            user_code_misses_per_account=env.integer("USER_CODE_MISSES_PER_ACCOUNT", 10, minimum=1),
             user_code_misses_per_address=env.integer("USER_CODE_MISSES_PER_ADDRESS", 30, minimum=1),
             device_flow_window=env.integer("DEVICE_FLOW_WINDOW_SECONDS", 15 * 60, minimum=1),
             clock_offset_seconds=clock_offset,

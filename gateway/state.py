@@ -23,6 +23,8 @@ KEY_STORE: web.AppKey[ApiKeyStore] = web.AppKey("key_store")
 DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")
 AUTHENTICATOR: web.AppKey[Authenticator] = web.AppKey("authenticator")
 LIMITER: web.AppKey[RateLimiter] = web.AppKey("limiter")
+# Dashboard requests of visitors who are not signed in, per client address.
+VISITOR_LIMITER: web.AppKey[RateLimiter] = web.AppKey("visitor_limiter")
 SIGNER: web.AppKey[TokenSigner] = web.AppKey("signer")
 IDEMPOTENCY: web.AppKey[Idempotency] = web.AppKey("idempotency")
 OPENAPI_DOCUMENT: web.AppKey[Asset] = web.AppKey("openapi_document")

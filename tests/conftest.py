@@ -118,8 +118,11 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "FAILED_CREDENTIALS_PER_MINUTE": "600000",
         "FAILED_CREDENTIALS_BURST": "10000",
         "DEVICE_CODES_PER_ADDRESS": "100000",
-        "USER_CODE_MISSES_PER_SESSION": "100000",
+        "USER_CODE_MISSES_PER_ACCOUNT": "100000",
         "USER_CODE_MISSES_PER_ADDRESS": "100000",
+        "SIGN_IN_SLOW_DOWN_AFTER": "100000",
+        "VISITOR_REQUESTS_PER_MINUTE": "600000",
+        "VISITOR_REQUESTS_BURST": "10000",
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
         # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
         "SEARCH_INDEXING": "off",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from libs.common.audit import SIGN_INS_SCOPE
+
 # The contract's scope table, in its order: each scope and what it grants.
 SCOPE_GRANTS: dict[str, str] = {
     "content:read": "read site pages, markdown content, llms.txt files",
@@ -18,10 +20,13 @@ SCOPE_GRANTS: dict[str, str] = {
     # Beside the contract's eleven: the organization's webhook endpoints and their deliveries.
     "webhooks:read": "read webhook endpoints and their deliveries",
     "webhooks:write": "create, change, test and delete webhook endpoints; retry deliveries",
+    # The audit trail's sign-ins say where each member signs in from: for owners and admins.
+    SIGN_INS_SCOPE: "read members' sign-ins in the audit trail, with the addresses they came from",
 }
 ALL_SCOPES = frozenset(SCOPE_GRANTS)
 
-READ_SCOPES = frozenset(scope for scope in ALL_SCOPES if scope.endswith(":read"))
+# What members and viewers may read: every read but members' sign-ins.
+READ_SCOPES = frozenset(scope for scope in ALL_SCOPES if scope.endswith(":read")) - {SIGN_INS_SCOPE}
 
 # A session carries a user, not scopes: the user's role in the organization decides.
 ROLE_SCOPES: dict[str, frozenset[str]] = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from aiohttp import web
-from aiohttp_session import get_session
 
 from gateway.auth.scopes import SCOPE_GRANTS
 from gateway.client_address import client_address
@@ -59,17 +58,20 @@ async def _entry(request: web.Request, code: str, error: str | None, status: int
     return await render(request, "device.html", {"code": code, "error": error}, status=status)
 
 
-async def _pending(request: web.Request, cur: Any, code: str | None) -> dict[str, Any] | int | None:
+async def _pending(
+    request: web.Request, signed_in: SignedIn, cur: Any, code: str | None
+) -> dict[str, Any] | int | None:
     """The pending authorization of an entered code, None when there is none, or the seconds to
-    wait when this session or address has entered too many codes that matched nothing."""
+    wait when this account (or this address, once the account has missed too) has entered too
+    many codes that matched nothing."""
     limits = DeviceFlowLimits(request.config_dict)
-    session_id, address = str((await get_session(request)).identity), client_address(request)
-    wait = await limits.reserve_entry(session_id, address)
+    address = client_address(request)
+    wait = await limits.reserve_entry(signed_in.user_id, address)
     if wait:
         return wait
     row = await device.pending(cur, code, request.config_dict[CLOCK]()) if code is not None else None
     if row is not None:
-        await limits.matched(session_id, address)
+        await limits.matched(signed_in.user_id, address)
     return row
 
 
@@ -86,7 +88,7 @@ async def device_page(request: web.Request) -> web.Response:
     if not typed:
         return await _entry(request, "", None)
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        row = await _pending(request, cur, device.normalize_user_code(typed))
+        row = await _pending(request, signed_in, cur, device.normalize_user_code(typed))
     if isinstance(row, int):
         return await _too_many(request, typed, row)
     if row is None:
@@ -110,7 +112,7 @@ async def device_decide(request: web.Request) -> web.Response:
         raise ValidationFailed("You are not a member of that organization.")
     now = request.config_dict[CLOCK]()
     async with transaction(request.config_dict[DB_POOL]) as cur:
-        row = await _pending(request, cur, code)
+        row = await _pending(request, signed_in, cur, code)
         if isinstance(row, int):
             return await _too_many(request, str(form.get("user_code", "")), row)
         if row is None:

@@ -1,7 +1,8 @@
 """/{orgSlug}/settings/members: who belongs to the organization, with which role.
 
-Everyone sees the members; owners and admins add people by email, change roles and remove them.
-Only an owner gives or takes the owner role, and an organization always keeps one owner. A
+Everyone sees the members; owners and admins invite people by email (an invitation the person
+accepts: gateway/invitations.py), change roles and remove them; any member may leave. Only an
+owner gives or takes the owner role, and an organization always keeps one owner. A
 removed member's access ends as the API's does: the membership's change is recorded
 (identity_changes) and every replica drops what it cached within a second, so the next call
 with their session, token or device is refused, and their dashboard pages answer 404 at once.
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway import queries
+from gateway import invitations, queries
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn
+from gateway.oauth.views import public_url
+from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import Conflict, Forbidden, NotFound
 from libs.common.state import DB_POOL
@@ -48,9 +51,14 @@ async def _page(request: web.Request, membership: Membership, error: str | None 
                 status: int = 200) -> web.Response:  # fmt: skip
     async with cursor(request.config_dict[DB_POOL]) as cur:
         members = await queries.list_users(cur, membership.organization_id)
+        pending = (
+            await invitations.pending_of_organization(cur, membership.organization_id, request.config_dict[CLOCK]())
+            if membership.manages_keys
+            else []
+        )
     assignable = [role for role in ROLES if _may_assign(membership, role)]
     context = {"membership": membership, "members": members, "roles": assignable, "role_hints": ROLE_HINTS,
-               "error": error, "email": email}  # fmt: skip
+               "error": error, "email": email, "invitations": pending}  # fmt: skip
     return await render(request, "members.html", context, status=status)
 
 
@@ -61,9 +69,9 @@ async def member_list(request: web.Request) -> web.Response:
 
 
 async def add(request: web.Request) -> web.Response:
-    """POST: add a person by email with a role (an account is made for an email not known yet;
-    they sign in once an operator gives it a password). A member already is a 409."""
-    _, membership = await _manager(request)
+    """POST: invite a person by email with a role; the page then shows the invitation's link, once,
+    to hand over. Nobody is a member before they accept. A member already is a 409."""
+    signed_in, membership = await _manager(request)
     form = await request.post()
     email = str(form.get("email", "")).strip().lower()[:MAX_EMAIL_LENGTH]
     role = str(form.get("role", ""))
@@ -73,18 +81,48 @@ async def add(request: web.Request) -> web.Response:
         return await _page(request, membership, "Choose one of the roles listed.", email, 422)
     async with transaction(request.config_dict[DB_POOL]) as cur:
         user = await queries.find_user_for_sign_in(cur, email)
-        if user is None:
-            user = await queries.create_user(cur, email, "")
-        elif await queries.find_membership_role(cur, user["id"], membership.organization_id) is not None:
+        if user is not None and await queries.find_membership_role(cur, user["id"], membership.organization_id):
             return await _page(request, membership, f"{email} is a member already; change their role below.", email,
                                409)  # fmt: skip
-        await queries.upsert_membership(cur, user["id"], membership.organization_id, role)
-    await flash(request, f"{email} is now {'an' if role[0] in 'aeiou' else 'a'} {role} of {membership.name}.")
+        token = await invitations.invite(
+            cur, membership.organization_id, email, role, signed_in.user_id, request.config_dict[CLOCK]()
+        )
+    link = f"{public_url(request)}/invitations/{token}"
+    await flash(request, f"{email} is invited as {role}. They join once they accept; send them this link, shown "
+                         f"only now (valid {invitations.INVITATION_DAYS} days): {link}")  # fmt: skip
     raise web.HTTPSeeOther(members_path(membership))
 
 
+async def withdraw(request: web.Request) -> web.Response:
+    """POST /invitations/{invitation}/withdraw: the link stops working."""
+    _, membership = await _manager(request)
+    async with transaction(request.config_dict[DB_POOL]) as cur:
+        withdrawn = await invitations.withdraw(
+            cur, membership.organization_id, request.match_info["invitation"], request.config_dict[CLOCK]()
+        )
+    if not withdrawn:
+        raise NotFound("There is no such pending invitation.")
+    await flash(request, "The invitation is withdrawn; its link no longer works.")
+    raise web.HTTPSeeOther(members_path(membership))
+
+
+async def leave(request: web.Request) -> web.Response:
+    """POST /leave: the signed-in person leaves the organization, unless they are its last owner."""
+    signed_in, membership = await member(request)
+    async with transaction(request.config_dict[DB_POOL]) as cur:
+        await queries.lock_memberships(cur, membership.organization_id)
+        role = await queries.find_membership_role(cur, signed_in.user_id, membership.organization_id)
+        if role == "owner" and await queries.count_owners(cur, membership.organization_id) < 2:
+            raise Conflict("An organization keeps at least one owner: make someone else an owner first.")
+        await queries.remove_membership(cur, signed_in.user_id, membership.organization_id)
+    await flash(request, f"You left {membership.name}.")
+    raise web.HTTPSeeOther("/orgs")
+
+
 async def _target(cur: object, request: web.Request, membership: Membership) -> tuple[str, str, str]:
-    """The member the path names: (user id, email, role); 404 for anyone else."""
+    """The member the path names: (user id, email, role); 404 for anyone else. Takes the lock of
+    the organization's memberships first, so the role read is still true when the change is written."""
+    await queries.lock_memberships(cur, membership.organization_id)
     members = await queries.list_users(cur, membership.organization_id)
     found = next((row for row in members if str(row["id"]) == request.match_info["user"]), None)
     if found is None:
@@ -130,3 +168,5 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_post(base, add, name="dashboard.member_add")
     router.add_post(base + "/{user}/role", change_role, name="dashboard.member_role")
     router.add_post(base + "/{user}/remove", remove, name="dashboard.member_remove")
+    router.add_post(base + "/invitations/{invitation}/withdraw", withdraw, name="dashboard.invitation_withdraw")
+    router.add_post(base + "/leave", leave, name="dashboard.member_leave")

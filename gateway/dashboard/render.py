@@ -15,10 +15,12 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from gateway.auth.scopes import ALL_SCOPES
-from gateway.dashboard.csrf import csrf_token
-from gateway.dashboard.session import current_user
+from gateway.dashboard.csrf import CSRF_COOKIE, NEW_VISITOR_TOKEN, csrf_token
+from gateway.dashboard.session import ANONYMOUS_MAX_AGE, current_user
 from gateway.dashboard.static_files import asset_url
+from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
+from libs.common.state import SETTINGS
 
 FLASH = "flash"
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
@@ -73,9 +75,21 @@ async def render(
     request: web.Request, template: str, context: dict[str, Any] | None = None, status: int = 200
 ) -> web.Response:
     """A page from `templates/`; the layout also gets the user, their organizations and a CSRF token."""
-    return aiohttp_jinja2.render_template(
+    response = aiohttp_jinja2.render_template(
         template, request, {**await _layout(request), **(context or {})}, status=status
     )
+    if NEW_VISITOR_TOKEN in request:
+        settings: GatewaySettings = request.config_dict[SETTINGS]
+        response.set_cookie(
+            CSRF_COOKIE,
+            request[NEW_VISITOR_TOKEN],
+            max_age=ANONYMOUS_MAX_AGE,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+            secure=not settings.development,
+        )
+    return response
 
 
 async def flash(request: web.Request, message: str) -> None:
@@ -87,7 +101,7 @@ async def flash(request: web.Request, message: str) -> None:
 async def _layout(request: web.Request) -> dict[str, Any]:
     session = await get_session(request)
     return {
-        "csrf_token": csrf_token(session),
+        "csrf_token": csrf_token(request, session),
         "signed_in": await current_user(request),
         "flash": session.pop(FLASH, None),
         "request_path": request.path,

@@ -9,6 +9,10 @@ access tokens within a second on every replica (the grant's change travels on id
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
 from aiohttp import web
 from aiohttp_session import get_session
 
@@ -17,6 +21,7 @@ from gateway.dashboard import session_list
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
+from gateway.dashboard.slow_down import SlowDown
 from gateway.oauth import queries as oauth_queries
 from gateway.oauth.clients import CLIENTS
 from gateway.state import CLOCK
@@ -37,8 +42,24 @@ async def overview(request: web.Request) -> web.Response:
     async with cursor(request.config_dict[DB_POOL]) as cur:
         devices = await queries.list_user_grants(cur, signed_in.user_id)
     clients = {client_id: client.name for client_id, client in CLIENTS.items()}
-    context = {"membership": membership, "sessions": sessions, "devices": devices, "clients": clients}
+    failures = await SlowDown.of(request.config_dict).notice(signed_in.email)
+    context = {"membership": membership, "sessions": sessions, "devices": devices, "clients": clients,
+               "failures": _failures_shown(failures)}  # fmt: skip
     return await render(request, "security.html", context)
+
+
+def _failures_shown(failures: dict[str, float] | None) -> dict[str, Any] | None:
+    if failures is None:
+        return None
+    moment = partial(datetime.fromtimestamp, tz=UTC)
+    return {"count": int(failures["count"]), "first": moment(failures["first"]), "last": moment(failures["last"])}
+
+
+async def dismiss_failures(request: web.Request) -> web.Response:
+    """POST /failed-sign-ins/dismiss: the person has seen the notice of failed sign-ins."""
+    signed_in, membership = await member(request)
+    await SlowDown.of(request.config_dict).dismiss(signed_in.email)
+    raise web.HTTPSeeOther(security_path(membership))
 
 
 async def revoke_session(request: web.Request) -> web.Response:
@@ -74,3 +95,4 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get(base, overview, name="dashboard.security")
     router.add_post(base + "/sessions/{session}/revoke", revoke_session, name="dashboard.session_revoke")
     router.add_post(base + "/devices/{device}/revoke", revoke_device, name="dashboard.device_revoke")
+    router.add_post(base + "/failed-sign-ins/dismiss", dismiss_failures, name="dashboard.failures_dismiss")

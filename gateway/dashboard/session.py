@@ -26,7 +26,7 @@ from libs.common.state import DB_POOL, REDIS
 
 USER_ID = "user_id"
 ORGANIZATION_ID = "organization_id"
-# A session before sign-in holds only the login form's CSRF token: it need not live long.
+# A visitor's CSRF cookie (gateway/dashboard/csrf.py): the sign-in form need not stay open long.
 ANONYMOUS_MAX_AGE = 2 * 3600
 
 
@@ -153,7 +153,7 @@ async def sign_in(request: web.Request, user_id: str, organization_id: str | Non
     session[OPENED_AT] = time.time()
     if organization_id is not None:
         session[ORGANIZATION_ID] = organization_id
-    csrf_token(session)
+    csrf_token(request, session)
     return session
 
 

@@ -35,6 +35,7 @@ from gateway.dashboard import (
     apps,
     audit,
     device_approval,
+    invitations,
     members,
     organization,
     products,
@@ -45,6 +46,7 @@ from gateway.dashboard import (
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
+from gateway.dashboard.visitors import admit_visitor
 from libs.common.errors import ApiError, InternalError
 
 ROUTE_PREFIX = "dashboard."
@@ -77,6 +79,7 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
 async def dashboard_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """The dashboard application's only middleware: it sees dashboard requests alone."""
     try:
+        await admit_visitor(request)  # before anything else: a flood costs no more than this
         if request.method == "POST":
             await verify_csrf(request)
         response = await handler(request)
@@ -127,6 +130,7 @@ def create_dashboard() -> web.Application:
     device_approval.add_routes(router)
     api_keys.add_routes(router)
     members.add_routes(router)
+    invitations.add_routes(router)
     security.add_routes(router)
     audit.add_routes(router)
     products.add_routes(router)

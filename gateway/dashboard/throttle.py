@@ -35,6 +35,10 @@ class SignInThrottle:
             Limit(account, self._per_account, only_after_first=True),
         )
 
+    async def withdrawn(self, email: str, address: str) -> None:
+        """The attempt was refused before it was checked: give its reservation back."""
+        await self._attempts.release(*self._names(email, address))
+
     async def succeeded(self, email: str, address: str) -> None:
         """The attempt was right: it counts against nothing, and the account's failures from here are forgiven."""
         pair, place, account = self._names(email, address)

@@ -25,7 +25,7 @@ REFRESH_GRANT = "refresh_token"
 def public_url(request: web.Request) -> str:
     """Where people reach the gateway: PUBLIC_URL, which only local development may leave unset
     (then this request's origin). Never the Host header elsewhere: the metadata is cached publicly."""
-    settings: GatewaySettings = request.app[SETTINGS]
+    settings: GatewaySettings = request.config_dict[SETTINGS]
     return settings.public_url or str(request.url.origin())
 
 

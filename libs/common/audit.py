@@ -21,6 +21,12 @@ from libs.common.metrics import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 
+# Records of a person's sign-ins (with the address they came from): only for callers holding
+# `signins:read` (owners and admins); every other record is for anyone holding `logs:read`.
+BURST_ACTION = "account.sign_in_failures"  # a burst of failed sign-ins to one account
+SIGN_IN_ACTIONS = ("session.sign_in", BURST_ACTION)
+SIGN_INS_SCOPE = "signins:read"
+
 # The stream keeps about this many records; the events service reads them within a second.
 STREAM_MAX_ENTRIES = 1_000_000
 

@@ -8,6 +8,10 @@ an operation whose connection turns out broken is sent again, once, on a fresh o
 never retried (a frozen Redis would hold every caller for twice as long). Every connection
 reports whether Redis answers to one `Outage`, so an outage is two log lines in the whole process,
 whatever failed during it.
+
+The pool holds at most MAX_CONNECTIONS per process, and a request finding them all busy waits
+up to POOL_WAIT_SECONDS for one to come back (a `BlockingConnectionPool`) rather than failing at
+once: a burst queues for a moment instead of turning into errors.
 """
 
 from __future__ import annotations
@@ -60,15 +64,22 @@ def is_redis_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, UNAVAILABLE)
 
 
+MAX_CONNECTIONS = 100
+POOL_WAIT_SECONDS = 1.0
+
+
 def create_redis(url: str) -> aioredis.Redis:
-    return aioredis.Redis.from_url(
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=POOL_WAIT_SECONDS,
         socket_timeout=SOCKET_TIMEOUT_SECONDS,
         socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
         health_check_interval=30,
         retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
         connection_class=WatchedConnection,
     )
+    return aioredis.Redis.from_pool(pool)  # closing the client closes its pool
 
 
 def attach_redis(app: web.Application, client: aioredis.Redis) -> None:

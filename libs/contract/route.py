@@ -62,8 +62,12 @@ class Route:
     successor: str | None = None
     sunset: datetime | None = None
     # The answer is one resource carrying a strong `ETag` of its version: a GET honours
-    # `If-None-Match` (304), a PUT or PATCH `If-Match` (412), checked by the service with its write.
+    # `If-None-Match` (304).
     versioned: bool = False
+    # The write honours `If-Match` (412 on a stale tag), checked by the service under the row's
+    # lock in the write's transaction. The gateway refuses the header on every other write (400):
+    # a condition silently ignored would let a stale client delete what it never saw.
+    if_match: bool = False
     # OpenAPI.
     query: type[Schema] | None = None
     body: type[Schema] | None = None

@@ -27,10 +27,10 @@ import aiohttp
 import aiopg
 import prometheus_client
 
+from libs.common.address_policy import RefusedAddress, SafeResolver, check_host
 from libs.common.db import Row, fetch_all, transaction
 from libs.common.encoding import dumps
 from libs.common.tasks import watch
-from services.events.safety import RefusedAddress, SafeResolver, check_address
 from services.events.settings import EventsSettings
 from services.events.signing import signed_headers
 
@@ -176,7 +176,7 @@ class Deliverer:
         answer = b""
         error: str | None = None
         try:
-            check_address(urlsplit(row["url"]).hostname or "", self._settings.webhook_allowed_networks)
+            check_host(urlsplit(row["url"]).hostname or "", self._settings.webhook_allowed_networks)
             async with asyncio.timeout(TIMEOUT_SECONDS):
                 post = self._session.post(row["url"], data=body, headers=headers, allow_redirects=False)
                 async with post as response:

@@ -7,6 +7,7 @@ from typing import Any
 
 from psycopg2.extras import Json
 
+from libs.common.audit import SIGN_IN_ACTIONS
 from libs.common.cursors import page_of
 from libs.common.db import Row, fetch_all, fetch_one
 from libs.common.encoding import dumps
@@ -262,9 +263,12 @@ async def store_audit_events(cur: Any, records: list[dict[str, Any]]) -> None:
 
 
 async def list_audit_events(
-    cur: Any, organization_id: str, query: dict[str, Any], retention_days: int
+    cur: Any, organization_id: str, query: dict[str, Any], retention_days: int, with_sign_ins: bool
 ) -> dict[str, Any]:
+    """A page of the organization's trail; members' sign-ins only `with_sign_ins`."""
     where = ["organization_id = %(organization)s", "occurred_at >= now() - make_interval(days => %(retention)s)"]
+    if not with_sign_ins:
+        where.append("action <> ALL(%(sign_in_actions)s)")
     if "actor" in query:
         where.append("(actor_id = %(actor)s OR actor_label = %(actor)s)")
     for name in ("action", "resource_type", "resource_id"):
@@ -287,6 +291,7 @@ async def list_audit_events(
             "after_at": after[0] if after else None,
             "after_id": after[1] if after else None,
             "limit": query["limit"] + 1,
+            "sign_in_actions": list(SIGN_IN_ACTIONS),
         },
     )
     page, next_cursor = page_of(rows, query["limit"], lambda row: (row["occurred_at"], str(row["id"])))

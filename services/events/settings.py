@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from libs.common.address_policy import Network, parse_networks
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import Part
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def parse_networks(name: str, text: str) -> tuple[Network, ...]:
-    """CIDRs from a comma- or space-separated list (`127.0.0.0/8, ::1/128`)."""
-    try:
-        return tuple(ipaddress.ip_network(part.strip()) for part in text.replace(",", " ").split() if part.strip())
-    except ValueError as exc:
-        raise SettingsError(f"environment variable {name} must list CIDRs: {exc}") from None
 
 
 def parse_flag(name: str, text: str) -> bool:

@@ -8,13 +8,14 @@ from typing import Any
 
 from aiohttp import web
 
+from libs.common.address_policy import url_problem
+from libs.common.audit import SIGN_INS_SCOPE
 from libs.common.db import Row, cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.events import queries
-from services.events.safety import url_problem
 from services.events.schemas import AuditListQuery, DeliveryListQuery, EndpointCreate, EndpointUpdate
 from services.events.settings import EventsSettings
 from services.events.signing import new_secret
@@ -142,5 +143,11 @@ async def audit_events_list(request: web.Request) -> web.Response:
     query = load_query(request, AUDIT_LIST_QUERY)
     settings: EventsSettings = request.app[SETTINGS]
     async with cursor(request.app[DB_POOL]) as cur:
-        page = await queries.list_audit_events(cur, _organization(request), query, settings.audit_retention_days)
+        page = await queries.list_audit_events(
+            cur,
+            _organization(request),
+            query,
+            settings.audit_retention_days,
+            with_sign_ins=SIGN_INS_SCOPE in caller_of(request).scopes,
+        )
     return json_response(page)

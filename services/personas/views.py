@@ -7,6 +7,7 @@ product it found (id, name, slug) arrives in the internal token.
 from __future__ import annotations
 
 from aiohttp import web
+from aiopg import Cursor
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, loads, raw_json_response
@@ -72,6 +73,16 @@ async def personas_get(request: web.Request) -> web.Response:
     return _versioned(request, persona)
 
 
+async def _check_version(request: web.Request, cur: Cursor, organization_id: str, persona_id: str) -> None:
+    """With `If-Match`, 412 unless it names the persona's current version, checked under its row lock
+    so no write slips in between."""
+    if IF_MATCH in request.headers:
+        current = await queries.lock_persona(cur, organization_id, persona_id)
+        if current is None:
+            raise NotFound("persona not found")
+        check_if_match(request, record_etag(loads(current)))
+
+
 async def personas_update(request: web.Request) -> web.Response:
     """PUT /api/v1/personas/{personaId}: change the supplied fields (of the version `If-Match` names);
     409 when the name is taken."""
@@ -79,11 +90,7 @@ async def personas_update(request: web.Request) -> web.Response:
     values = await load_json(request, PERSONA_UPDATE)
     organization_id = caller_of(request).org.id
     async with transaction(request.app[DB_POOL]) as cur:
-        if IF_MATCH in request.headers:  # checked under the row's lock, so no write slips in between
-            current = await queries.lock_persona(cur, organization_id, persona_id)
-            if current is None:
-                raise NotFound("persona not found")
-            check_if_match(request, record_etag(loads(current)))
+        await _check_version(request, cur, organization_id, persona_id)
         persona = await queries.update_persona(cur, organization_id, persona_id, values)
     if persona is None:
         raise NotFound("persona not found")
@@ -91,10 +98,13 @@ async def personas_update(request: web.Request) -> web.Response:
 
 
 async def personas_delete(request: web.Request) -> web.Response:
-    """DELETE /api/v1/personas/{personaId}: soft-delete the persona, freeing its name; answers it."""
+    """DELETE /api/v1/personas/{personaId}: soft-delete the persona, freeing its name (if it is still the
+    version `If-Match` names); answers it."""
     persona_id = path_id(request, "personaId", "persona")
-    async with cursor(request.app[DB_POOL]) as cur:
-        persona = await queries.delete_persona(cur, caller_of(request).org.id, persona_id)
+    organization_id = caller_of(request).org.id
+    async with transaction(request.app[DB_POOL]) as cur:
+        await _check_version(request, cur, organization_id, persona_id)
+        persona = await queries.delete_persona(cur, organization_id, persona_id)
     if persona is None:
         raise NotFound("persona not found")
     return _versioned(request, persona)

@@ -187,13 +187,16 @@ async def test_owners_manage_members_and_a_removed_member_loses_access(
     email, password = await identity.account()
     added = await submit(owner, members, {"email": email.upper(), "role": "admin"})
     assert (added.status, added.headers["Location"]) == (303, members)
+    admin = await signed_in(await browser(), email, password)
+    invitation = re.search(r'action="/invitations/([0-9a-f-]{36})/accept"', await page(admin, "/orgs"))
+    assert invitation is not None
+    assert (await submit(admin, "/orgs", {}, action=f"/invitations/{invitation.group(1)}/accept")).status == 303
     again = await submit(owner, members, {"email": email, "role": "member"})
     assert again.status == 409
     async with cursor(identity.pool) as cur:
         user = await queries.find_user_for_sign_in(cur, email)
         assert await queries.find_membership_role(cur, user["id"], org.id) == "admin"
 
-    admin = await signed_in(await browser(), email, password)
     admin_page = await page(admin, members)
     assert '<option value="owner"' not in admin_page  # an admin cannot give the owner role
     assert (await submit(admin, members, {"email": "new@example.com", "role": "owner"})).status == 422

@@ -55,3 +55,15 @@ async def test_a_deleted_or_unknown_persona_is_404(tenant: Tenant, stranger: Ten
     for persona_id in (persona["id"], str(uuid.uuid4())):
         status, body, _ = await send(tenant, "GET", f"/api/v1/personas/{persona_id}")
         assert (status, body["code"]) == (404, "NOT_FOUND")
+
+
+async def test_a_stale_if_match_does_not_delete_a_persona(tenant: Tenant):
+    persona = await tenant.persona()
+    path = f"/api/v1/personas/{persona['id']}"
+    seen = (await send(tenant, "GET", path))[2]["ETag"]
+    _, _, changed = await send(tenant, "PUT", path, {"description": "Changed meanwhile."})
+    status, body, _ = await send(tenant, "DELETE", path, If_Match=seen)
+    assert (status, body["code"], body["details"]) == (412, "PRECONDITION_FAILED", {"etag": changed["ETag"]})
+    assert (await send(tenant, "GET", path))[0] == 200
+    status, _, _ = await send(tenant, "DELETE", path, If_Match=changed["ETag"])
+    assert status == 200 and (await send(tenant, "GET", path))[0] == 404

@@ -7,11 +7,13 @@ import asyncio
 import uuid
 from datetime import timedelta
 
+from aiohttp.test_utils import TestClient
+
 from gateway.oauth import device
 from libs.common.db import cursor, fetch_value
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
-from tests.gateway.dashboard_client import signed_in
+from tests.gateway.dashboard_client import signed_in, submit
 from tests.oauth.conftest import CLI, Clock, decide, start_device
 
 
@@ -34,27 +36,63 @@ async def test_device_codes_are_limited_per_address(stack: Stack):
         await gateway.close()
 
 
-async def test_user_code_guesses_are_limited_per_session_and_per_address(stack: Stack, identity: IdentityFactory):
-    settings = own_counts(USER_CODE_MISSES_PER_SESSION=3, USER_CODE_MISSES_PER_ADDRESS=5)
+async def test_user_code_guesses_are_limited_per_account_and_per_address(stack: Stack, identity: IdentityFactory):
+    settings = own_counts(USER_CODE_MISSES_PER_ACCOUNT=3, USER_CODE_MISSES_PER_ADDRESS=5)
     first, second = await stack.start_gateway(settings), await stack.start_gateway(settings)
     try:
         org = await identity.organization()
         started = await start_device(first)
-        for client in (first, second):  # two sessions of one person, from one address
+        for client in (first, second):  # two people, from one address
             await signed_in(client, *await identity.account((org, "owner")))
         guesses = await asyncio.gather(*(first.get("/device?user_code=BBBB-BBBB") for _ in range(6)))
         assert sorted(response.status for response in guesses) == [404] * 3 + [429] * 3
         refused = next(response for response in guesses if response.status == 429)
         assert "Too many codes tried." in await refused.text()
-        # A right code from that session is refused too now: a guess cannot be told from a hit.
+        # A right code from that account is refused too now: a guess cannot be told from a hit.
         assert (await first.get(f"/device?user_code={started['user_code']}")).status == 429
-        # The other session has its own count, under the address's: a hit spends nothing.
+        # The other account has its own count: a hit spends nothing.
         assert (await second.get(f"/device?user_code={started['user_code']}")).status == 200
         statuses = [(await second.get("/device?user_code=CCCC-CCCC")).status for _ in range(3)]
-        assert statuses == [404, 404, 429]  # 3 + 2 misses from the address
+        assert statuses == [404, 404, 429]  # once it has missed too, the address's 3 + 2 misses bind it
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_shared_address_full_of_misses_never_blocks_a_member_approving_a_right_code(
+    stack: Stack, identity: IdentityFactory
+):
+    gateway = await stack.start_gateway(own_counts(USER_CODE_MISSES_PER_ACCOUNT=10, USER_CODE_MISSES_PER_ADDRESS=30))
+    office = [gateway]
+    try:
+        for _ in range(3):  # more browsers on the same gateway, each with its own cookies
+            office.append(TestClient(gateway.server))
+            await office[-1].start_server()
+        org = await identity.organization()
+        for client in office:
+            await signed_in(client, *await identity.account((org, "member")))
+        guessers, colleague = office[:3], office[3]
+        misses = await asyncio.gather(
+            *(client.get(f"/device?user_code=GGGG-{letter * 4}") for client in guessers for letter in "BCDFGHJKLMNP")
+        )
+        assert sum(response.status == 404 for response in misses) == 30  # the address's ceiling, reached
+        assert sum(response.status == 429 for response in misses) == 6
+        started = await start_device(colleague)
+        page = f"/device?user_code={started['user_code']}"
+        fields = {"user_code": started["user_code"], "organization": org.slug, "decision": "approve"}
+        approved = await submit(colleague, page, fields, action="/device")
+        assert approved.status == 200, await approved.text()
+        async with cursor(identity.pool) as cur:
+            status = await fetch_value(
+                cur,
+                "SELECT status FROM device_authorizations WHERE user_code = %s",
+                (device.normalize_user_code(started["user_code"]),),
+            )
+        assert status == "approved"
+    finally:
+        for client in reversed(office[1:]):
+            await client.session.close()
+        await gateway.close()
 
 
 async def test_expired_codes_are_deleted(oauth, clock: Clock, identity: IdentityFactory):

@@ -208,10 +208,13 @@ async def apps_routes_list(request: web.Request) -> web.Response:
 
 
 async def apps_routes_delete(request: web.Request) -> web.Response:
-    """DELETE /api/v1/apps/{appId}/routes/{routeId}: soft-delete the route, freeing its path; answers it."""
-    app_id = request.match_info["appId"]
+    """DELETE /api/v1/apps/{appId}/routes/{routeId}: soft-delete the route, freeing its path (if it is still
+    the version `If-Match` names); answers it."""
+    app_id, route_id = request.match_info["appId"], request.match_info["routeId"]
     async with transaction(request.app[DB_POOL]) as cur:
         await app_queries.require_app(cur, caller_of(request).org.id, app_id)
-        route = await queries.delete_route(cur, app_id, request.match_info["routeId"])
+        if IF_MATCH in request.headers:  # checked under the route's row lock, so no write slips in between
+            check_if_match(request, record_etag(await queries.get_route(cur, app_id, route_id, for_update=True)))
+        route = await queries.delete_route(cur, app_id, route_id)
     [answer] = await _with_targets(request, [route])
     return json_response(answer)

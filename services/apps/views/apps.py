@@ -73,9 +73,12 @@ async def apps_config_update(request: web.Request) -> web.Response:
 
 
 async def apps_delete(request: web.Request) -> web.Response:
-    """DELETE /api/v1/apps/{appId}: soft-delete the app with everything of it; answers the app with `deletedAt`."""
+    """DELETE /api/v1/apps/{appId}: soft-delete the app with everything of it (if it is still the version
+    `If-Match` names); answers the app with `deletedAt`."""
+    organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
-        app = await deletion.delete_app(cur, caller_of(request).org.id, request.match_info["appId"])
+        await _check_version(request, cur, organization_id, app_id)
+        app = await deletion.delete_app(cur, organization_id, app_id)
     return json_response(app)
 
 
