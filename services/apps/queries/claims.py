@@ -6,7 +6,7 @@ from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.validators import is_uuid
-from services.apps.queries.domains import DOMAIN_COLUMNS, domain_from_row
+from services.apps.queries.domains import DOMAIN_COLUMNS, announce, domain_from_row
 
 
 async def lock_holder(cur: Any, hostname: str) -> Row | None:
@@ -72,9 +72,12 @@ async def find_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, An
     return None if row is None else domain_from_row(row)
 
 
-async def record_check(cur: Any, domain_id: str, error: dict[str, str] | None) -> dict[str, Any] | None:
-    """Store a check of a domain still claimed unverified: verified when `error` is None, else the
-    error. None when the domain no longer is such a claim (released, lapsed or verified meanwhile)."""
+async def record_check(
+    cur: Any, organization_id: str, domain_id: str, error: dict[str, str] | None
+) -> dict[str, Any] | None:
+    """Store a check of a domain still claimed unverified: verified when `error` is None (announced
+    as `app.domain.verified`), else the error. None when the domain no longer is such a claim
+    (released, lapsed or verified meanwhile)."""
     row = await fetch_one(
         cur,
         "UPDATE domains SET verification_checked_at = clock_timestamp(), verification_error = %(error)s,"
@@ -84,7 +87,12 @@ async def record_check(cur: Any, domain_id: str, error: dict[str, str] | None) -
         f" AND expires_at > clock_timestamp() RETURNING {DOMAIN_COLUMNS}",
         {"id": domain_id, "error": json_or_null(error)},
     )
-    return None if row is None else domain_from_row(row)
+    if row is None:
+        return None
+    domain = domain_from_row(row)
+    if domain["verified"]:
+        await announce(cur, "verified", organization_id, domain)
+    return domain
 
 
 async def release_lapsed(cur: Any) -> int:

@@ -14,6 +14,8 @@ from libs.common.db import fetch_all, fetch_one
 from libs.common.errors import Conflict, NotFound
 from libs.common.validators import is_uuid
 from services.apps.queries.apps import APP_COLUMNS, app_from_row, slug_conflict
+from services.apps.queries.domains import DOMAIN_COLUMNS, domain_from_row
+from services.apps.queries.domains import announce as announce_domain
 
 # What an app owns, in the order the purge removes it (routes and domains before the app they name).
 OWNED_TABLES = ("routes", "domains", "app_resources", "app_configs")
@@ -32,10 +34,16 @@ async def delete_app(cur: Any, organization_id: str, app_id: str) -> dict[str, A
     if row is None:
         raise NotFound("app not found")
     for table in OWNED_TABLES:
+        # The domains are announced deleted, as one deleted on its own is (routes: their trigger).
+        returning = f" RETURNING {DOMAIN_COLUMNS}" if table == "domains" else ""
         await cur.execute(
-            f"UPDATE {table} SET deleted_at = %s, deleted_with_app = true WHERE app_id = %s AND deleted_at IS NULL",
+            f"UPDATE {table} SET deleted_at = %s, deleted_with_app = true WHERE app_id = %s AND deleted_at IS NULL"
+            + returning,
             (row["deleted_at"], app_id),
         )
+        if returning:
+            for domain in await cur.fetchall():
+                await announce_domain(cur, "deleted", organization_id, domain_from_row(domain))
     return app_from_row(row)
 
 

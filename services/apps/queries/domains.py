@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from libs.common import webhook_outbox
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
@@ -53,6 +54,13 @@ def domain_from_row(row: Row) -> dict[str, Any]:
     }
 
 
+async def announce(cur: Any, intent: str, organization_id: str, domain: dict[str, Any]) -> None:
+    """Queue `app.domain.<intent>` with the domain as the API shows it, in the caller's transaction.
+    Only an app's domains are announced (a legacy product domain belongs to no app)."""
+    if domain["scope"] == "app":
+        await webhook_outbox.record(cur, f"app.domain.{intent}", organization_id, f"app.domain:{domain['id']}", domain)
+
+
 async def insert_domain(cur: Any, organization_id: str, values: dict[str, Any]) -> Row:
     """Store a live domain (its provider id comes next); a hostname held anywhere, in any organization, is a 409.
 
@@ -89,8 +97,8 @@ async def list_app_domains(cur: Any, app_id: str) -> list[dict[str, Any]]:
     return [domain_from_row(row) for row in rows]
 
 
-async def delete_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, Any]:
-    """Soft-delete one of the app's live domains; its hostname is free at once."""
+async def delete_app_domain(cur: Any, organization_id: str, app_id: str, domain_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live domains, announcing it; its hostname is free at once."""
     row = None
     if is_uuid(domain_id):
         row = await fetch_one(
@@ -101,7 +109,9 @@ async def delete_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, 
         )
     if row is None:
         raise NotFound("domain not found")
-    return domain_from_row(row)
+    domain = domain_from_row(row)
+    await announce(cur, "deleted", organization_id, domain)
+    return domain
 
 
 async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
