@@ -69,11 +69,11 @@ PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
 SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
-EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
+EVENTS = Part("events", "events", "services.events", 8086, public_egress=True)
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
-WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
+WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 

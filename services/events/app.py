@@ -7,19 +7,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from aiohttp import web
 
 from libs.common.db import transaction
-from libs.common.events import audit_stream, content_events_stream, webhook_events_stream
+from libs.common.events import audit_stream, webhook_events_stream
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
-from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
+from libs.common.state import DB_POOL, REDIS, SETTINGS
 from libs.common.stream_consumer import StreamConsumer
 from libs.common.tasks import periodic_group
-from libs.contract.clients import ContentClient
 from libs.contract.parts import EVENTS, WEBHOOK_SOURCES
 from services.events import queries
 from services.events.delivery import deliverer
 from services.events.routes import setup_routes
 from services.events.settings import EventsSettings
-from services.events.sources import AuditRecords, ContentEvents, PartEvents
+from services.events.sources import AuditRecords, PartEvents
 
 PART = EVENTS
 PRUNE_EVERY_SECONDS = 3600.0
@@ -34,9 +33,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> EventsSettings:
 def consumers(app: web.Application) -> list[StreamConsumer]:
     settings: EventsSettings = app[SETTINGS]
     redis, pool, prefix = app[REDIS], app[DB_POOL], settings.redis_prefix
-    content = ContentClient(app[HTTP], settings.content_url)
     return [
-        ContentEvents(redis, content_events_stream(prefix), pool, content),
         *(PartEvents(redis, webhook_events_stream(prefix, part.name), pool) for part in WEBHOOK_SOURCES),
         AuditRecords(redis, audit_stream(prefix), pool),
     ]

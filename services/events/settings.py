@@ -30,8 +30,6 @@ def parse_flag(name: str, text: str) -> bool:
 
 @dataclass(frozen=True)
 class EventsSettings(ServiceSettings):
-    # The content service: a content event names its document, whose state the event carries.
-    content_url: str
     # Plain http endpoints (local development and tests); production needs https.
     webhook_allow_http: bool
     # Addresses an endpoint may resolve to although internal (loopback, private, link-local).
@@ -51,7 +49,6 @@ class EventsSettings(ServiceSettings):
         fields["db_pool_max"] = env.integer("EVENTS_DB_POOL_MAX", fields["db_pool_max"], minimum=1)
         return cls(
             **fields,
-            content_url=env.part_url("content"),
             webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
             webhook_allowed_networks=parse_networks(
                 "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")

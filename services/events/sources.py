@@ -1,5 +1,6 @@
-"""What the events service reads: the parts' event streams (turned into webhook events and their
-deliveries) and the audit stream (stored as audit events).
+"""What the events service reads: the parts' webhook streams (stored as webhook events with their
+deliveries) and the audit stream (stored as audit events). Each event arrives whole, as its part
+recorded it: the events part never calls a part back.
 
 Each source is a consumer group over one stream (libs/common/stream_consumer.py): an entry is
 acknowledged only once stored, so an entry read twice (a crash before the acknowledgement) is
@@ -18,25 +19,13 @@ import redis.asyncio as aioredis
 
 from libs.common.db import transaction
 from libs.common.encoding import loads
-from libs.common.errors import NotFound
-from libs.common.internal_token import Organization, service_caller
 from libs.common.stream_consumer import Entry, StreamConsumer
-from libs.contract.clients import ContentClient
 from services.events import queries
 
 log = logging.getLogger(__name__)
 
 GROUP = "events-webhooks"
 AUDIT_GROUP = "events-audit"
-
-# The content stream's types (services/content/queries/outbox.py) as webhook event types.
-CONTENT_TYPES = {
-    "content.created": "content.document.created",
-    "content.changed": "content.document.updated",
-    "content.published": "content.document.published",
-    "content.unpublished": "content.document.unpublished",
-    "content.deleted": "content.document.deleted",
-}
 
 
 class PartEvents(StreamConsumer):
@@ -58,39 +47,6 @@ class PartEvents(StreamConsumer):
                 webhook_event = {key: event[key] for key in ("id", "type", "occurredAt", "organizationId", "data")}
                 await queries.record_event(cur, webhook_event, event["resourceKey"])
         await self.ack(*(entry_id for entry_id, _ in batch))
-
-
-class ContentEvents(StreamConsumer):
-    """The content service's events name a document; the webhook event carries it as the API shows it."""
-
-    def __init__(self, redis: aioredis.Redis, stream: str, pool: aiopg.Pool, content: ContentClient) -> None:
-        # The content stream predates webhooks and holds up to a million entries: a group made
-        # for the first time starts at its end ("$"), not by announcing the whole history again.
-        super().__init__(redis, stream, GROUP, start="$")
-        self._pool = pool
-        self._content = content
-
-    async def handle(self, entries: Iterable[Entry]) -> None:
-        for entry_id, fields in entries:
-            event = loads(fields[b"event"])
-            webhook_type = CONTENT_TYPES.get(event["type"])
-            if webhook_type is not None:
-                caller = service_caller("events", Organization(id=event["organizationId"], slug="", name=""))
-                try:
-                    document = await self._content.document(caller, event["documentId"])
-                except NotFound:
-                    document = None  # not of this organization: nothing to announce
-                if document is not None:
-                    webhook_event = {
-                        "id": event["id"],
-                        "type": webhook_type,
-                        "occurredAt": event["occurredAt"],
-                        "organizationId": event["organizationId"],
-                        "data": document,
-                    }
-                    async with transaction(self._pool) as cur:
-                        await queries.record_event(cur, webhook_event, f"content.document:{event['documentId']}")
-            await self.ack(entry_id)
 
 
 class AuditRecords(StreamConsumer):

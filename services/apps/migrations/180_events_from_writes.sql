@@ -1,9 +1,13 @@
--- Events named for what happened (libs/common/webhook_outbox.py):
+-- Events named for what happened, recorded by the write that makes the change (libs/common/webhook_outbox.py):
+-- - an app is announced by the functions that write it (services/apps/queries/apps.py and
+--   deletion.py): `app.created`, `app.updated`, `app.deleted`, `app.restored`;
 -- - an app's domains are announced by the functions that write them (services/apps/queries/domains.py),
 --   with the domain as the API shows it: `app.domain.created` when added (verified or not),
 --   `app.domain.verified` only when its TXT record is found, `app.domain.deleted`;
 -- - a route's soft delete is `app.route.deleted` at the moment of the delete, its payload carrying
 --   `deletedAt`; the purge, which removes routes deleted long before, announces nothing more.
+DROP TRIGGER apps_queue_webhook ON apps;
+DROP FUNCTION queue_app_webhook();
 DROP TRIGGER domains_queue_webhook ON domains;
 DROP FUNCTION queue_domain_webhook();
 DROP TRIGGER routes_queue_webhooks_delete ON routes;

@@ -1,0 +1,107 @@
+"""A resource's shape, declared once: its response schema, read back into rows and SQL.
+
+The response schema (an `ApiSchema`: snake_case attributes, camelCase JSON keys) is what the
+OpenAPI document shows. A `Shape` reads it: each field comes from the column of the same name,
+unless `expressions` gives the SQL that computes it (`verified_at IS NOT NULL`) or `computed`
+the Python that makes it from the row (a challenge built from a token). From that one list it
+gives the select list, the row's answer (and webhook payload: the same dict), and the SQL that
+makes PostgreSQL build the same JSON where that is faster. Adding a column-backed field to the
+schema is then the only edit: the answer, the OpenAPI document and the webhook payload all
+carry it (tests/common/test_shapes.py).
+
+    APP = Shape(responses.App)
+    rows = await fetch_all(cur, f"SELECT {APP.columns} FROM apps WHERE ...")
+    return [APP.of(row) for row in rows]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from marshmallow import Schema
+
+Row = Mapping[str, Any]
+# Field names, keys and aliases go into SQL text as they are: only these characters may.
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def as_text(column: str) -> Callable[[Row], str]:
+    """A `computed` field: the column as text (a uuid compared with ids other parts send)."""
+
+    def text(row: Row) -> str:
+        return str(row[column])
+
+    return text
+
+
+class Shape:
+    def __init__(
+        self,
+        schema: type[Schema],
+        *,
+        expressions: Mapping[str, str] | None = None,
+        computed: Mapping[str, Callable[[Row], Any]] | None = None,
+        nested: Mapping[str, tuple[Shape, str]] | None = None,
+        omit: tuple[str, ...] = (),
+        extra_columns: tuple[str, ...] = (),
+    ) -> None:
+        """`schema`'s fields, each from its column unless given an SQL `expression` or `computed`
+        from the row, or `nested`: (its shape, the alias of its joined table) for SQL-built JSON;
+        `omit` leaves out fields the caller attaches (a route's target), and `extra_columns` are
+        read although no field shows them (the inputs of `computed`)."""
+        self.schema = schema
+        declared = schema().fields
+        self._expressions = dict(expressions or {})
+        self._computed = dict(computed or {})
+        self._nested = dict(nested or {})
+        named = set(self._expressions) | set(self._computed) | set(self._nested) | set(omit)
+        unknown = named - set(declared)
+        if unknown:
+            raise ValueError(f"{schema.__name__} has no field {', '.join(sorted(unknown))}")
+        plain = [*declared, *(field.data_key or "" for field in declared.values()), *extra_columns]
+        plain += [alias for _, alias in self._nested.values()]
+        if not all(_PLAIN.fullmatch(name) for name in plain if name):
+            raise ValueError(f"{schema.__name__}: a name or alias that is not a plain identifier")
+        # (attribute, JSON key) of every field the shape makes, in the schema's order.
+        self.fields: tuple[tuple[str, str], ...] = tuple(
+            (name, field.data_key or name) for name, field in declared.items() if name not in omit
+        )
+        self._makers = tuple((name, key, self._computed.get(name)) for name, key in self.fields)
+        self._read = tuple(name for name, _ in self.fields if name not in self._computed and name not in self._nested)
+        selected = [self._select(name) for name in self._read]
+        self.columns = ", ".join([*selected, *(column for column in extra_columns if column not in self._read)])
+
+    def _select(self, name: str) -> str:
+        expression = self._expressions.get(name)
+        return name if expression is None else f"{expression} AS {name}"
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(key for _, key in self.fields)
+
+    def of(self, row: Row) -> dict[str, Any]:
+        """The resource as answers and webhook payloads show it, from a row read with `columns`."""
+        if self._nested:
+            raise ValueError(f"{self.schema.__name__}: a shape with nested shapes is built in SQL only")
+        return {key: row[name] if make is None else make(row) for name, key, make in self._makers}
+
+    def json_sql(self, alias: str) -> str:
+        """`json_build_object(...)` of the row `alias` (and of the nested shapes' joined rows): the
+        same keys and values as `of`, built by PostgreSQL. No field may be `computed` in Python."""
+        if self._computed:
+            raise ValueError(f"{self.schema.__name__}: fields computed in Python cannot be built in SQL")
+        if not _PLAIN.fullmatch(alias):
+            raise ValueError(f"{alias!r} is not a plain alias")
+        return (
+            "json_build_object("
+            + ", ".join(f"'{key}', {self._value_sql(alias, name)}" for name, key in self.fields)
+            + ")"
+        )
+
+    def _value_sql(self, alias: str, name: str) -> str:
+        if name in self._nested:
+            shape, nested_alias = self._nested[name]
+            return shape.json_sql(nested_alias)
+        return self._expressions.get(name) or f"{alias}.{name}"
