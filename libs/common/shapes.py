@@ -70,12 +70,17 @@ class Shape:
         )
         self._makers = tuple((name, key, self._computed.get(name)) for name, key in self.fields)
         self._read = tuple(name for name, _ in self.fields if name not in self._computed and name not in self._nested)
-        selected = [self._select(name) for name in self._read]
-        self.columns = ", ".join([*selected, *(column for column in extra_columns if column not in self._read)])
+        self._extra = tuple(column for column in extra_columns if column not in self._read)
+        self.columns = self.columns_of(None)
 
-    def _select(self, name: str) -> str:
-        expression = self._expressions.get(name)
-        return name if expression is None else f"{expression} AS {name}"
+    def columns_of(self, alias: str | None) -> str:
+        """The select list, each column of the table `alias` (an expression is written as given)."""
+        prefix = "" if alias is None else f"{alias}."
+        selected = [
+            f"{prefix}{name}" if name not in self._expressions else f"{self._expressions[name]} AS {name}"
+            for name in self._read
+        ]
+        return ", ".join([*selected, *(f"{prefix}{column}" for column in self._extra)])
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -87,21 +92,19 @@ class Shape:
             raise ValueError(f"{self.schema.__name__}: a shape with nested shapes is built in SQL only")
         return {key: row[name] if make is None else make(row) for name, key, make in self._makers}
 
-    def json_sql(self, alias: str) -> str:
-        """`json_build_object(...)` of the row `alias` (and of the nested shapes' joined rows): the
-        same keys and values as `of`, built by PostgreSQL. No field may be `computed` in Python."""
+    def json_sql(self, alias: str | None = None) -> str:
+        """`json_build_object(...)` of the row `alias` (unqualified columns without one; the nested
+        shapes' from their joined rows): the same keys and values as `of`, built by PostgreSQL.
+        No field may be `computed` in Python."""
         if self._computed:
             raise ValueError(f"{self.schema.__name__}: fields computed in Python cannot be built in SQL")
-        if not _PLAIN.fullmatch(alias):
+        if alias is not None and not _PLAIN.fullmatch(alias):
             raise ValueError(f"{alias!r} is not a plain alias")
-        return (
-            "json_build_object("
-            + ", ".join(f"'{key}', {self._value_sql(alias, name)}" for name, key in self.fields)
-            + ")"
-        )
+        pairs = ", ".join(f"'{key}', {self._value_sql(alias, name)}" for name, key in self.fields)
+        return f"json_build_object({pairs})"
 
-    def _value_sql(self, alias: str, name: str) -> str:
+    def _value_sql(self, alias: str | None, name: str) -> str:
         if name in self._nested:
             shape, nested_alias = self._nested[name]
             return shape.json_sql(nested_alias)
-        return self._expressions.get(name) or f"{alias}.{name}"
+        return self._expressions.get(name) or (name if alias is None else f"{alias}.{name}")

@@ -7,7 +7,7 @@ from typing import Any
 from libs.common import webhook_outbox
 from libs.common.db import Row
 from libs.common.relay import Outbox
-from services.content.queries.documents import document_from_row
+from services.content.shapes import DOCUMENT
 
 CREATED = "content.created"
 CHANGED = "content.changed"
@@ -42,7 +42,7 @@ async def record_event(cur: Any, event_type: str, document: Row) -> None:
         WEBHOOK_TYPES[event_type],
         str(document["organization_id"]),
         f"content.document:{document['id']}",
-        document_from_row(document),
+        DOCUMENT.of(document),
     )
 
 
