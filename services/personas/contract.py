@@ -46,6 +46,10 @@ ROUTES: tuple[Route, ...] = (
 
 EVENTS: tuple[Event, ...] = (
     Event("persona.updated", "A persona was created, changed or deleted.", personas.Persona, "Personas"),
-    Event("prompt_suggestions.regenerated", "A product's prompt suggestions were regenerated.",
-          personas.SuggestionsRegenerated, "Prompt suggestions"),
-)  # fmt: skip
+    Event(
+        "prompt_suggestions.regenerated",
+        "A product's prompt suggestions were regenerated.",
+        personas.SuggestionsRegenerated,
+        "Prompt suggestions",
+    ),
+)

@@ -130,9 +130,16 @@ async def test_api_key_changes_are_announced(
             cur, tenant.org.id, key_changes.OPERATOR, "deploys", ALL_SCOPES, now + timedelta(days=30)
         )
         rotation = await key_changes.rotate_key(
-            cur, tenant.org.id, str(key["id"]), key_changes.OPERATOR, "deploys 2", ALL_SCOPES, None,
-            timedelta(hours=1), now,
-        )  # fmt: skip
+            cur,
+            tenant.org.id,
+            str(key["id"]),
+            key_changes.OPERATOR,
+            "deploys 2",
+            ALL_SCOPES,
+            None,
+            timedelta(hours=1),
+            now,
+        )
         await key_changes.revoke_key(cur, tenant.org.id, str(rotation.new["id"]), key_changes.OPERATOR, now)
     payloads = await received(receiver, endpoint, 4)
     # In order per key; the two keys' events may interleave.
