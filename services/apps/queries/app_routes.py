@@ -29,7 +29,9 @@ class PathTaken(Conflict):
 def route_from_row(row: Row) -> dict[str, Any]:
     """A route as stored (services/apps/shapes.py) and its path's key, without the target and
     product the views attach."""
-    return {**ROUTE.of(row), "pathKey": row["path_key"]}
+    route = ROUTE.of(row)
+    route["pathKey"] = row["path_key"]
+    return route
 
 
 def public(route: dict[str, Any]) -> dict[str, Any]:
