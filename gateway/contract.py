@@ -7,6 +7,7 @@ credential, rate-limit, scope and tenancy checks, then the gateway's handler ins
 from __future__ import annotations
 
 from gateway import schemas
+from libs.contract.event import Event
 from libs.contract.route import Route
 
 PART = "gateway"
@@ -20,3 +21,13 @@ ROUTES: tuple[Route, ...] = (
           "The credential of this request: its organization, scopes, and user or API key",
           response=schemas.Credential, tag="Identity"),
 )  # fmt: skip
+
+# Announced from the identity schema's webhook outbox (gateway/migrations/024_webhook_outbox.sql).
+EVENTS: tuple[Event, ...] = tuple(
+    Event(f"api_key.{action}", summary, schemas.ApiKeyChange, "Identity")
+    for action, summary in (
+        ("created", "An API key was created."),
+        ("rotated", "An API key was rotated: `details` names its successor and when it stops working."),
+        ("revoked", "An API key was revoked."),
+    )
+)

@@ -19,8 +19,10 @@ from libs.common.encoding import dumps
 from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
+from libs.contract.event import Event
 from libs.contract.glossary import DOCUMENT_EXAMPLES, FIELDS, PARAMETERS, SCHEMA_FIELDS
 from libs.contract.route import Route
+from services.events.catalog import EVENTS
 
 VERSION = "0.1.0"
 TITLE = "Organization-scoped content, apps and visibility API"
@@ -233,10 +235,53 @@ def _operation(route: Route) -> dict[str, Any]:
     return operation
 
 
+WEBHOOK_DESCRIPTION = (
+    "Sent to each webhook endpoint subscribed to this type (or to `*`), signed as Standard Webhooks"
+    " prescribe: `webhook-signature` is `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`"
+    " under the endpoint's secret. A 2xx answer acknowledges the delivery; anything else, or no answer in time,"
+    " is retried."
+)
+WEBHOOK_HEADERS = {
+    "webhook-id": "The event's id: the same on every retry, for deduplication.",
+    "webhook-timestamp": "When this attempt was signed, in seconds since the Unix epoch.",
+    "webhook-signature": "`v1,<signature>`; two, space-separated, while a rotated secret overlaps.",
+}
+
+
+def _webhook(event: Event) -> dict[str, Any]:
+    """The operation of one event type: the signed POST the events part sends an endpoint."""
+    payload = {
+        "type": "object",
+        "required": ["id", "type", "occurredAt", "organizationId", "data"],
+        "properties": {
+            "id": {"type": "string", "description": "The event's id (also `webhook-id`)."},
+            "type": {"type": "string", "const": event.type},
+            "occurredAt": {"type": "string", "format": "date-time", "description": "When the change committed."},
+            "organizationId": {"type": "string", "description": "The organization the event belongs to."},
+            "data": event.data,
+        },
+        "additionalProperties": False,
+    }
+    parameters = [
+        {"in": "header", "name": name, "required": True, "description": description, "schema": {"type": "string"}}
+        for name, description in WEBHOOK_HEADERS.items()
+    ]
+    return {
+        "operationId": f"webhook_{event.type.replace('.', '_')}",
+        "summary": event.summary,
+        "description": WEBHOOK_DESCRIPTION,
+        "tags": [event.tag],
+        "parameters": parameters,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": payload}}},
+        "responses": {"2XX": {"description": "Acknowledged: the delivery succeeded."}},
+    }
+
+
 def add_examples(document: dict[str, Any]) -> None:
     """An example of each operation's parameters, body and answers, made from their schemas."""
     examples = Examples(document["components"]["schemas"])
-    for operations in document["paths"].values():
+    operation_lists = [*document["paths"].values(), *document.get("webhooks", {}).values()]
+    for operations in operation_lists:
         for operation in operations.values():
             for parameter in operation["parameters"]:
                 # No example of an Idempotency-Key: a client makes a fresh one per write, and a tool
@@ -250,8 +295,9 @@ def add_examples(document: dict[str, Any]) -> None:
                     media["example"] = DOCUMENT_EXAMPLES.get(media_type) or examples.of(media["schema"])
 
 
-def build_document(routes: tuple[Route, ...], public_url: str) -> dict[str, Any]:
-    """The OpenAPI document of every route of the table, for the gateway at `public_url`."""
+def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Event, ...] = EVENTS) -> dict[str, Any]:
+    """The OpenAPI document of every route of the table and every webhook event of the catalog,
+    for the gateway at `public_url`."""
     plugin = MarshmallowPlugin()
     spec = APISpec(
         title=TITLE,
@@ -277,7 +323,17 @@ def build_document(routes: tuple[Route, ...], public_url: str) -> dict[str, Any]
         operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
+    webhooks = {}
+    for event in events:
+        if event.tag not in TAGS:
+            raise ValueError(f"event {event.type}: the tag {event.tag!r} has no description in gateway/openapi.py")
+        webhook = _webhook(event)
+        # apispec resolves schemas of paths only: the event's `data` becomes a reference to its component.
+        data = webhook["requestBody"]["content"]["application/json"]["schema"]["properties"]
+        data["data"] = plugin.converter.resolve_nested_schema(event.data)  # type: ignore[no-untyped-call]
+        webhooks[event.type] = {"post": webhook}
     document = spec.to_dict()
+    document["webhooks"] = webhooks
     add_examples(document)
     return document
 

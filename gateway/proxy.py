@@ -26,6 +26,7 @@ from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
 from gateway.idempotency import idempotency_key
 from gateway.identity import Identity
+from gateway.ratelimit import Decision, RateLimiter
 from gateway.state import AUTHENTICATOR, CLOCK, DIRECTORY, IDEMPOTENCY, LIMITER
 from libs.common import errors
 from libs.common.encoding import loads
@@ -246,6 +247,24 @@ def refuse_cross_site_write(request: web.Request, route: Route, identity: Identi
         )
 
 
+def admit(limiter: RateLimiter, identity: Identity, route: Route) -> Decision:
+    """The first stages of every route, whoever sends it (a client through the proxy, a dashboard
+    page for its user, gateway/dashboard/api.py): the rate limit, then the scope. Answers the
+    limiter's decision, whose `RateLimit-*` headers the answer carries; a 429 or 403 carries them too."""
+    decision = limiter.take(identity.rate_key)
+    if not decision.allowed:
+        raise errors.RateLimited(
+            details={"retryAfterSeconds": decision.retry_after_seconds}, headers=decision.headers()
+        )
+    if route.scope is not None and route.scope not in identity.scopes:
+        raise errors.Forbidden(
+            f"this credential lacks the scope {route.scope}",
+            details={"requiredScope": route.scope},
+            headers=decision.headers(),
+        )
+    return decision
+
+
 def compile_route(route: Route, respond: Respond) -> Handler:
     """The handler of one route of the table: the route's checks, then `respond`."""
     static_headers = lifecycle_headers(route)
@@ -265,14 +284,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
                 request[ACCESS_FIELDS] = identity.access_fields()
                 request[AUDIT_ACTOR] = Actor.of(identity)
                 refuse_cross_site_write(request, route, identity)
-                decision = app[LIMITER].take(identity.rate_key)
-                extra_headers.update(decision.headers())
-                if not decision.allowed:
-                    raise errors.RateLimited(details={"retryAfterSeconds": decision.retry_after_seconds})
-                if route.scope is not None and route.scope not in identity.scopes:
-                    raise errors.Forbidden(
-                        f"this credential lacks the scope {route.scope}", details={"requiredScope": route.scope}
-                    )
+                extra_headers.update(admit(app[LIMITER], identity, route).headers())
                 key = None
                 if request.method in IDEMPOTENT_METHODS:
                     refuse_unhonoured_preconditions(request, route)

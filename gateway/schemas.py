@@ -28,6 +28,21 @@ class CredentialKey(ApiSchema):
     expires_at = fields.DateTime(required=True, allow_none=True)
 
 
+class ApiKeyChange(CredentialKey):
+    """An API key as an `api_key.*` event carries it (never its secret or hash), with who changed it."""
+
+    scopes = fields.List(fields.String(), required=True)
+    created_at = fields.DateTime(required=True)
+    revoked_at = fields.DateTime(
+        required=True, allow_none=True, metadata={"description": "When the key stops (or stopped) working."}
+    )
+    actor = fields.String(required=True, metadata={"description": "The user's email, or `operator`."})
+    details = fields.Dict(
+        required=True,
+        metadata={"description": "Created: `scopes`, `expiresAt`; rotated: `replacedBy`, `stopsAt`."},
+    )
+
+
 class Credential(ApiSchema):
     # How the caller proved itself: an API key, a bearer token or a dashboard session.
     kind = fields.String(required=True, validate=validate.OneOf(["api_key", "bearer", "session"]))

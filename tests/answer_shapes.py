@@ -4,11 +4,15 @@ handler whose answer drifts from its declaration fails the test that met it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from gateway.route_table import ROUTES
 from libs.common.encoding import loads
+from services.events.catalog import BY_TYPE
+from services.events.types import PING
 
 DECLARED = {route.name: route for route in ROUTES if route.response is not None}
 
@@ -36,3 +40,14 @@ def answer_shapes_middleware(violations: list[str]) -> Middleware:
         return response
 
     return check
+
+
+def assert_event_shape(payload: dict[str, Any]) -> None:
+    """A webhook payload a test received: a type of the catalog (or the test ping) whose `data` its
+    declared schema accepts, the same schema the OpenAPI document's `webhooks` show."""
+    assert set(payload) == {"id", "type", "occurredAt", "organizationId", "data"}, payload
+    if payload["type"] == PING:
+        return
+    assert payload["type"] in BY_TYPE, f"{payload['type']} is not in the event catalog"
+    refused = BY_TYPE[payload["type"]].data().validate(payload["data"])
+    assert refused == {}, f"{payload['type']}: its data does not match its declared shape: {refused}"

@@ -18,7 +18,7 @@ from urllib.parse import quote, urlencode
 from aiohttp import web
 
 from gateway.identity import Identity
-from gateway.proxy import tenancy_of
+from gateway.proxy import admit, tenancy_of
 from gateway.route_table import ROUTES
 from gateway.state import AUTHENTICATOR, DIRECTORY, LIMITER
 from libs.common import errors
@@ -89,11 +89,7 @@ async def _send(request: web.Request, route: Route, query: Query | None, json: A
     the part's answer body (its error raised)."""
     state = request.config_dict
     caller = await identity(request)
-    decision = state[LIMITER].take(caller.rate_key)
-    if not decision.allowed:
-        raise errors.RateLimited(headers={"Retry-After": str(decision.retry_after_seconds)})
-    if route.scope is not None and route.scope not in caller.scopes:
-        raise errors.Forbidden(f"Your role does not allow this ({route.scope} is needed).")
+    admit(state[LIMITER], caller, route)
     pairs = _query_pairs(query)
     body = dumps(json) if json is not None else b""
     product = await tenancy_of(state[DIRECTORY], route.method, route, caller, path, dict(pairs), body)

@@ -111,7 +111,39 @@ def sections(document: bytes) -> tuple[Section, ...]:
             if method in item:
                 by_tag[item[method]["tags"][0]].append(_operation(method, path, item[method]))
     descriptions = {tag["name"]: tag["description"] for tag in parsed["tags"]}
-    return tuple(Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops)
+    found = [Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops]
+    events = tuple(_webhook(event_type, item["post"]) for event_type, item in parsed.get("webhooks", {}).items())
+    if events:
+        found.append(Section(WEBHOOKS_TAG, WEBHOOKS_DESCRIPTION, events))
+    return tuple(found)
+
+
+WEBHOOKS_TAG = "Webhook events"
+WEBHOOKS_DESCRIPTION = (
+    "What a webhook endpoint is sent: one signed POST per event of a type it subscribed to, its body the"
+    " payload shown (`data`: the resource as the API shows it)."
+)
+
+
+def _webhook(event_type: str, operation: dict[str, Any]) -> Operation:
+    """An event type as the page lists it: the POST an endpoint receives, with its payload's example."""
+    payload = operation["requestBody"]["content"]["application/json"]
+    return Operation(
+        id=operation["operationId"],
+        method="POST",
+        path=event_type,
+        summary=operation["summary"],
+        description=operation["description"],
+        deprecated=False,
+        parameters=tuple(
+            Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
+            for p in operation["parameters"]
+        ),
+        request_example=_pretty(payload["example"]),
+        status="2XX",
+        response_example="Any body: the status alone acknowledges the delivery.",
+        errors=(("other", "Not acknowledged: the delivery is retried."),),
+    )
 
 
 @lru_cache(maxsize=4)

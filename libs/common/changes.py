@@ -60,6 +60,6 @@ class Changes:
 
 async def read_changes(http: InternalClient, base_url: str, endpoint: Endpoint, reader: str, after: int) -> Changes:
     """The first page of the changes after `after` from the part at `base_url`, as `reader`."""
-    url = endpoint.url(base_url, query=[("after", str(after)), ("limit", str(PAGE_MAX))])
-    page = await http.call("GET", url, service_caller(reader))
+    query = [("after", str(after)), ("limit", str(PAGE_MAX))]
+    page = await http.request(endpoint, base_url, service_caller(reader), query=query)
     return Changes([(int(change["position"]), change["event"]) for change in page["changes"]], bool(page["complete"]))

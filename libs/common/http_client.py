@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -27,6 +27,7 @@ from libs.common.internal_token import Caller, Minter
 from libs.common.logs import route_var
 from libs.common.metrics import UPSTREAM_FAILURES, UPSTREAM_RETRIES
 from libs.common.state import HTTP, SETTINGS
+from libs.contract.internal import Endpoint
 
 # Sent twice when nothing says otherwise (calls between parts); the gateway decides per route.
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
@@ -219,6 +220,22 @@ class InternalClient:
         except aiohttp.ClientError as exc:
             _count_failure(url, _failure_kind(exc))
             raise errors.UpstreamUnreachable() from None
+
+    async def request(
+        self,
+        endpoint: Endpoint,
+        base_url: str,
+        caller: Caller,
+        *,
+        query: Iterable[tuple[str, str]] = (),
+        json: Any = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        **parameters: str,
+    ) -> Any:
+        """Call a declared internal endpoint of the part at `base_url` as `caller`, with the method
+        its declaration names; return its JSON, or raise the error it answered."""
+        url = endpoint.url(base_url, query, **parameters)
+        return await self.call(endpoint.method, url, caller, json=json, timeout=timeout)
 
     async def call(
         self,

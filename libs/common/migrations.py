@@ -18,6 +18,7 @@ from psycopg2 import sql
 from psycopg2.extensions import connection as Connection
 
 LEDGER = "schema_migrations"
+INCLUDE = "\\ir "
 
 
 class MigrationError(RuntimeError):
@@ -34,13 +35,27 @@ class Migration:
         return hashlib.sha256(self.sql.encode()).hexdigest()
 
 
+def read_sql(path: Path) -> str:
+    """The SQL of a file, each `\\ir <path>` line (psql's include, relative to the file) replaced by
+    the text of the file it names: DDL shared by several parts (libs/common/sql/) is written once
+    and still applied by each part's own migration, into its own schema. The checksum covers the
+    text as included, so a shared file edited after a part applied it stops the deploy too."""
+    lines = []
+    for line in path.read_text().splitlines(keepends=True):
+        if line.startswith(INCLUDE):
+            lines.append(read_sql((path.parent / line[len(INCLUDE) :].strip()).resolve()))
+        else:
+            lines.append(line)
+    return "".join(lines)
+
+
 def discover(directory: Path) -> list[Migration]:
     """The `NNN_name.sql` files of `directory`, in order."""
     found = []
     for path in sorted(directory.glob("*.sql")):
         if not path.name[:3].isdigit():
             raise MigrationError(f"{path} must start with a three-digit number")
-        found.append(Migration(version=path.stem, sql=path.read_text()))
+        found.append(Migration(version=path.stem, sql=read_sql(path)))
     return found
 
 

@@ -1,6 +1,6 @@
 """The internal endpoints, declared once: the serving part registers its handlers by these
 declarations (`register_handlers`), and its callers reach them only through the typed clients
-built on them (libs/contract/clients.py), so a path is written here and nowhere else.
+built on them (libs/common/clients.py), so a path is written here and nowhere else.
 
 The bodies and answers are those of docs/architecture.md, "Internal contracts between parts".
 OAuth's paths, which outside clients call, are declared here too (`OAUTH`).

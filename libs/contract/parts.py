@@ -81,13 +81,13 @@ EVENTS = Part(
     "events",
     "services.events",
     8086,
-    calls=("content", "gateway", "apps", "personas", "simulations"),
+    calls=("gateway", "content", "apps", "personas", "simulations"),
     public_egress=True,
 )
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
-WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
+WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 

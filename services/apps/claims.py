@@ -98,7 +98,7 @@ async def verify_app_domain(
     token = domain["verification"][0]["value"]
     error = await checker.check(domain["domain"], token)
     async with transaction(pool) as cur:
-        checked = await queries.record_check(cur, domain["id"], error)
+        checked = await queries.record_check(cur, organization_id, domain["id"], error)
         if checked is None:
             found = await queries.find_app_domain(cur, app_id, domain["id"])
             if found is None:

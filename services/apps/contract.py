@@ -6,6 +6,7 @@ the gateway compiles them into its checks and the OpenAPI document.
 
 from __future__ import annotations
 
+from libs.contract.event import Event
 from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
 from services.apps.schemas import requests, responses
 
@@ -85,3 +86,24 @@ ROUTES: tuple[Route, ...] = (
           "Get a domain's legacy routing config (deprecated)", deprecated=CONTRACT_DATE,
           sunset=LEGACY_ROUTING_SUNSET, response=responses.LegacyRouting, tag="Legacy routing"),
 )  # fmt: skip
+
+# Each carries the resource as the API shows it (a route without the target and product answers add).
+EVENTS: tuple[Event, ...] = (
+    Event("app.created", "An app was created.", responses.App, "Apps"),
+    Event("app.updated", "An app's name, slug or metadata was changed.", responses.App, "Apps"),
+    Event("app.deleted", "An app was deleted, with what it owns.", responses.App, "Apps"),
+    Event("app.restored", "A deleted app was restored.", responses.App, "Apps"),
+    Event("app.domain.created", "A domain was added to an app, verified or not.", responses.AppDomain, "Apps"),
+    Event(
+        "app.domain.verified", "A domain's TXT record was found: the domain is verified.", responses.AppDomain, "Apps"
+    ),
+    Event("app.domain.deleted", "A domain was removed from an app, or deleted with it.", responses.AppDomain, "Apps"),
+    Event("app.route.created", "A route was added to an app.", responses.StoredRoute, "Apps"),
+    Event("app.route.updated", "A route was changed, or restored with its app.", responses.StoredRoute, "Apps"),
+    Event(
+        "app.route.deleted",
+        "A route was deleted (`deletedAt`), on its own or with its app.",
+        responses.StoredRoute,
+        "Apps",
+    ),
+)

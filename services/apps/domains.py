@@ -25,9 +25,13 @@ async def register_domain(
     verification token (a proven challenge's); otherwise a new one is made.
 
     The row is written first, so the unique index has decided who owns the hostname before the
-    provider is asked; if the provider fails, the transaction rolls the row back.
+    provider is asked; if the provider fails, the transaction rolls the row back. An app's domain
+    is announced as `app.domain.created`, verified or not (`app.domain.verified` is for a claim
+    proven later, services/apps/claims.py).
     """
     values = {"verification_token": new_token(), **values, "claim_days": claim_days}
     row = await queries.insert_domain(cur, organization_id, values)
     provider_id = await edge.register(values["domain"])
-    return await queries.set_provider_id(cur, row["id"], provider_id)
+    domain = await queries.set_provider_id(cur, row["id"], provider_id)
+    await queries.announce(cur, "created", organization_id, domain)
+    return domain

@@ -15,10 +15,10 @@ from collections import defaultdict
 
 import aiopg
 
+from libs.common.clients import ContentClient
 from libs.common.db import cursor, transaction
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Organization, service_caller
-from libs.contract.clients import ContentClient
 from services.apps.queries import claims as queries
 
 log = logging.getLogger(__name__)

@@ -11,9 +11,9 @@ from typing import Any
 
 from aiohttp import web
 
+from libs.common.clients import ContentClient
 from libs.common.internal_token import Caller, service_caller
 from libs.common.state import HTTP, SETTINGS, caller_of
-from libs.contract.clients import ContentClient
 
 
 def _content(request: web.Request) -> tuple[ContentClient, Caller]:

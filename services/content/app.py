@@ -14,6 +14,7 @@ from libs.common.relay import INTERVAL_SECONDS, OutboxRelay
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, REDIS, SETTINGS
 from libs.common.tasks import periodic
+from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import CONTENT
 from services.content.queries.outbox import CONTENT_OUTBOX
 from services.content.queries.site_pages import fold_counts
@@ -72,7 +73,9 @@ async def count_folding_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: ContentSettings) -> web.Application:
-    return create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(relay_ctx, count_folding_ctx))
+    return create_service_app(
+        settings, setup_routes, uses_redis=True, cleanup_contexts=(relay_ctx, webhook_relay_ctx, count_folding_ctx)
+    )
 
 
 async def app_factory() -> web.Application:

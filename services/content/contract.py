@@ -6,6 +6,7 @@ the gateway compiles them into its checks and the OpenAPI document.
 
 from __future__ import annotations
 
+from libs.contract.event import Event
 from libs.contract.route import CONTRACT_DATE, Route
 from services.content.schemas import documents, site_pages
 
@@ -42,3 +43,15 @@ ROUTES: tuple[Route, ...] = (
           "Attach, detach and choose the canonical domain of a content document", tag="Content",
           body=documents.DomainsUpdate, response=documents.DocumentDomains),
 )  # fmt: skip
+
+# Each carries the document as the API shows it.
+EVENTS: tuple[Event, ...] = tuple(
+    Event(f"content.document.{intent}", summary, documents.ContentDocument, "Content")
+    for intent, summary in (
+        ("created", "A content document (site page) was created."),
+        ("updated", "A content document was changed."),
+        ("published", "A content document was published."),
+        ("unpublished", "A content document went back to draft."),
+        ("deleted", "A content document was deleted (`deletedAt`)."),
+    )
+)

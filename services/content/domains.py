@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from libs.common.clients import AppsClient
 from libs.common.internal_token import service_caller
 from libs.common.state import HTTP, SETTINGS, caller_of
-from libs.contract.clients import AppsClient
 
 RESOLVE_BATCH = 500  # the most ids /internal/domains/resolve takes at once
 UNKNOWN = "No such domain in this organization."

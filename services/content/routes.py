@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.content import contract
@@ -32,6 +33,7 @@ INTERNAL_HANDLERS = (
     internal.internal_document_indexed,
     internal.internal_changes,
     internal.internal_domains_withdrawn,
+    internal_webhook_changes,
 )
 
 

@@ -1,4 +1,6 @@
-"""Documents in the reduced shapes of the site-page operations' answers."""
+"""Documents as answers and webhook payloads show them, each shape declared once by its response
+schema (libs/common/shapes.py): the full document, and the reduced shapes of the site-page
+operations' answers, to which the views add the document's domains."""
 
 from __future__ import annotations
 
@@ -6,48 +8,31 @@ from collections.abc import Mapping
 from typing import Any
 
 from libs.common.db import Row
+from libs.common.shapes import Shape
 from services.content.locations import slug_of
+from services.content.schemas.documents import ContentDocument
+from services.content.schemas.site_pages import CreatedPage, SitePage, UpdatedPage
 
 DomainEntries = Mapping[str, list[dict[str, Any]]]
+
+# The document's product is `brandId` in its answers; `organization_id` and `product_id` are read
+# for the rules and events of the writes.
+DOCUMENT = Shape(
+    ContentDocument, expressions={"brand_id": "product_id"}, extra_columns=("organization_id", "product_id")
+)
+SITE_PAGE = Shape(SitePage, omit=("domains",))
+CREATED_PAGE = Shape(CreatedPage, omit=("domains",), computed={"slug": lambda row: slug_of(row["file_path"])})
+UPDATED_PAGE = Shape(UpdatedPage, omit=("domains",))
 
 
 def site_page(row: Row, domains: DomainEntries) -> dict[str, Any]:
     """An item of the site-pages list."""
-    return {
-        "id": row["id"],
-        "title": row["title"],
-        "filePath": row["file_path"],
-        "sourceUrl": row["source_url"],
-        "status": row["status"],
-        "type": row["type"],
-        "isManual": row["is_manual"],
-        "metaTitle": row["meta_title"],
-        "metaDescription": row["meta_description"],
-        "publishedAt": row["published_at"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "domains": domains[str(row["id"])],
-    }
+    return {**SITE_PAGE.of(row), "domains": domains[str(row["id"])]}
 
 
 def created_page(row: Row, domains: DomainEntries) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "slug": slug_of(row["file_path"]),
-        "title": row["title"],
-        "sourceUrl": row["source_url"],
-        "status": row["status"],
-        "domains": domains[str(row["id"])],
-    }
+    return {**CREATED_PAGE.of(row), "domains": domains[str(row["id"])]}
 
 
 def updated_page(row: Row, domains: DomainEntries) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "title": row["title"],
-        "filePath": row["file_path"],
-        "sourceUrl": row["source_url"],
-        "status": row["status"],
-        "isManual": row["is_manual"],
-        "domains": domains[str(row["id"])],
-    }
+    return {**UPDATED_PAGE.of(row), "domains": domains[str(row["id"])]}

@@ -11,20 +11,19 @@ from libs.common.catch_up import STEP_SECONDS as CATCH_UP_STEP_SECONDS
 from libs.common.catch_up import CatchUp
 from libs.common.changes import read_changes
 from libs.common.db import transaction
-from libs.common.events import audit_stream, content_events_stream, webhook_events_stream
+from libs.common.events import audit_stream, webhook_events_stream
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.stream_consumer import StreamConsumer
 from libs.common.tasks import periodic_group
 from libs.contract import internal
-from libs.contract.clients import ContentClient
 from libs.contract.parts import EVENTS, WEBHOOK_SOURCES
 from services.events import queries
 from services.events.delivery import deliverer
 from services.events.routes import setup_routes
 from services.events.settings import EventsSettings
-from services.events.sources import AuditRecords, ContentEvents, PartEvents
+from services.events.sources import AuditRecords, PartEvents
 
 PART = EVENTS
 PRUNE_EVERY_SECONDS = 3600.0
@@ -40,25 +39,15 @@ def consumers(app: web.Application) -> tuple[list[StreamConsumer], list[CatchUp]
     """The streams' consumers, and the catch-up of each one whose events a part keeps in its outbox."""
     settings: EventsSettings = app[SETTINGS]
     redis, pool, prefix, http = app[REDIS], app[DB_POOL], settings.redis_prefix, app[HTTP]
-    content = ContentEvents(redis, content_events_stream(prefix), pool, ContentClient(http, settings.content_url))
-    catch_ups = [
-        CatchUp(
-            content,
-            pool,
-            "content",
-            partial(read_changes, http, settings.content_url, internal.CONTENT_CHANGES, PART.name),
-            content.apply_events,
-            from_group=True,
-        )
-    ]
-    parts = []
+    catch_ups = []
+    parts: list[StreamConsumer] = []
     for source in WEBHOOK_SOURCES:
         events = PartEvents(redis, webhook_events_stream(prefix, source.name), pool)
         url = settings.source_urls[source.name]
         read = partial(read_changes, http, url, internal.WEBHOOK_CHANGES[source.name], PART.name)
         catch_ups.append(CatchUp(events, pool, f"webhooks:{source.name}", read, events.apply_events, from_group=True))
         parts.append(events)
-    return [content, *parts, AuditRecords(redis, audit_stream(prefix), pool)], catch_ups
+    return [*parts, AuditRecords(redis, audit_stream(prefix), pool)], catch_ups
 
 
 async def work_ctx(app: web.Application) -> AsyncIterator[None]:

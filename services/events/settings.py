@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from libs.common.address_policy import Network, parse_networks
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
-from libs.contract.parts import Part
+from libs.contract.parts import WEBHOOK_SOURCES, Part
 
 
 def parse_flag(name: str, text: str) -> bool:
@@ -20,8 +20,6 @@ def parse_flag(name: str, text: str) -> bool:
 
 @dataclass(frozen=True)
 class EventsSettings(ServiceSettings):
-    # The content service: a content event names its document, whose state the event carries.
-    content_url: str
     # Each webhook source (WEBHOOK_SOURCES) by name: what its event stream lost is read from it.
     source_urls: Mapping[str, str]
     # Plain http endpoints (local development and tests); production needs https.
@@ -43,13 +41,7 @@ class EventsSettings(ServiceSettings):
         fields["db_pool_max"] = env.integer("EVENTS_DB_POOL_MAX", fields["db_pool_max"], minimum=1)
         return cls(
             **fields,
-            content_url=env.part_url("content"),
-            source_urls={
-                "gateway": env.part_url("gateway"),
-                "apps": env.part_url("apps"),
-                "personas": env.part_url("personas"),
-                "simulations": env.part_url("simulations"),
-            },
+            source_urls={source.name: env.part_url(source.name) for source in WEBHOOK_SOURCES},
             webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
             webhook_allowed_networks=parse_networks(
                 "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")

@@ -6,6 +6,7 @@ the gateway compiles them into its checks and the OpenAPI document.
 
 from __future__ import annotations
 
+from libs.contract.event import Event
 from libs.contract.route import Route
 from services.personas import schemas as personas
 
@@ -43,3 +44,13 @@ ROUTES: tuple[Route, ...] = (
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
           body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
 )  # fmt: skip
+
+EVENTS: tuple[Event, ...] = (
+    Event("persona.updated", "A persona was created, changed or deleted.", personas.Persona, "Personas"),
+    Event(
+        "prompt_suggestions.regenerated",
+        "A product's prompt suggestions were regenerated.",
+        personas.SuggestionsRegenerated,
+        "Prompt suggestions",
+    ),
+)

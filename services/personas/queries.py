@@ -2,30 +2,18 @@
 
 Every statement names the organization, so a row of another organization is never read or
 written, whatever id a caller sends. Answers leave the database as JSON text in their API
-shape, built by PostgreSQL: one timestamp format for a row whether it was just written or
-listed, and cheaper than building dicts and encoding them again.
+shape (services/personas/shapes.py). A write of a persona announces it (`persona.updated`, the
+persona as the API shows it) in the caller's transaction.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from libs.common import webhook_outbox
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_value
-from libs.common.schemas import camel_case
-
-
-def json_object(columns: str) -> str:
-    """The PostgreSQL expression of a row in its API shape (camelCase keys), as JSON."""
-    return "json_build_object(" + ", ".join(f"'{camel_case(name)}', {name}" for name in columns.split(", ")) + ")"
-
-
-PERSONA_JSON = json_object(
-    "id, organization_id, product_id, name, description, system_prompt, created_at, updated_at, deleted_at"
-)
-TOPIC_JSON = json_object("id, organization_id, product_id, name, description, created_at, updated_at")
-SUGGESTION_JSON = json_object(
-    "id, organization_id, product_id, topic_id, persona_id, prompt, status, created_at, updated_at"
-)
+from libs.common.encoding import loads
+from services.personas.shapes import PERSONA_JSON, SUGGESTION_JSON, TOPIC_JSON
 
 PERSONA_NAME_TAKEN = "another active persona of this product already has this name"
 TOPIC_NAME_TAKEN = "another topic of this product already has this name"
@@ -64,6 +52,13 @@ async def _page(
 # Personas.
 
 
+async def _announce(cur: Any, organization_id: str, persona: str | None) -> None:
+    """Queue `persona.updated` for a persona just written (created, changed or deleted)."""
+    if persona is not None:
+        data = loads(persona)
+        await webhook_outbox.record(cur, "persona.updated", organization_id, f"persona:{data['id']}", data)
+
+
 async def list_personas(cur: Any, organization_id: str, product_id: str, limit: int, offset: int) -> bytes:
     return await _page(cur, "personas", "personas", PERSONA_JSON, organization_id, product_id, limit, offset)
 
@@ -77,6 +72,7 @@ async def create_persona(cur: Any, organization_id: str, product_id: str, values
             f" RETURNING {PERSONA_JSON}::text",
             {"organization_id": organization_id, "product_id": product_id, **values},
         )
+    await _announce(cur, organization_id, persona)
     return persona
 
 
@@ -114,6 +110,7 @@ async def update_persona(cur: Any, organization_id: str, persona_id: str, values
             f" RETURNING {PERSONA_JSON}::text",
             {"organization_id": organization_id, "id": persona_id, **values},
         )
+    await _announce(cur, organization_id, persona)
     return persona
 
 
@@ -126,6 +123,7 @@ async def delete_persona(cur: Any, organization_id: str, persona_id: str) -> str
         f" RETURNING {PERSONA_JSON}::text",
         (persona_id, organization_id),
     )
+    await _announce(cur, organization_id, persona)
     return persona
 
 

@@ -123,3 +123,9 @@ class RegenerateRequest(ApiSchema):
 class RegenerateResult(ApiSchema):
     count = fields.Integer(required=True)
     ids = fields.List(fields.String(), required=True)
+
+
+class SuggestionsRegenerated(RegenerateResult):
+    """What `prompt_suggestions.regenerated` carries: the product's new suggestions."""
+
+    product_id = fields.String(required=True)

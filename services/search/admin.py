@@ -17,12 +17,12 @@ import sys
 from collections.abc import Mapping
 
 from libs.common.cli import OperatorParser, parse_uuid
+from libs.common.clients import ContentClient
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.errors import ApiError
 from libs.common.http_client import internal_client
 from libs.common.settings import SettingsError
-from libs.contract.clients import ContentClient
 from services.search.app import load_settings, shared_embedder
 from services.search.indexer import Indexer
 

@@ -11,12 +11,12 @@ from prometheus_client import Gauge
 
 from libs.common.catch_up import STEP_SECONDS, CatchUp
 from libs.common.changes import read_changes
+from libs.common.clients import ContentClient
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
 from libs.common.tasks import periodic
 from libs.contract import internal
-from libs.contract.clients import ContentClient
 from libs.contract.parts import SEARCH
 from services.search.embedding import Embedder
 from services.search.indexer import LAG_EVERY_SECONDS, EventConsumer, Indexer

@@ -26,6 +26,7 @@ from prometheus_client import Gauge
 from redis.exceptions import RedisError
 
 from libs.common.catch_up import NotApplied
+from libs.common.clients import ContentClient
 from libs.common.db import cursor, is_database_unavailable, transaction
 from libs.common.encoding import loads
 from libs.common.errors import ApiError, NotFound
@@ -33,7 +34,6 @@ from libs.common.internal_token import Caller, Organization, service_caller
 from libs.common.metrics import REDIS_ERRORS
 from libs.common.outage import Outage
 from libs.common.stream_consumer import Entry, StreamConsumer
-from libs.contract.clients import ContentClient
 from services.search import chunking, store
 from services.search.embedding import Embedder
 from services.search.metrics import INDEXING_LAG

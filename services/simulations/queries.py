@@ -1,9 +1,7 @@
 """Data access for tasks, environments and runs. Plain async functions, cursor first.
 
-Runs leave the database already in their API shape: PostgreSQL builds the JSON of a page
-(`RUN_JSON`), which measured about 40% faster than building dicts from rows in Python and
-encoding them again. The marshmallow `Run` schema documents that shape; the schemathesis
-suite holds the two together.
+Runs leave the database already in their API shape, as JSON PostgreSQL builds from the `Run`
+shape (services/simulations/shapes.py).
 """
 
 from __future__ import annotations
@@ -14,23 +12,7 @@ from libs.common import webhook_outbox
 from libs.common.db import Row, fetch_one, fetch_value, json_or_null
 from libs.common.encoding import loads
 from libs.common.errors import Conflict, ValidationFailed
-
-RUN_JSON = """json_build_object(
-    'id', r.id, 'environmentId', r.environment_id, 'taskId', r.task_id, 'organizationId', r.organization_id,
-    'status', r.status, 'sandboxId', r.sandbox_id, 'sandboxSnapshot', r.sandbox_snapshot,
-    'overallScore', r.overall_score, 'passed', r.passed, 'tokensUsed', r.tokens_used, 'costUsd', r.cost_usd,
-    'startedAt', r.started_at, 'completedAt', r.completed_at, 'createdAt', r.created_at,
-    'updatedAt', r.updated_at, 'deletedAt', r.deleted_at, 'duration', r.duration,
-    'volumeIds', r.volume_ids, 'logS3Keys', r.log_s3_keys, 'metadata', r.metadata,
-    'environment', json_build_object(
-        'id', e.id, 'name', e.name, 'agentConfig', e.agent_config,
-        'task', json_build_object('id', et.id, 'name', et.name, 'category', et.category)),
-    'task', json_build_object('id', t.id, 'name', t.name, 'category', t.category))"""
-
-RUN_JOINS = """
-    JOIN environments e ON e.id = r.environment_id
-    JOIN tasks et ON et.id = e.task_id
-    JOIN tasks t ON t.id = r.task_id"""
+from services.simulations.shapes import RUN_JOINS, RUN_JSON
 
 # Filter name -> SQL condition; only these fixed strings ever reach the query text.
 RUN_FILTERS = {

@@ -162,3 +162,18 @@ def test_an_endpoint_builds_its_address_with_its_parameters_encoded(
     endpoint: Endpoint, parameters: dict[str, str], query: list[tuple[str, str]], url: str
 ):
     assert endpoint.url("http://content", query, **parameters) == url
+
+
+def test_the_contract_package_stands_on_no_other_library_of_the_project():
+    """libs/contract is the ground floor: the parts list, routes, events and internal endpoints, declared
+    with the standard library and marshmallow alone (its clients live in libs/common/clients.py)."""
+    project = ("libs", "gateway", "services", "aivis", "cli", "deploy", "bench", "tests")
+    importing = {
+        str(path.relative_to(ROOT)): sorted(
+            name
+            for name in imported_modules(path)
+            if name.split(".")[0] in project and not name.startswith("libs.contract")
+        )
+        for path in (ROOT / "libs" / "contract").rglob("*.py")
+    }
+    assert {path: names for path, names in importing.items() if names} == {}

@@ -9,8 +9,8 @@ from pathlib import Path
 import psycopg2
 import pytest
 
-from libs.common.migrations import MigrationError, apply_migrations
-from libs.contract.parts import SIMULATIONS
+from libs.common.migrations import MigrationError, apply_migrations, read_sql
+from libs.contract.parts import SIMULATIONS, WEBHOOK_SOURCES
 from tests.conftest import owned_schema
 
 
@@ -79,3 +79,23 @@ def test_misnamed_files_are_refused(database, scratch_schema, tmp_path):
     write(tmp_path, "create.sql", "SELECT 1;")
     with pytest.raises(MigrationError, match="three-digit number"):
         apply(database, scratch_schema, tmp_path)
+
+
+def test_an_included_file_is_applied_in_its_place_and_guarded_by_the_checksum(database, scratch_schema, tmp_path):
+    shared, part = tmp_path / "shared", tmp_path / "part"
+    shared.mkdir()
+    part.mkdir()
+    write(shared, "things.sql", "CREATE TABLE things (id int PRIMARY KEY);\n")
+    write(part, "001_things.sql", "\\ir ../shared/things.sql\nINSERT INTO things VALUES (1);\n")
+    assert apply(database, scratch_schema, part) == ["001_things"]
+    write(shared, "things.sql", "CREATE TABLE things (id bigint PRIMARY KEY);\n")
+    with pytest.raises(MigrationError, match="001_things was edited"):
+        apply(database, scratch_schema, part)
+
+
+def test_the_shared_webhook_outbox_is_included_by_every_part_that_announces_webhooks():
+    for part in WEBHOOK_SOURCES:
+        included = [path for path in part.migrations.glob("*.sql") if "webhook_outbox.sql" in path.read_text()]
+        assert len(included) == 1, part.name
+        assert "CREATE TABLE webhook_outbox (" in read_sql(included[0]), part.name
+        assert "CREATE TABLE webhook_outbox (" not in included[0].read_text(), part.name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import uuid
@@ -15,7 +14,7 @@ from psycopg2.extensions import make_dsn
 
 from deploy import seed
 from libs.common import bootstrap as db
-from libs.common.migrations import pending_migrations
+from libs.common.migrations import pending_migrations, read_sql
 from libs.contract.parts import CONTENT, GATEWAY, PARTS, SIMULATIONS
 from tests.gateway.dashboard_client import sign_in
 
@@ -147,7 +146,7 @@ def test_two_migrate_jobs_at_once_on_a_fresh_database_both_succeed(database):
 
 def test_a_migration_added_to_the_code_is_pending_until_applied(database, tmp_path):
     for source in CONTENT.migrations.glob("*.sql"):
-        shutil.copy(source, tmp_path / source.name)
+        (tmp_path / source.name).write_text(read_sql(source))  # its includes in place, as applied
     (tmp_path / "999_next.sql").write_text("CREATE TABLE next_thing (id int);")
     conn = psycopg2.connect(database.dsn(CONTENT))
     try:

@@ -13,6 +13,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from standardwebhooks import Webhook
 
+from tests.answer_shapes import assert_event_shape
 from tests.conftest import Client, Stack
 from tests.factories import IdentityFactory, Org, eventually
 
@@ -58,9 +59,12 @@ class Receiver:
         return self.received
 
     def verified(self, secret: str, index: int = -1) -> Any:
-        """The payload of a received delivery, verified by the standardwebhooks package."""
+        """The payload of a received delivery, verified by the standardwebhooks package and checked
+        against its type's declared shape."""
         got = self.received[index]
-        return Webhook(secret).verify(got.body, got.headers)
+        payload = Webhook(secret).verify(got.body, got.headers)
+        assert_event_shape(payload)
+        return payload
 
 
 @pytest.fixture

@@ -19,9 +19,12 @@ COMPONENTS = DOCUMENT["components"]
 
 
 def operations() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every operation: the API's, and the webhooks' (the POST each event type is sent as)."""
     for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
             yield f"{method.upper()} {path}", operation
+    for event_type, item in DOCUMENT["webhooks"].items():
+        yield f"webhook {event_type}", item["post"]
 
 
 def properties(schema: dict[str, Any], where: str) -> Iterator[tuple[str, dict[str, Any]]]:

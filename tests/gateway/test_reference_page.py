@@ -26,5 +26,15 @@ async def test_the_reference_lists_every_operation_with_its_scope_parameters_exa
     assert 'id="license"' in page and 'href="/docs/console"' in page
 
 
+async def test_the_reference_shows_each_webhook_event_with_its_payload(stack: Stack):
+    document = await (await stack.gateway.get("/api/v1/openapi.json")).json()
+    page = html.unescape(await (await stack.gateway.get("/docs")).text())
+    assert 'id="tag-webhook-events"' in page
+    for event_type, item in document["webhooks"].items():
+        assert f'<code class="path">{event_type}</code>' in page
+        assert f'id="{item["post"]["operationId"]}"' in page
+    assert '"type": "app.route.deleted"' in page  # a payload's example
+
+
 async def test_code_spans_become_code_and_the_rest_is_escaped():
     assert str(inline_code("Requires `content:read` <b>")) == "Requires <code>content:read</code> &lt;b&gt;"

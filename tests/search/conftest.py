@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from libs.common.clients import ContentClient
 from libs.common.events import content_events_stream
 from libs.common.redis_client import create_redis
 from libs.common.state import DB_POOL, HTTP
 from libs.common.tasks import periodic
-from libs.contract.clients import ContentClient
 from services.search.app import shared_embedder
 from services.search.indexer import EventConsumer, Indexer
 from tests.conftest import REDIS_URL, Stack

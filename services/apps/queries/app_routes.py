@@ -15,8 +15,8 @@ import psycopg2.errors
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_unique_violation, json_or_null
 from libs.common.errors import Conflict, NotFound
 from libs.common.validators import is_uuid
+from services.apps.shapes import ROUTE
 
-ROUTE_COLUMNS = "id, app_id, path, path_key, target_type, target_id, created_at, updated_at, deleted_at"
 PATH_KEY = "routes_app_canonical_path_key"
 
 
@@ -27,21 +27,11 @@ class PathTaken(Conflict):
 
 
 def route_from_row(row: Row) -> dict[str, Any]:
-    """A route in its API shape and its path's key, without the target and product the views attach.
-
-    Ids as strings (aiopg gives uuid.UUID), since they are compared with ids from other services.
-    """
-    return {
-        "id": str(row["id"]),
-        "appId": str(row["app_id"]),
-        "path": row["path"],
-        "pathKey": row["path_key"],
-        "targetType": row["target_type"],
-        "targetId": str(row["target_id"]),
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-    }
+    """A route as stored (services/apps/shapes.py) and its path's key, without the target and
+    product the views attach."""
+    route = ROUTE.of(row)
+    route["pathKey"] = row["path_key"]
+    return route
 
 
 def public(route: dict[str, Any]) -> dict[str, Any]:
@@ -60,9 +50,9 @@ async def routes_matching(cur: Any, app_id: str, keys: list[str], target_ids: li
     """
     rows = await fetch_all(
         cur,
-        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL"
+        f"SELECT {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL"
         " AND md5(path_key) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(keys)s) AS p))"
-        f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE_COLUMNS} FROM routes WHERE app_id = %(app_id)s"
+        f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s"
         " AND deleted_at IS NULL"
         " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
         " ORDER BY target_id, path)",
@@ -129,7 +119,7 @@ async def insert_routes(
             " SELECT %s, %s, path, path_key, target_type, target_id"
             " FROM unnest(%s::text[], %s::text[], %s::text[], %s::uuid[])"
             " AS given(path, path_key, target_type, target_id)"
-            f" RETURNING {ROUTE_COLUMNS}",
+            f" RETURNING {ROUTE.columns}",
             (app_id, organization_id, *columns),
         )
     except psycopg2.errors.UniqueViolation as exc:
@@ -146,7 +136,7 @@ async def get_route(cur: Any, app_id: str, route_id: str, *, for_update: bool = 
         lock = " FOR UPDATE" if for_update else ""
         row = await fetch_one(
             cur,
-            f"SELECT {ROUTE_COLUMNS} FROM routes WHERE id = %s AND app_id = %s AND deleted_at IS NULL{lock}",
+            f"SELECT {ROUTE.columns} FROM routes WHERE id = %s AND app_id = %s AND deleted_at IS NULL{lock}",
             (route_id, app_id),
         )
     if row is None:
@@ -163,7 +153,7 @@ async def update_route(cur: Any, app_id: str, route_id: str, changes: dict[str, 
         row = await fetch_one(
             cur,
             f"UPDATE routes SET {assignments}, updated_at = clock_timestamp()"
-            f" WHERE id = %(id)s AND app_id = %(app_id)s AND deleted_at IS NULL RETURNING {ROUTE_COLUMNS}",
+            f" WHERE id = %(id)s AND app_id = %(app_id)s AND deleted_at IS NULL RETURNING {ROUTE.columns}",
             {**changes, "id": route_id, "app_id": app_id},
         )
     if row is None:
@@ -187,7 +177,7 @@ async def list_routes(
         conditions.append("target_id = %(target_id)s")
     rows = await fetch_all(
         cur,
-        f"SELECT {ROUTE_COLUMNS} FROM routes WHERE {' AND '.join(conditions)} ORDER BY created_at, id LIMIT %(limit)s",
+        f"SELECT {ROUTE.columns} FROM routes WHERE {' AND '.join(conditions)} ORDER BY created_at, id LIMIT %(limit)s",
         {
             "app_id": app_id,
             "after_at": after[0] if after else None,
@@ -207,7 +197,7 @@ async def delete_route(cur: Any, app_id: str, route_id: str) -> dict[str, Any]:
         row = await fetch_one(
             cur,
             "UPDATE routes SET deleted_at = clock_timestamp()"
-            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {ROUTE_COLUMNS}",
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {ROUTE.columns}",
             (route_id, app_id),
         )
     if row is None:

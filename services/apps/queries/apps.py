@@ -5,52 +5,17 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
+from libs.common import webhook_outbox
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
 from libs.common.etags import etag
 from libs.common.validators import is_uuid
-
-APP_COLUMNS = "id, organization_id, name, slug, metadata, created_at, updated_at, deleted_at"
-CONFIG_COLUMNS = "id, app_id, organization_id, product_id, config, created_at, updated_at, deleted_at"
-RESOURCE_COLUMNS = "id, app_id, resource_type, resource_id, created_at, updated_at, deleted_at"
+from services.apps.shapes import APP, CONFIG, RESOURCE
 
 
-def app_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "organizationId": row["organization_id"],
-        "name": row["name"],
-        "slug": row["slug"],
-        "metadata": row["metadata"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-    }
-
-
-def config_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "appId": row["app_id"],
-        "organizationId": row["organization_id"],
-        "productId": row["product_id"],
-        "config": row["config"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-    }
-
-
-def resource_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "appId": row["app_id"],
-        "resourceType": row["resource_type"],
-        "resourceId": row["resource_id"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-    }
+async def announce(cur: Any, intent: str, app: dict[str, Any]) -> None:
+    """Queue `app.<intent>` with the app as the API shows it, in the caller's transaction."""
+    await webhook_outbox.record(cur, f"app.{intent}", str(app["organizationId"]), f"app:{app['id']}", app)
 
 
 def app_etag(app: dict[str, Any]) -> str:
@@ -66,10 +31,10 @@ def slug_conflict(slug: str) -> AbstractContextManager[None]:
 async def list_apps(cur: Any, organization_id: str) -> list[dict[str, Any]]:
     rows = await fetch_all(
         cur,
-        f"SELECT {APP_COLUMNS} FROM apps WHERE organization_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        f"SELECT {APP.columns} FROM apps WHERE organization_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
         (organization_id,),
     )
-    return [app_from_row(row) for row in rows]
+    return [APP.of(row) for row in rows]
 
 
 async def create_app(
@@ -83,15 +48,16 @@ async def create_app(
         app = await fetch_returned(
             cur,
             "INSERT INTO apps (id, organization_id, name, slug, metadata)"
-            f" VALUES (COALESCE(%s, gen_random_uuid()), %s, %s, %s, %s) RETURNING {APP_COLUMNS}",
+            f" VALUES (COALESCE(%s, gen_random_uuid()), %s, %s, %s, %s) RETURNING {APP.columns}",
             (app_id, organization_id, name, slug, json_or_null(metadata)),
         )
     config = await fetch_returned(
         cur,
-        f"INSERT INTO app_configs (app_id, organization_id) VALUES (%s, %s) RETURNING {CONFIG_COLUMNS}",
+        f"INSERT INTO app_configs (app_id, organization_id) VALUES (%s, %s) RETURNING {CONFIG.columns}",
         (app["id"], organization_id),
     )
-    return {**app_from_row(app), "appConfig": config_from_row(config)}
+    await announce(cur, "created", APP.of(app))
+    return {**APP.of(app), "appConfig": CONFIG.of(config)}
 
 
 async def find_app_row(cur: Any, organization_id: str, app_id: str, lock: bool = False) -> Row | None:
@@ -101,7 +67,7 @@ async def find_app_row(cur: Any, organization_id: str, app_id: str, lock: bool =
         return None
     return await fetch_one(
         cur,
-        f"SELECT {APP_COLUMNS} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
+        f"SELECT {APP.columns} FROM apps WHERE id = %s AND organization_id = %s AND deleted_at IS NULL"
         + (" FOR SHARE" if lock else ""),
         (app_id, organization_id),
     )
@@ -139,21 +105,21 @@ async def get_app(cur: Any, organization_id: str, app_id: str) -> dict[str, Any]
     """An app with its config and resources."""
     app = await require_app(cur, organization_id, app_id)
     config = await fetch_one(
-        cur, f"SELECT {CONFIG_COLUMNS} FROM app_configs WHERE app_id = %s AND deleted_at IS NULL", (app_id,)
+        cur, f"SELECT {CONFIG.columns} FROM app_configs WHERE app_id = %s AND deleted_at IS NULL", (app_id,)
     )
     if config is None:
         raise RuntimeError(f"app {app_id} has no live config")
     return {
-        **app_from_row(app),
-        "appConfig": config_from_row(config),
-        "resources": [resource_from_row(row) for row in await list_resource_rows(cur, app_id)],
+        **APP.of(app),
+        "appConfig": CONFIG.of(config),
+        "resources": [RESOURCE.of(row) for row in await list_resource_rows(cur, app_id)],
     }
 
 
 async def update_app(cur: Any, organization_id: str, app_id: str, changes: dict[str, Any]) -> dict[str, Any]:
     """Change the given fields of a live app; a slug taken by another live app is a 409. No field, no change."""
     if not changes:
-        return app_from_row(await require_app(cur, organization_id, app_id))
+        return APP.of(await require_app(cur, organization_id, app_id))
     if not is_uuid(app_id):
         raise NotFound("app not found")
     values = {**changes, **({"metadata": json_or_null(changes["metadata"])} if "metadata" in changes else {})}
@@ -163,12 +129,14 @@ async def update_app(cur: Any, organization_id: str, app_id: str, changes: dict[
             cur,
             f"UPDATE apps SET {assignments}, updated_at = clock_timestamp()"
             " WHERE id = %(id)s AND organization_id = %(organization_id)s AND deleted_at IS NULL"
-            f" RETURNING {APP_COLUMNS}",
+            f" RETURNING {APP.columns}",
             {**values, "id": app_id, "organization_id": organization_id},
         )
     if row is None:
         raise NotFound("app not found")
-    return app_from_row(row)
+    app = APP.of(row)
+    await announce(cur, "updated", app)
+    return app
 
 
 async def replace_config(cur: Any, organization_id: str, app_id: str, config: dict[str, Any]) -> dict[str, Any]:
@@ -177,18 +145,18 @@ async def replace_config(cur: Any, organization_id: str, app_id: str, config: di
     row = await fetch_one(
         cur,
         "UPDATE app_configs SET config = %s, updated_at = clock_timestamp()"
-        f" WHERE app_id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {CONFIG_COLUMNS}",
+        f" WHERE app_id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {CONFIG.columns}",
         (json_or_null(config), app_id, organization_id),
     )
     if row is None:
         raise NotFound("app not found")
-    return config_from_row(row)
+    return CONFIG.of(row)
 
 
 async def list_resource_rows(cur: Any, app_id: str) -> list[Row]:
     return await fetch_all(
         cur,
-        f"SELECT {RESOURCE_COLUMNS} FROM app_resources WHERE app_id = %s AND deleted_at IS NULL"
+        f"SELECT {RESOURCE.columns} FROM app_resources WHERE app_id = %s AND deleted_at IS NULL"
         " ORDER BY created_at, id",
         (app_id,),
     )
@@ -202,7 +170,7 @@ async def create_resource(
         row = await fetch_returned(
             cur,
             "INSERT INTO app_resources (app_id, organization_id, resource_type, resource_id)"
-            f" VALUES (%s, %s, %s, %s) RETURNING {RESOURCE_COLUMNS}",
+            f" VALUES (%s, %s, %s, %s) RETURNING {RESOURCE.columns}",
             (app_id, organization_id, resource_type, resource_id),
         )
     await cur.execute(
@@ -210,7 +178,7 @@ async def create_resource(
         " WHERE app_id = %s AND product_id IS NULL AND deleted_at IS NULL",
         (resource_id, app_id),
     )
-    return resource_from_row(row)
+    return RESOURCE.of(row)
 
 
 async def delete_resource(cur: Any, app_id: str, resource_id: str) -> dict[str, Any]:
@@ -223,7 +191,7 @@ async def delete_resource(cur: Any, app_id: str, resource_id: str) -> dict[str, 
         row = await fetch_one(
             cur,
             "UPDATE app_resources SET deleted_at = clock_timestamp()"
-            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {RESOURCE_COLUMNS}",
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {RESOURCE.columns}",
             (resource_id, app_id),
         )
     if row is None:
@@ -234,7 +202,7 @@ async def delete_resource(cur: Any, app_id: str, resource_id: str) -> dict[str, 
         " WHERE app_id = %(app)s AND deleted_at IS NULL AND product_id = %(product)s",
         {"app": app_id, "product": row["resource_id"]},
     )
-    return resource_from_row(row)
+    return RESOURCE.of(row)
 
 
 async def live_app_ids(cur: Any, organization_id: str, ids: list[str]) -> set[str]:

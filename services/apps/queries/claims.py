@@ -6,7 +6,8 @@ from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.validators import is_uuid
-from services.apps.queries.domains import DOMAIN_COLUMNS, domain_from_row
+from services.apps.queries.domains import announce
+from services.apps.shapes import DOMAIN
 
 
 async def lock_holder(cur: Any, hostname: str) -> Row | None:
@@ -15,7 +16,7 @@ async def lock_holder(cur: Any, hostname: str) -> Row | None:
     run out."""
     return await fetch_one(
         cur,
-        f"SELECT {DOMAIN_COLUMNS}, expires_at <= clock_timestamp() AS lapsed FROM domains"
+        f"SELECT {DOMAIN.columns}, expires_at <= clock_timestamp() AS lapsed FROM domains"
         " WHERE domain = %s AND (deleted_at IS NULL OR deleted_with_app) AND released_at IS NULL FOR UPDATE",
         (hostname,),
     )
@@ -66,25 +67,33 @@ async def find_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, An
         return None
     row = await fetch_one(
         cur,
-        f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = %s AND app_id = %s AND deleted_at IS NULL",
+        f"SELECT {DOMAIN.columns} FROM domains WHERE id = %s AND app_id = %s AND deleted_at IS NULL",
         (domain_id, app_id),
     )
-    return None if row is None else domain_from_row(row)
+    return None if row is None else DOMAIN.of(row)
 
 
-async def record_check(cur: Any, domain_id: str, error: dict[str, str] | None) -> dict[str, Any] | None:
-    """Store a check of a domain still claimed unverified: verified when `error` is None, else the
-    error. None when the domain no longer is such a claim (released, lapsed or verified meanwhile)."""
+async def record_check(
+    cur: Any, organization_id: str, domain_id: str, error: dict[str, str] | None
+) -> dict[str, Any] | None:
+    """Store a check of a domain still claimed unverified: verified when `error` is None (announced
+    as `app.domain.verified`), else the error. None when the domain no longer is such a claim
+    (released, lapsed or verified meanwhile)."""
     row = await fetch_one(
         cur,
         "UPDATE domains SET verification_checked_at = clock_timestamp(), verification_error = %(error)s,"
         " verified_at = CASE WHEN %(error)s IS NULL THEN clock_timestamp() END,"
         " expires_at = CASE WHEN %(error)s IS NULL THEN NULL ELSE expires_at END, updated_at = clock_timestamp()"
         " WHERE id = %(id)s AND deleted_at IS NULL AND released_at IS NULL AND verified_at IS NULL"
-        f" AND expires_at > clock_timestamp() RETURNING {DOMAIN_COLUMNS}",
+        f" AND expires_at > clock_timestamp() RETURNING {DOMAIN.columns}",
         {"id": domain_id, "error": json_or_null(error)},
     )
-    return None if row is None else domain_from_row(row)
+    if row is None:
+        return None
+    domain = DOMAIN.of(row)
+    if domain["verified"]:
+        await announce(cur, "verified", organization_id, domain)
+    return domain
 
 
 async def release_lapsed(cur: Any) -> int:

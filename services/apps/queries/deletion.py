@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.common.db import fetch_all, fetch_one
+from libs.common.db import fetch_all, fetch_one, fetch_returned
 from libs.common.errors import Conflict, NotFound
 from libs.common.validators import is_uuid
-from services.apps.queries.apps import APP_COLUMNS, app_from_row, slug_conflict
+from services.apps.queries.apps import announce as announce_app
+from services.apps.queries.apps import slug_conflict
+from services.apps.queries.domains import announce as announce_domain
+from services.apps.shapes import APP, DOMAIN
 
 # What an app owns, in the order the purge removes it (routes and domains before the app they name).
 OWNED_TABLES = ("routes", "domains", "app_resources", "app_configs")
@@ -26,17 +29,25 @@ async def delete_app(cur: Any, organization_id: str, app_id: str) -> dict[str, A
         row = await fetch_one(
             cur,
             "UPDATE apps SET deleted_at = clock_timestamp()"
-            f" WHERE id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {APP_COLUMNS}",
+            f" WHERE id = %s AND organization_id = %s AND deleted_at IS NULL RETURNING {APP.columns}",
             (app_id, organization_id),
         )
     if row is None:
         raise NotFound("app not found")
     for table in OWNED_TABLES:
+        # The domains are announced deleted, as one deleted on its own is (routes: their trigger).
+        returning = f" RETURNING {DOMAIN.columns}" if table == "domains" else ""
         await cur.execute(
-            f"UPDATE {table} SET deleted_at = %s, deleted_with_app = true WHERE app_id = %s AND deleted_at IS NULL",
+            f"UPDATE {table} SET deleted_at = %s, deleted_with_app = true WHERE app_id = %s AND deleted_at IS NULL"
+            + returning,
             (row["deleted_at"], app_id),
         )
-    return app_from_row(row)
+        if returning:
+            for domain in await cur.fetchall():
+                await announce_domain(cur, "deleted", organization_id, DOMAIN.of(domain))
+    app = APP.of(row)
+    await announce_app(cur, "deleted", app)
+    return app
 
 
 async def restore_app(cur: Any, organization_id: str, app_id: str, restore_days: int) -> None:
@@ -58,12 +69,15 @@ async def restore_app(cur: Any, organization_id: str, app_id: str, restore_days:
     if row["deleted_at"] is None:
         raise Conflict("the app is not deleted")
     with slug_conflict(row["slug"]):
-        await cur.execute("UPDATE apps SET deleted_at = NULL WHERE id = %s", (app_id,))
+        restored = await fetch_returned(
+            cur, f"UPDATE apps SET deleted_at = NULL WHERE id = %s RETURNING {APP.columns}", (app_id,)
+        )
     for table in OWNED_TABLES:
         await cur.execute(
             f"UPDATE {table} SET deleted_at = NULL, deleted_with_app = false WHERE app_id = %s AND deleted_with_app",
             (app_id,),
         )
+    await announce_app(cur, "restored", APP.of(restored))
 
 
 async def purge_apps(cur: Any, restore_days: int, limit: int) -> int:

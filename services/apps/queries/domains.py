@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from libs.common import webhook_outbox
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
 from services.apps.queries.apps import live_app_ids
-from services.apps.verification import challenge
-
-DOMAIN_COLUMNS = (
-    "id, organization_id, scope, app_id, product_id, domain, type, origin, provider_id, created_at, updated_at,"
-    " deleted_at, verification_token, expires_at, verified_at, verification_checked_at, verification_error,"
-    " released_at, release_reason"
-)
+from services.apps.shapes import DOMAIN
 
 OPTIONAL_DOMAIN_VALUES = {"id": None, "app_id": None, "product_id": None, "origin": None, "claim_days": None}
 
@@ -29,28 +24,11 @@ def held(alias: str = "") -> str:
     return HELD.format(t=f"{alias}." if alias else "")
 
 
-def domain_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "domain": row["domain"],
-        "scope": row["scope"],
-        "productId": row["product_id"],
-        "appId": row["app_id"],
-        "providerId": row["provider_id"],
-        "type": row["type"],
-        "origin": row["origin"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-        "verified": row["verified_at"] is not None,
-        "verifiedAt": row["verified_at"],
-        "verification": [challenge(row["domain"], row["verification_token"])],
-        "verificationCheckedAt": row["verification_checked_at"],
-        "verificationError": row["verification_error"],
-        "expiresAt": row["expires_at"],
-        "releasedAt": row["released_at"],
-        "releaseReason": row["release_reason"],
-    }
+async def announce(cur: Any, intent: str, organization_id: str, domain: dict[str, Any]) -> None:
+    """Queue `app.domain.<intent>` with the domain as the API shows it, in the caller's transaction.
+    Only an app's domains are announced (a legacy product domain belongs to no app)."""
+    if domain["scope"] == "app":
+        await webhook_outbox.record(cur, f"app.domain.{intent}", organization_id, f"app.domain:{domain['id']}", domain)
 
 
 async def insert_domain(cur: Any, organization_id: str, values: dict[str, Any]) -> Row:
@@ -74,34 +52,36 @@ async def insert_domain(cur: Any, organization_id: str, values: dict[str, Any]) 
 
 async def set_provider_id(cur: Any, domain_id: str, provider_id: str) -> dict[str, Any]:
     row = await fetch_returned(
-        cur, f"UPDATE domains SET provider_id = %s WHERE id = %s RETURNING {DOMAIN_COLUMNS}", (provider_id, domain_id)
+        cur, f"UPDATE domains SET provider_id = %s WHERE id = %s RETURNING {DOMAIN.columns}", (provider_id, domain_id)
     )
-    return domain_from_row(row)
+    return DOMAIN.of(row)
 
 
 async def list_app_domains(cur: Any, app_id: str) -> list[dict[str, Any]]:
     """The app's domains that are not deleted, released ones included (their organization sees them go)."""
     rows = await fetch_all(
         cur,
-        f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE app_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
+        f"SELECT {DOMAIN.columns} FROM domains WHERE app_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
         (app_id,),
     )
-    return [domain_from_row(row) for row in rows]
+    return [DOMAIN.of(row) for row in rows]
 
 
-async def delete_app_domain(cur: Any, app_id: str, domain_id: str) -> dict[str, Any]:
-    """Soft-delete one of the app's live domains; its hostname is free at once."""
+async def delete_app_domain(cur: Any, organization_id: str, app_id: str, domain_id: str) -> dict[str, Any]:
+    """Soft-delete one of the app's live domains, announcing it; its hostname is free at once."""
     row = None
     if is_uuid(domain_id):
         row = await fetch_one(
             cur,
             "UPDATE domains SET deleted_at = clock_timestamp()"
-            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {DOMAIN_COLUMNS}",
+            f" WHERE id = %s AND app_id = %s AND deleted_at IS NULL RETURNING {DOMAIN.columns}",
             (domain_id, app_id),
         )
     if row is None:
         raise NotFound("domain not found")
-    return domain_from_row(row)
+    domain = DOMAIN.of(row)
+    await announce(cur, "deleted", organization_id, domain)
+    return domain
 
 
 async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> list[Row]:
@@ -148,5 +128,5 @@ async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) ->
 
 
 async def find_domain(cur: Any, domain_id: str) -> dict[str, Any] | None:
-    row = await fetch_one(cur, f"SELECT {DOMAIN_COLUMNS} FROM domains WHERE id = %s", (domain_id,))
-    return None if row is None else domain_from_row(row)
+    row = await fetch_one(cur, f"SELECT {DOMAIN.columns} FROM domains WHERE id = %s", (domain_id,))
+    return None if row is None else DOMAIN.of(row)

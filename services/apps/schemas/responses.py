@@ -188,7 +188,9 @@ class RoutePreview(ApiSchema):
     routes = fields.List(fields.Nested(RoutePreviewEntry), required=True)
 
 
-class AppRoute(ApiSchema):
+class StoredRoute(ApiSchema):
+    """A route as stored: what its webhook events carry (answers add its target and product)."""
+
     id = fields.String(required=True)
     app_id = fields.String(required=True)
     path = fields.String(required=True)
@@ -199,6 +201,9 @@ class AppRoute(ApiSchema):
     deleted_at = fields.DateTime(
         required=True, allow_none=True, metadata={"description": "Beyond the contract: when the route was deleted."}
     )
+
+
+class AppRoute(StoredRoute):
     # None when the document has been deleted since the route was made.
     target = fields.Nested(AppRouteTarget, required=True, allow_none=True)
     product = fields.Nested(AppProductRef, required=True, allow_none=True)

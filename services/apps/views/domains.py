@@ -45,7 +45,7 @@ async def apps_domains_delete(request: web.Request) -> web.Response:
     organization_id, app_id = caller_of(request).org.id, request.match_info["appId"]
     async with transaction(request.app[DB_POOL]) as cur:
         await app_queries.require_app(cur, organization_id, app_id)
-        domain = await queries.delete_app_domain(cur, app_id, request.match_info["domainId"])
+        domain = await queries.delete_app_domain(cur, organization_id, app_id, request.match_info["domainId"])
     return json_response(domain)
 
 

@@ -13,6 +13,7 @@ from services.apps.products import products_by_id
 from services.apps.queries import apps as queries
 from services.apps.queries import products as product_queries
 from services.apps.schemas.requests import ResourceCreate
+from services.apps.shapes import RESOURCE
 
 RESOURCE_CREATE = ResourceCreate()
 
@@ -24,9 +25,7 @@ async def apps_resources_list(request: web.Request) -> web.Response:
         await queries.require_app(cur, caller_of(request).org.id, app_id)
         rows = await queries.list_resource_rows(cur, app_id)
         products = await products_by_id(request, cur, [str(row["resource_id"]) for row in rows])
-    return json_response(
-        [{**queries.resource_from_row(row), "product": products.get(str(row["resource_id"]))} for row in rows]
-    )
+    return json_response([{**RESOURCE.of(row), "product": products.get(str(row["resource_id"]))} for row in rows])
 
 
 async def apps_resources_create(request: web.Request) -> web.Response:

@@ -8,22 +8,8 @@ from typing import Any
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.etags import etag
 from libs.common.validators import is_uuid
+from services.content.shapes import DOCUMENT
 
-# Column -> key of the full document, in the order of the specification's table.
-DOCUMENT_KEYS = {
-    "id": "id", "created_at": "createdAt", "updated_at": "updatedAt", "deleted_at": "deletedAt",
-    "last_indexed_at": "lastIndexedAt", "published_at": "publishedAt", "file_path": "filePath", "title": "title",
-    "content": "content", "source_url": "sourceUrl", "css_selector": "cssSelector",
-    "css_exclude_selector": "cssExcludeSelector", "source_checksum": "sourceChecksum", "product_id": "brandId",
-    "is_manual": "isManual", "canonical_url": "canonicalUrl", "description": "description",
-    "description_for_agent": "descriptionForAgent", "image": "image", "meta_title": "metaTitle",
-    "meta_description": "metaDescription", "no_index": "noIndex", "og_title": "ogTitle",
-    "og_description": "ogDescription", "og_image": "ogImage", "twitter_title": "twitterTitle",
-    "twitter_description": "twitterDescription", "twitter_image": "twitterImage", "type": "type", "tags": "tags",
-    "current_draft_id": "currentDraftId", "status": "status", "priority": "priority", "prompt_id": "promptId",
-    "redirect_to_url": "redirectToUrl", "metadata": "metadata", "tiptap_json": "tiptapJson",
-}  # fmt: skip
-DOCUMENT_COLUMNS = ", ".join(["organization_id", *DOCUMENT_KEYS])
 JSON_COLUMNS = frozenset({"metadata", "tiptap_json"})
 # What other parts see of a document when it is a route target, built by PostgreSQL: a
 # product's 10,000 targets encode in about half the time this way (docs/performance.md).
@@ -31,11 +17,6 @@ TARGET_JSON = (
     "json_build_object('id', id, 'title', title, 'filePath', file_path, 'sourceUrl', source_url,"
     " 'status', status, 'type', type, 'redirectToUrl', redirect_to_url, 'productId', product_id)"
 )
-
-
-def document_from_row(row: Row) -> dict[str, Any]:
-    """The full content document of the specification."""
-    return {key: row[column] for column, key in DOCUMENT_KEYS.items()}
 
 
 def document_etag(row: Row) -> str:
@@ -55,7 +36,7 @@ async def get_document(cur: Any, organization_id: str, document_id: str, *, with
     live = "" if with_deleted else " AND deleted_at IS NULL"
     return await fetch_one(
         cur,
-        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE id = %s AND organization_id = %s{live}",
+        f"SELECT {DOCUMENT.columns} FROM documents WHERE id = %s AND organization_id = %s{live}",
         (document_id, organization_id),
     )
 
@@ -67,7 +48,7 @@ async def lock_document(cur: Any, organization_id: str, document_id: str, produc
     in_product = "" if product_id is None else " AND product_id = %(product_id)s"
     return await fetch_one(
         cur,
-        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE id = %(id)s AND organization_id = %(organization_id)s"
+        f"SELECT {DOCUMENT.columns} FROM documents WHERE id = %(id)s AND organization_id = %(organization_id)s"
         f" AND deleted_at IS NULL{in_product} FOR UPDATE",
         {"id": document_id, "organization_id": organization_id, "product_id": product_id},
     )
@@ -77,7 +58,7 @@ async def lock_attached(cur: Any, organization_id: str, domain_ids: list[str]) -
     """The organization's live documents attached to any of the domains, locked for this transaction, in id order."""
     return await fetch_all(
         cur,
-        f"SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE organization_id = %s AND deleted_at IS NULL"
+        f"SELECT {DOCUMENT.columns} FROM documents d WHERE organization_id = %s AND deleted_at IS NULL"
         " AND EXISTS (SELECT 1 FROM document_domains a WHERE a.document_id = d.id"
         " AND a.domain_id = ANY(%s::uuid[]) AND a.deleted_at IS NULL) ORDER BY id FOR UPDATE",
         (organization_id, domain_ids),
@@ -106,7 +87,7 @@ async def insert_document(cur: Any, values: dict[str, Any]) -> Row:
         cur,
         f"INSERT INTO documents ({', '.join(columns)}, published_at)"
         f" VALUES ({', '.join(placeholders)}, CASE WHEN %(published)s THEN clock_timestamp() END)"
-        f" RETURNING {DOCUMENT_COLUMNS}",
+        f" RETURNING {DOCUMENT.columns}",
         params,
     )
 
@@ -122,7 +103,7 @@ async def update_document(cur: Any, document_id: str, changes: dict[str, Any]) -
     assignments.append("updated_at = clock_timestamp()")
     return await fetch_returned(
         cur,
-        f"UPDATE documents SET {', '.join(assignments)} WHERE id = %(document_id)s RETURNING {DOCUMENT_COLUMNS}",
+        f"UPDATE documents SET {', '.join(assignments)} WHERE id = %(document_id)s RETURNING {DOCUMENT.columns}",
         {**{column: _stored(column, value) for column, value in changes.items()}, "document_id": document_id},
     )
 
@@ -135,7 +116,7 @@ async def delete_document(cur: Any, organization_id: str, product_id: str, docum
         cur,
         "UPDATE documents SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
         " WHERE id = %s AND organization_id = %s AND product_id = %s AND deleted_at IS NULL"
-        f" RETURNING {DOCUMENT_COLUMNS}",
+        f" RETURNING {DOCUMENT.columns}",
         (document_id, organization_id, product_id),
     )
 
@@ -253,7 +234,7 @@ async def organization_documents(cur: Any, organization_id: str, after: str | No
     """A page of the organization's live documents in id order, starting after `after`."""
     return await fetch_all(
         cur,
-        f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE organization_id = %s AND deleted_at IS NULL"
+        f"SELECT {DOCUMENT.columns} FROM documents WHERE organization_id = %s AND deleted_at IS NULL"
         " AND (%s::uuid IS NULL OR id > %s::uuid) ORDER BY id LIMIT %s",
         (organization_id, after, after, limit),
     )

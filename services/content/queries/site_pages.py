@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_value
+from services.content.shapes import SITE_PAGE
 
-PAGE_COLUMNS = (
-    "d.id, d.title, d.file_path, d.source_url, d.status, d.type, d.is_manual, d.meta_title, d.meta_description,"
-    " d.published_at, d.created_at, d.updated_at"
-)
 ORDER_COLUMNS = {"createdAt": "d.created_at", "updatedAt": "d.updated_at"}
 DIRECTIONS = {"asc": "ASC", "desc": "DESC"}
 # Filter name -> SQL condition; only these fixed strings ever reach the query text. The first
@@ -72,7 +69,7 @@ async def list_pages(
     page = f"SELECT d.id {_source(filters)} ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s"
     return await fetch_all(
         cur,
-        f"SELECT {PAGE_COLUMNS} FROM ({page}) AS page JOIN documents d ON d.id = page.id ORDER BY {order}",
+        f"SELECT {SITE_PAGE.columns_of('d')} FROM ({page}) AS page JOIN documents d ON d.id = page.id ORDER BY {order}",
         {**_params(product_id, filters), "limit": limit, "offset": offset},
     )
 

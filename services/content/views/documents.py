@@ -17,6 +17,7 @@ from services.content.domains import DomainChange, resolve_domains
 from services.content.locations import locate
 from services.content.queries import attachments, documents
 from services.content.schemas.documents import ContentByPathQuery, ContentUpdate, DomainsUpdate, PriorityUpdate
+from services.content.shapes import DOCUMENT
 
 BY_PATH_QUERY = ContentByPathQuery()
 PRIORITY_UPDATE = PriorityUpdate()
@@ -31,7 +32,7 @@ async def content_get(request: web.Request) -> web.Response:
         row = await documents.get_document(cur, caller_of(request).org.id, request.match_info["id"])
     if row is None:
         raise NotFound(NO_SUCH_DOCUMENT)
-    return versioned_response(request, documents.document_from_row(row), documents.document_etag(row))
+    return versioned_response(request, DOCUMENT.of(row), documents.document_etag(row))
 
 
 async def content_get_by_path(request: web.Request) -> web.Response:
@@ -63,7 +64,7 @@ async def _edit(request: web.Request, changes: dict[str, Any]) -> web.Response:
             raise NotFound(NO_SUCH_DOCUMENT)
         check_if_match(request, documents.document_etag(current))  # under the row's lock: no write between
         row = await editing.edit_document(cur, current, changes)
-    return versioned_response(request, documents.document_from_row(row), documents.document_etag(row))
+    return versioned_response(request, DOCUMENT.of(row), documents.document_etag(row))
 
 
 async def content_set_priority(request: web.Request) -> web.Response:

@@ -25,6 +25,7 @@ from services.content.schemas.internal import (
     TargetCount,
     TargetsQuery,
 )
+from services.content.shapes import DOCUMENT
 
 DOCUMENT_LOOKUP = DocumentLookup()
 TARGETS_QUERY = TargetsQuery()
@@ -71,7 +72,7 @@ async def internal_document_get(request: web.Request) -> web.Response:
         row = await documents.get_document(cur, caller_of(request).org.id, request.match_info["id"], with_deleted=True)
     if row is None:
         raise NotFound("no such document")
-    return json_response(documents.document_from_row(row))
+    return json_response(DOCUMENT.of(row))
 
 
 async def internal_organization_documents(request: web.Request) -> web.Response:
@@ -83,7 +84,7 @@ async def internal_organization_documents(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await documents.organization_documents(cur, organization_id, query.get("after"), query["limit"])
     next_after = str(rows[-1]["id"]) if len(rows) == query["limit"] else None
-    return json_response({"documents": [documents.document_from_row(row) for row in rows], "next": next_after})
+    return json_response({"documents": [DOCUMENT.of(row) for row in rows], "next": next_after})
 
 
 async def internal_documents_listed(request: web.Request) -> web.Response:

@@ -1,5 +1,5 @@
 """Typed clients of the internal endpoints (libs/contract/internal.py): the only way a part calls
-another, so every address it reaches is a declared one.
+another, so every address it reaches, and the method it uses, is a declared one.
 
 Each client is bound to the callee's base URL and the process's `InternalClient`; every call is
 made as the given caller (a service acting for an organization), answers the callee's JSON, and
@@ -30,9 +30,7 @@ class ContentClient:
 
     async def lookup_documents(self, caller: Caller, ids: Sequence[str]) -> list[Document]:
         """The live documents of the caller's organization among `ids` (at most 500), as route targets."""
-        answer = await self._http.call(
-            "POST", internal.DOCUMENTS_LOOKUP.url(self._base_url), caller, json={"ids": list(ids)}
-        )
+        answer = await self._http.request(internal.DOCUMENTS_LOOKUP, self._base_url, caller, json={"ids": list(ids)})
         documents: list[Document] = answer["documents"]
         return documents
 
@@ -44,7 +42,7 @@ class ContentClient:
         query = [*(("productId", product_id) for product_id in product_ids), ("status", status), ("limit", str(limit))]
         if after is not None:
             query += [("afterPath", after[0]), ("afterId", after[1])]
-        answer = await self._http.call("GET", internal.TARGETS.url(self._base_url, query), caller)
+        answer = await self._http.request(internal.TARGETS, self._base_url, caller, query=query)
         documents: list[Document] = answer["documents"]
         return documents
 
@@ -54,13 +52,13 @@ class ContentClient:
         body: dict[str, Any] = {"productIds": list(product_ids), "status": status}
         if among is not None:
             body["ids"] = orjson.Fragment(among)
-        answer = await self._http.call("POST", internal.TARGETS_COUNT.url(self._base_url), caller, json=body)
+        answer = await self._http.request(internal.TARGETS_COUNT, self._base_url, caller, json=body)
         count: int = answer["count"]
         return count
 
     async def document(self, caller: Caller, document_id: str) -> Document:
         """The full document of the caller's organization, also when deleted; `NotFound` when unknown."""
-        document: Document = await self._http.call("GET", internal.DOCUMENT.url(self._base_url, id=document_id), caller)
+        document: Document = await self._http.request(internal.DOCUMENT, self._base_url, caller, id=document_id)
         return document
 
     async def organization_documents(
@@ -68,43 +66,41 @@ class ContentClient:
     ) -> tuple[list[Document], str | None]:
         """A page of the organization's live documents in id order after `after`, and the next `after`."""
         query = [("limit", str(limit)), *([("after", after)] if after else [])]
-        url = internal.ORGANIZATION_DOCUMENTS.url(self._base_url, query, orgId=organization_id)
-        page = await self._http.call("GET", url, caller)
+        page = await self._http.request(
+            internal.ORGANIZATION_DOCUMENTS, self._base_url, caller, query=query, orgId=organization_id
+        )
         return page["documents"], page["next"]
 
     async def listed_documents(self, caller: Caller, ids: str) -> list[Document]:
         """The published, indexable live documents among `ids` (a JSON array of at most 10,000, as
         written), each as `{id, title, note, priority, productId, updatedAt}`, in no set order."""
-        url = internal.DOCUMENTS_LISTED.url(self._base_url)
-        answer = await self._http.call("POST", url, caller, json={"ids": orjson.Fragment(ids)})
+        body = {"ids": orjson.Fragment(ids)}
+        answer = await self._http.request(internal.DOCUMENTS_LISTED, self._base_url, caller, json=body)
         documents: list[Document] = answer["documents"]
         return documents
 
     async def last_change(self, caller: Caller) -> str | None:
         """When a document of the caller's organization last changed (deleted ones too); None without any."""
-        answer = await self._http.call("GET", internal.DOCUMENTS_LAST_CHANGE.url(self._base_url), caller)
+        answer = await self._http.request(internal.DOCUMENTS_LAST_CHANGE, self._base_url, caller)
         last: str | None = answer["lastChangedAt"]
         return last
 
     async def documents_text(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
         """id -> markdown content of the published, indexable live documents among `ids` (at most 50)."""
-        url = internal.DOCUMENTS_TEXT.url(self._base_url)
-        answer = await self._http.call("POST", url, caller, json={"ids": list(ids)})
+        answer = await self._http.request(internal.DOCUMENTS_TEXT, self._base_url, caller, json={"ids": list(ids)})
         return {document["id"]: document["content"] for document in answer["documents"]}
 
     async def domains_withdrawn(self, caller: Caller, ids: Sequence[str]) -> int:
         """Detach withdrawn domains (released, deleted on their own, of a purged app; at most 500 ids) from
         the caller's organization's documents; how many documents changed."""
-        answer = await self._http.call(
-            "POST", internal.DOMAINS_WITHDRAWN.url(self._base_url), caller, json={"ids": list(ids)}
-        )
+        answer = await self._http.request(internal.DOMAINS_WITHDRAWN, self._base_url, caller, json={"ids": list(ids)})
         detached: int = answer["documents"]
         return detached
 
     async def mark_indexed(self, caller: Caller, document_id: str, indexed_at: datetime) -> None:
         """Report when the search index last stored the document; `NotFound` when it is gone."""
-        url = internal.DOCUMENT_INDEXED.url(self._base_url, id=document_id)
-        await self._http.call("POST", url, caller, json={"lastIndexedAt": indexed_at})
+        body = {"lastIndexedAt": indexed_at}
+        await self._http.request(internal.DOCUMENT_INDEXED, self._base_url, caller, json=body, id=document_id)
 
 
 class AppsClient:
@@ -116,7 +112,5 @@ class AppsClient:
 
     async def resolve_domains(self, caller: Caller, ids: Sequence[str]) -> dict[str, str]:
         """id -> hostname of the caller's organization's live domains among `ids` (at most 500)."""
-        answer = await self._http.call(
-            "POST", internal.DOMAINS_RESOLVE.url(self._base_url), caller, json={"ids": list(ids)}
-        )
+        answer = await self._http.request(internal.DOMAINS_RESOLVE, self._base_url, caller, json={"ids": list(ids)})
         return {domain["id"]: domain["domain"] for domain in answer["domains"]}

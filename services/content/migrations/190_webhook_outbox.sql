@@ -1,0 +1,1 @@
+\ir ../../../libs/common/sql/webhook_outbox.sql

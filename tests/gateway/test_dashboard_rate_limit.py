@@ -1,0 +1,36 @@
+"""The dashboard's calls to the API pass the same stages as a client's request (gateway/proxy.py,
+`admit`): the same rate limit, and its 429 carries the same `RateLimit-*` headers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.conftest import Client, Stack
+from tests.factories import IdentityFactory
+from tests.gateway.dashboard_client import signed_in
+
+
+@pytest.fixture
+async def limited(stack: Stack) -> AsyncIterator[Client]:
+    client = await stack.start_gateway({"RATE_LIMIT_BURST": "2", "RATE_LIMIT_PER_MINUTE": "6"})
+    yield client
+    await client.close()
+
+
+async def test_a_page_over_the_limit_is_a_429_with_the_apis_headers(limited: Client, identity: IdentityFactory):
+    org = await identity.organization()
+    email, password = await identity.account((org, "owner"))
+    await signed_in(limited, email, password)
+    statuses = []
+    for _ in range(4):  # the organization's page calls the API at least once
+        response = await limited.get(f"/{org.slug}/runs", allow_redirects=False)
+        statuses.append(response.status)
+        if response.status == 429:
+            break
+    assert statuses[0] == 200 and statuses[-1] == 429, statuses
+    assert response.headers["RateLimit-Limit"] == "2"
+    assert response.headers["RateLimit-Remaining"] == "0"
+    assert response.headers["Retry-After"] == "10"  # one token at 6 a minute
+    assert "Too many attempts" in await response.text()
