@@ -70,16 +70,19 @@ def fresh_database() -> Iterator[TestDatabase]:
 
 @pytest.fixture(scope="session")
 def database() -> Iterator[TestDatabase]:
-    check_connection_budget()
     with fresh_database() as created:
         yield created
 
 
-def check_connection_budget() -> None:
+def pytest_sessionstart(session: pytest.Session) -> None:
     """Refuse to start on a PostgreSQL too small for the suite: a run that meets "remaining
     connection slots are reserved" halfway through tells nobody why. `make test` starts one of
-    the suite's own, sized for its workers."""
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    the suite's own, sized for its workers. Checked once, by the process that starts the workers."""
+    if hasattr(session.config, "workerinput"):
+        return
+    if "not stores" in session.config.getoption("markexpr", default=""):
+        return  # `make check`: no test of this run needs a store
+    workers = int(session.config.getoption("numprocesses", default=None) or 1)
     conn = psycopg2.connect(make_dsn(ADMIN_URL, dbname="postgres"))
     try:
         with conn.cursor() as cur:
@@ -90,8 +93,10 @@ def check_connection_budget() -> None:
         conn.close()
     needed = max_connections(workers)
     if usable < needed:
-        pytest.exit(f"PostgreSQL at {ADMIN_URL} allows {usable} connections; {workers} test workers need {needed} "
-                    "(`make test` starts a PostgreSQL of the suite's own, sized for them)", returncode=3)  # fmt: skip
+        raise pytest.UsageError(
+            f"PostgreSQL at {ADMIN_URL} allows {usable} connections; {workers} test workers need {needed}"
+            " (`make test` starts a PostgreSQL of the suite's own, sized for them)"
+        )
 
 
 @pytest.fixture(scope="session")

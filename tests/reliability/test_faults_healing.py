@@ -204,13 +204,13 @@ async def test_webhook_events_reach_their_receiver_after_redis_came_back_empty(p
         first = await create_app(client, stack, "Before the loss")
         await eventually(lambda: first in receiver.resources("app.created"), HEAL_SECONDS, "a delivery before")
         # The events part knows how far it has taken every source (the mark the catch-up reads from).
-        await eventually(lambda: {"content", "webhooks:apps"} <= events_progress(stack), HEAL_SECONDS, "marks")
+        await eventually(lambda: {"webhooks:content", "webhooks:apps"} <= events_progress(stack), HEAL_SECONDS, "marks")
         stack.signal_workers(EVENTS, signal.SIGSTOP)  # the events part held back
         try:
             apps = {await create_app(client, stack, f"Made before the loss {index}") for index in range(5)}
             pages = {await create_page(client, stack, marker()) for _ in range(3)}
             await eventually(lambda: all_published(stack, "apps.webhook_outbox"), 10, "app events relayed")
-            await eventually(lambda: all_published(stack, "content.outbox"), 10, "content events relayed")
+            await eventually(lambda: all_published(stack, "content.webhook_outbox"), 10, "content events relayed")
             stack.restart_redis_empty()
         finally:
             stack.signal_workers(EVENTS, signal.SIGCONT)
