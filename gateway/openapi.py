@@ -57,6 +57,7 @@ TAGS = {
     "Agent simulation": "Agent-simulation runs of the organization.",
     "Webhooks": "Webhook endpoints: signed deliveries (Standard Webhooks) of the organization's events, with retries.",
     "Audit": "The organization's audit trail: every change, refused credential and sign-in, who and from where.",
+    "AI traffic": "AI agents' requests to the organization's Apps: ingested or captured, verified, summarised.",
 }
 
 ERROR_DESCRIPTIONS = {

@@ -120,3 +120,11 @@ class AppsClient:
             "POST", internal.DOMAINS_RESOLVE.url(self._base_url), caller, json={"ids": list(ids)}
         )
         return {domain["id"]: domain["domain"] for domain in answer["domains"]}
+
+    async def domains_by_host(self, caller: Caller, hosts: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """hostname -> `{id, domain, appId, verified}` of the caller's organization's App domains among
+        `hosts` (at most 500), verified or not; a hostname no App of theirs claims is absent."""
+        answer = await self._http.call(
+            "POST", internal.DOMAINS_BY_HOST.url(self._base_url), caller, json={"hosts": list(hosts)}
+        )
+        return {domain["domain"]: domain for domain in answer["domains"]}

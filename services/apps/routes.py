@@ -37,7 +37,7 @@ HANDLERS = (
     agent_files.apps_page_markdown,
     agent_files.apps_sitemap,
 )
-INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
+INTERNAL_HANDLERS = (domains.internal_domains_resolve, domains.internal_domains_by_host)
 
 
 def setup_routes(app: web.Application) -> None:
