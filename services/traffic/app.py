@@ -4,6 +4,7 @@ from the App edge, verified, stored with hourly rollups, and served as logs and 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from aiohttp import web
@@ -22,7 +23,9 @@ from services.traffic.recording import Recorder
 from services.traffic.routes import setup_routes
 from services.traffic.settings import TrafficSettings
 from services.traffic.signatures import SignatureChecker
-from services.traffic.state import CATALOG, HOSTS, RECORDER, STORE
+from services.traffic.state import CATALOG, CLICKHOUSE_ENGINE, HOSTS, RECORDER, STORE
+from services.traffic.store import TrafficStore
+from services.traffic.store_clickhouse import ClickHouseConnect, ClickHouseStore, Engine
 from services.traffic.store_postgres import PostgresStore
 from services.traffic.verification import ReverseDns, Verifier
 
@@ -34,17 +37,37 @@ def load_settings(environ: Mapping[str, str] | None = None) -> TrafficSettings:
     return TrafficSettings.load(PART, environ)
 
 
-async def store_ctx(app: web.Application) -> AsyncIterator[None]:
-    """The store, its partitions made before the first request, and kept so every hour."""
+@asynccontextmanager
+async def opened_store(app: web.Application) -> AsyncIterator[TrafficStore]:
+    """The store AI_TRAFFIC_STORE names: PostgreSQL through the part's pool, or ClickHouse."""
     settings: TrafficSettings = app[SETTINGS]
-    store = app[STORE] = PostgresStore(app[DB_POOL])
-    await store.maintain(datetime.now(UTC), settings.retention_days)
+    if settings.store == "postgres":
+        yield PostgresStore(app[DB_POOL])
+        return
+    given = app[CLICKHOUSE_ENGINE]
+    if given is not None:
+        yield ClickHouseStore(given)
+        return
+    assert settings.clickhouse_url is not None
+    engine = await ClickHouseConnect.connect(settings.clickhouse_url)
+    try:
+        yield ClickHouseStore(engine)
+    finally:
+        await engine.close()
 
-    async def maintain() -> None:
+
+async def store_ctx(app: web.Application) -> AsyncIterator[None]:
+    """The store, its partitions (or tables) made before the first request, and kept so every hour."""
+    settings: TrafficSettings = app[SETTINGS]
+    async with opened_store(app) as store:
+        app[STORE] = store
         await store.maintain(datetime.now(UTC), settings.retention_days)
 
-    async with periodic(MAINTENANCE_SECONDS, maintain, "traffic-maintenance"):
-        yield
+        async def maintain() -> None:
+            await store.maintain(datetime.now(UTC), settings.retention_days)
+
+        async with periodic(MAINTENANCE_SECONDS, maintain, "traffic-maintenance"):
+            yield
 
 
 async def recorder_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -69,11 +92,14 @@ async def capture_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
-def create_app(settings: TrafficSettings) -> web.Application:
+def create_app(settings: TrafficSettings, clickhouse_engine: Engine | None = None) -> web.Application:
+    """`clickhouse_engine`, when given, is used instead of connecting to CLICKHOUSE_URL (the suite
+    and the benchmarks pass ClickHouse embedded by chdb: libs/local/chdb_engine.py)."""
     app = create_service_app(
         settings, setup_routes, uses_redis=True, cleanup_contexts=(store_ctx, recorder_ctx, capture_ctx)
     )
     app[CATALOG] = Catalog.load(settings.catalog_path)
+    app[CLICKHOUSE_ENGINE] = clickhouse_engine
     return app
 
 

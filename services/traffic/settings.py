@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from libs.common.events import edge_requests_stream
-from libs.common.settings import Env, ServiceSettings, common_fields, nameservers
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields, nameservers
 from libs.contract.parts import Part
 from services.traffic.catalog import SNAPSHOT
+
+STORES = ("postgres", "clickhouse")
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,9 @@ class TrafficSettings(ServiceSettings):
     apps_url: str
     # Raw events older than this many days are dropped with their partition (rollups likewise).
     retention_days: int
+    # Where events are kept: PostgreSQL (default) or ClickHouse at CLICKHOUSE_URL (docs/operations.md).
+    store: str
+    clickhouse_url: str | None
     # The agent catalog's snapshot (services/traffic/data/agents.json unless another is named).
     catalog_path: Path
     # Reverse DNS of agents' addresses: the servers asked (none: resolv.conf), their port, the wait.
@@ -36,10 +41,18 @@ class TrafficSettings(ServiceSettings):
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> TrafficSettings:
         env = Env(environ)
+        store = env.text("AI_TRAFFIC_STORE", "postgres")
+        if store not in STORES:
+            raise SettingsError(f"environment variable AI_TRAFFIC_STORE must be postgres or clickhouse, got {store!r}")
+        clickhouse_url = env.text("CLICKHOUSE_URL", "") or None
+        if store == "clickhouse" and clickhouse_url is None:
+            raise SettingsError("environment variable CLICKHOUSE_URL is required when AI_TRAFFIC_STORE is clickhouse")
         return cls(
             **common_fields(part, env),
             apps_url=env.part_url("apps"),
             retention_days=env.integer("AI_TRAFFIC_RETENTION_DAYS", 90, minimum=8),
+            store=store,
+            clickhouse_url=clickhouse_url,
             catalog_path=Path(env.text("AI_TRAFFIC_CATALOG", "") or SNAPSHOT),
             dns_nameservers=nameservers(env.text("DNS_NAMESERVERS", "")),
             dns_port=env.integer("DNS_PORT", 53, minimum=1),

@@ -31,17 +31,29 @@ async def key_directory(aiohttp_server: Any) -> KeyDirectory:
     return directory
 
 
-@pytest.fixture
+# Every case runs on both stores: PostgreSQL, and ClickHouse embedded by chdb.
+@pytest.fixture(params=["postgres", "clickhouse"])
 async def traffic(
-    stack: Stack, dns: FakeDns, key_directory: KeyDirectory, tmp_path: Any, aiohttp_server: Any
-) -> AsyncIterator[TrafficApi]:
+    request: pytest.FixtureRequest, stack: Stack, dns: FakeDns, key_directory: KeyDirectory, tmp_path: Any,
+    aiohttp_server: Any,
+) -> AsyncIterator[TrafficApi]:  # fmt: skip
     """The gateway, through a traffic service reading the test catalog and asking the loopback DNS."""
     catalog = write_test_catalog(tmp_path / "agents.json", key_directory.origin)
-    environ = stack.part_environ(TRAFFIC, AI_TRAFFIC_CATALOG=str(catalog), **dns_environ(dns))
-    server = await aiohttp_server(build_app(TRAFFIC, environ))
+    environ = stack.part_environ(TRAFFIC, AI_TRAFFIC_CATALOG=str(catalog), AI_TRAFFIC_CAPTURE="on", **dns_environ(dns))
+    engine = None
+    if request.param == "clickhouse":
+        from libs.local.chdb_engine import ChdbEngine
+
+        engine = ChdbEngine(str(tmp_path / "clickhouse"))
+        # The engine is given to the app; the address is only what the setting requires.
+        environ |= {"AI_TRAFFIC_STORE": "clickhouse", "CLICKHOUSE_URL": "http://embedded.invalid"}
+    server = await aiohttp_server(build_app(TRAFFIC, environ, clickhouse_engine=engine))
     client = await stack.start_gateway({"TRAFFIC_URL": base_url(server)})
-    yield TrafficApi(client, server)
+    yield TrafficApi(client, server, request.param)
     await client.close()
+    await server.close()
+    if engine is not None:
+        engine.close()
 
 
 @pytest.fixture

@@ -62,6 +62,7 @@ def base_url(server: TestServer) -> str:
 class TrafficApi:
     gateway: Client
     server: TestServer
+    store: str
 
 
 def event(host: str, **fields: Any) -> dict[str, Any]:
