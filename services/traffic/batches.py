@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from marshmallow import ValidationError
+
 from libs.common.encoding import loads
 from libs.common.errors import BadRequest, ValidationFailed
-from libs.common.schemas import is_json_content_type
-from services.traffic.schemas import MAX_EVENTS
+from libs.common.schemas import is_json_content_type, nul_paths
+from services.traffic.schemas import MAX_EVENTS, EventIn
+
+EVENT = EventIn()
 
 NDJSON = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 
@@ -50,3 +54,17 @@ def first_error(messages: Any, prefix: str = "") -> str:
     if isinstance(messages, list) and messages:
         return first_error(messages[0], prefix)
     return f"{prefix}{messages}"
+
+
+def load_event(item: Any) -> dict[str, Any]:
+    """One event of a batch, loaded; ValueError with the message of the first thing wrong."""
+    if not isinstance(item, dict):
+        raise ValueError("an event is a JSON object")
+    nul = nul_paths(item)
+    if nul:
+        raise ValueError(f"{nul[0]}: Must not contain NUL characters.")
+    try:
+        event: dict[str, Any] = EVENT.load(item)
+    except ValidationError as exc:
+        raise ValueError(first_error(exc.messages)) from None
+    return event

@@ -16,18 +16,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis.asyncio as aioredis
-from marshmallow import ValidationError
 
 from libs.common.stream_consumer import Entry, StreamConsumer
-from services.traffic.batches import first_error
+from services.traffic.batches import load_event
 from services.traffic.hosts import AppHost
 from services.traffic.recording import Outcome, Recorder
-from services.traffic.schemas import EventIn
 
 log = logging.getLogger(__name__)
 
 GROUP = "traffic"
-EVENT = EventIn()
 NUMBERS = {"status": int, "bytes": int, "durationMs": float}
 TEXT_FIELDS = ("occurredAt", "host", "path", "method", "userAgent", "ip", "referer", "signature", "signatureInput",
                "signatureAgent")  # fmt: skip
@@ -44,11 +41,9 @@ def event_of(entry_id: bytes, fields: dict[bytes, bytes]) -> tuple[str, dict[str
         if text.get(name):
             raw[name] = kind(text[name])
     raw.setdefault("userAgent", "")
+    event = load_event(raw)
     try:
-        event = EVENT.load(raw)
         return text["organizationId"], event, AppHost(text["appId"], text["domainId"])
-    except ValidationError as exc:
-        raise ValueError(first_error(exc.messages)) from None
     except KeyError as exc:
         raise ValueError(f"{exc.args[0]} is missing") from None
 

@@ -1,7 +1,7 @@
 """The catalog of AI agents and answer engines: the committed snapshot (data/agents.json, built by
 `python -m services.traffic.refresh`), and how a request is told to be one of them.
 
-An agent is recognised by its user agent (the first of the catalog's patterns that matches); a
+An agent is recognised by its user agent (the first of the catalog's patterns found in it); a
 human request by its referrer, when that is an answer engine's host (a referral).
 """
 
@@ -59,10 +59,10 @@ class Catalog:
             Referrer(r["platform"], r["name"], r["operator"], tuple(r["hosts"])) for r in snapshot["referrers"]
         )
         self.by_id = {agent.id: agent for agent in self.agents}
-        alternatives = [
-            f"(?P<a{index}>{pattern})" for index, agent in enumerate(self.agents) for pattern in agent.patterns
-        ]
-        self._expression = re.compile("|".join(alternatives)) if alternatives else None
+        # One expression a pattern, tried in order: most are literals, which `re` finds by a fast
+        # substring search (microseconds for every pattern), where one alternation of them all
+        # is tried position by position (over a millisecond a user agent).
+        self._patterns = [(re.compile(pattern), agent) for agent in self.agents for pattern in agent.patterns]
         self._referrer_hosts = {host: referrer for referrer in self.referrers for host in referrer.hosts}
         self.operators = {agent.operator for agent in self.agents}
 
@@ -71,13 +71,8 @@ class Catalog:
         return cls(loads(path.read_bytes()))
 
     def agent_of(self, user_agent: str) -> Agent | None:
-        """The agent whose pattern matches first in `user_agent`, or None."""
-        if self._expression is None:
-            return None
-        found = self._expression.search(user_agent)
-        if found is None or found.lastgroup is None:
-            return None
-        return self.agents[int(found.lastgroup[1:])]
+        """The agent of the first pattern found in `user_agent`, or None."""
+        return next((agent for pattern, agent in self._patterns if pattern.search(user_agent)), None)
 
     def referrer_of(self, referer: str | None) -> Referrer | None:
         """The answer engine a `Referer` names (its host, or a subdomain of it), or None."""

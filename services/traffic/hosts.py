@@ -14,6 +14,7 @@ from services.traffic.ttl_cache import MISSING, TtlCache
 KNOWN_TTL_SECONDS = 60.0
 UNKNOWN_TTL_SECONDS = 10.0
 ASK_AT_MOST = 500
+HOST_MAX = 253
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class HostDirectory:
         found: dict[str, AppHost] = {}
         missing = []
         for host in set(hosts):
+            if not 0 < len(host) <= HOST_MAX:  # no App's hostname: not worth asking
+                continue
             cached = self._cache.get((organization_id, host))
             if cached is MISSING:
                 missing.append(host)

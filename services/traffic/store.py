@@ -43,6 +43,11 @@ class SummaryQuery:
     group_by: str | None  # bot, operator, category, path, statusClass, verified
 
 
+def by_whole_days(query: SummaryQuery) -> bool:
+    """Whether the path rollup by day answers the query: periods of days, the range whole days."""
+    return query.granularity != "hour" and query.start.hour == 0 and query.end.hour == 0
+
+
 @dataclass(frozen=True)
 class Sums:
     """Additive sums of a bucket (a period, a group, or both)."""

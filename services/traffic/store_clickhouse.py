@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums
+from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
 
 KEYS_KEPT = timedelta(days=8)
 SETTINGS = " SETTINGS output_format_json_quote_64bit_integers = 0"
@@ -100,6 +100,16 @@ def schema(retention_days: int) -> list[str]:
                concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified,
                toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
         FROM events WHERE kind = 'agent' AND NOT spoofed GROUP BY ALL""",
+        f"""CREATE TABLE IF NOT EXISTS path_daily (
+            organization_id UUID, app_id UUID, day DateTime('UTC'), path String, status_class String, verified Bool,
+            visits SimpleAggregateFunction(sum, UInt64), bytes SimpleAggregateFunction(sum, UInt64)
+        ) ENGINE = AggregatingMergeTree PARTITION BY toYYYYMM(day)
+        ORDER BY (organization_id, app_id, day, path, status_class, verified) TTL day + {ttl}""",
+        """CREATE MATERIALIZED VIEW IF NOT EXISTS path_daily_view TO path_daily AS
+        SELECT organization_id, app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path,
+               concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified,
+               toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
+        FROM events WHERE kind = 'agent' AND NOT spoofed GROUP BY ALL""",
         f"""CREATE TABLE IF NOT EXISTS referral_hourly (
             organization_id UUID, app_id UUID, hour DateTime('UTC'), platform String,
             visits SimpleAggregateFunction(sum, UInt64)
@@ -137,6 +147,8 @@ PATH_SUMS = """
     sumIf(visits, status_class IN ('2xx', '3xx')) AS n_successes,
     sumIf(visits, status_class IN ('4xx', '5xx')) AS n_failures, sum(bytes) AS n_bytes, toUInt64(0) AS n_spoofed"""
 BUCKETS = {"hour": "hour", "day": "toStartOfDay(hour)", "week": "toMonday(hour)"}
+HOURS = "hour >= {start:DateTime('UTC')} AND hour < {end:DateTime('UTC')}"
+DAYS = "day >= {start:DateTime('UTC')} AND day < {end:DateTime('UTC')}"
 
 
 def when(moment: datetime) -> str:
@@ -208,25 +220,29 @@ class ClickHouseStore:
 
     async def summary(self, organization_id: str, query: SummaryQuery) -> SummarySums:
         params: dict[str, Any] = {"org": organization_id, "start": hour_of(query.start), "end": hour_of(query.end)}
-        where = "organization_id = {org:UUID} AND hour >= {start:DateTime('UTC')} AND hour < {end:DateTime('UTC')}"
         if query.app_id is not None:
-            where += " AND app_id = {app:UUID}"
             params["app"] = query.app_id
+        where = scope(query, HOURS)
         totals = _rows(
             await self._engine.query(f"SELECT {AGENT_SUMS} FROM agent_hourly WHERE {where}" + SETTINGS, params)
         )
         table, sums = ("path_hourly", PATH_SUMS) if query.group_by == "path" else ("agent_hourly", AGENT_SUMS)
-        bucket = BUCKETS[query.granularity]
+        bucket, grouped_where = BUCKETS[query.granularity], where
+        if query.group_by == "path" and by_whole_days(query):
+            table, bucket, grouped_where = (
+                "path_daily",
+                BUCKETS[query.granularity].replace("hour", "day"),
+                scope(query, DAYS),
+            )
         group = GROUP_COLUMNS[query.group_by] if query.group_by else "''"
         series = _rows(await self._engine.query(
-            f"SELECT toString({bucket}) AS bucket, {group} AS grp, {sums} FROM {table} WHERE {where}"
+            f"SELECT toString({bucket}) AS bucket, {group} AS grp, {sums} FROM {table} WHERE {grouped_where}"
             " GROUP BY bucket, grp" + SETTINGS, params,
         ))  # fmt: skip
         groups = _rows(await self._engine.query(
-            f"SELECT {group} AS grp, {sums} FROM {table} WHERE {where} GROUP BY grp" + SETTINGS, params,
+            f"SELECT {group} AS grp, {sums} FROM {table} WHERE {grouped_where} GROUP BY grp" + SETTINGS, params,
         )) if query.group_by else []  # fmt: skip
-        distinct = _rows(await self._engine.query(
-            f"SELECT uniqExact(path) AS n FROM path_hourly WHERE {where}" + SETTINGS, params))  # fmt: skip
+        distinct = _rows(await self._engine.query(*self._distinct_paths(query, params)))
         referrals = _rows(await self._engine.query(
             f"SELECT platform, sum(visits) AS n_visits FROM referral_hourly WHERE {where} GROUP BY platform" + SETTINGS,
             params,
@@ -243,6 +259,25 @@ class ClickHouseStore:
             referrals={row["platform"]: int(row["n_visits"]) for row in referrals},
             crawls={row["operator"]: int(row["n_visits"]) for row in crawls},
         )
+
+    @staticmethod
+    def _distinct_paths(query: SummaryQuery, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """As in PostgreSQL: whole days from `path_daily`, the hours around them from `path_hourly`."""
+        first = (query.start + timedelta(hours=23)).replace(hour=0)
+        last = query.end.replace(hour=0)
+        if first >= last:
+            return f"SELECT uniqExact(path) AS n FROM path_hourly WHERE {scope(query, HOURS)}" + SETTINGS, params
+        days = scope(query, "day >= {first:DateTime('UTC')} AND day < {last:DateTime('UTC')}")
+        edges = scope(query, "(hour >= {start:DateTime('UTC')} AND hour < {first:DateTime('UTC')}"
+                             " OR hour >= {last:DateTime('UTC')} AND hour < {end:DateTime('UTC')})")  # fmt: skip
+        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM path_daily WHERE {days}"
+                     f" UNION ALL SELECT path FROM path_hourly WHERE {edges})" + SETTINGS)  # fmt: skip
+        return statement, {**params, "first": hour_of(first), "last": hour_of(last)}
+
+
+def scope(query: SummaryQuery, period: str) -> str:
+    app = " AND app_id = {app:UUID}" if query.app_id is not None else ""
+    return f"organization_id = {{org:UUID}} AND {period}{app}"
 
 
 def _stored(organization_id: str, row: Row) -> dict[str, Any]:

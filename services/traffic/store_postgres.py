@@ -16,7 +16,7 @@ from psycopg2 import sql
 
 from libs.common.db import cursor, fetch_all, fetch_value, transaction
 from libs.common.encoding import dumps
-from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums
+from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
 
 COLUMNS = (
     ("id", "text"), ("occurred_at", "timestamptz"), ("source", "text"), ("app_id", "uuid"), ("domain_id", "uuid"),
@@ -53,6 +53,13 @@ WITH batch AS (
            coalesce(sum(bytes), 0)
     FROM stored s WHERE kind = 'agent' AND NOT spoofed GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
     ON CONFLICT (organization_id, app_id, hour, path, status_class, verified)
+    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes
+), path_days AS (
+    INSERT INTO path_daily AS r (organization_id, app_id, day, path, status_class, verified, visits, bytes)
+    SELECT %(org)s::uuid, app_id, date_trunc('day', occurred_at), path, {STATUS_CLASS}, verified, count(*),
+           coalesce(sum(bytes), 0)
+    FROM stored s WHERE kind = 'agent' AND NOT spoofed GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+    ON CONFLICT (organization_id, app_id, day, path, status_class, verified)
     DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes
 ), referrals AS (
     INSERT INTO referral_hourly AS r (organization_id, app_id, hour, platform, visits)
@@ -98,6 +105,7 @@ PATH_SUMS = """
     coalesce(sum(visits) FILTER (WHERE status_class IN ('4xx', '5xx')), 0) AS failures,
     coalesce(sum(bytes), 0) AS bytes,
     0 AS spoofed"""
+HOURS = "hour >= %(start)s AND hour < %(end)s"
 # Raw events are kept whole days; a day ahead of these is always there.
 DAYS_AHEAD = 3
 # Events may arrive 7 days late; their ids are remembered a day longer.
@@ -139,13 +147,11 @@ class PostgresStore:
     async def summary(self, organization_id: str, query: SummaryQuery) -> SummarySums:
         params = {"org": organization_id, "start": query.start, "end": query.end, "app": query.app_id,
                   "granularity": query.granularity}  # fmt: skip
-        where = "organization_id = %(org)s::uuid AND hour >= %(start)s AND hour < %(end)s"
-        if query.app_id is not None:
-            where += " AND app_id = %(app)s"
+        where = scope(query, HOURS)
         async with cursor(self._pool) as cur:
             totals = (await fetch_all(cur, f"SELECT {AGENT_SUMS} FROM agent_hourly WHERE {where}", params))[0]
             grouped = await self._grouped(cur, query, where, params)
-            distinct = await fetch_value(cur, f"SELECT count(DISTINCT path) FROM path_hourly WHERE {where}", params)
+            distinct = await fetch_value(cur, *distinct_paths(query, params))
             referrals = await fetch_all(
                 cur, f"SELECT platform, sum(visits) AS visits FROM referral_hourly WHERE {where} GROUP BY 1", params
             )
@@ -171,6 +177,9 @@ class PostgresStore:
         """Sums per period (and group), and per group over the whole range."""
         table, sums = ("path_hourly", PATH_SUMS) if query.group_by == "path" else ("agent_hourly", AGENT_SUMS)
         bucket = "date_trunc(%(granularity)s, hour)"
+        if query.group_by == "path" and by_whole_days(query):
+            table, bucket = "path_daily", "date_trunc(%(granularity)s, day)"
+            where = scope(query, "day >= %(start)s AND day < %(end)s")
         if query.group_by is None:
             return await fetch_all(
                 cur, f"SELECT {bucket} AS bucket, NULL AS grp, {sums} FROM {table} WHERE {where} GROUP BY 1", params
@@ -205,6 +214,28 @@ class PostgresStore:
                     sql.SQL("DELETE FROM {} WHERE hour < %s").format(sql.Identifier(table)), (oldest_kept,)
                 )
             await cur.execute("DELETE FROM event_keys WHERE received_at < %s", (now - KEYS_KEPT,))
+
+
+def scope(query: SummaryQuery, period: str) -> str:
+    """The rows of the query's organization (and App) in `period`, a condition on the rollup's time."""
+    app = " AND app_id = %(app)s" if query.app_id is not None else ""
+    return f"organization_id = %(org)s::uuid AND {period}{app}"
+
+
+def distinct_paths(query: SummaryQuery, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """How many paths the range saw: its whole days from `path_daily`, the hours before the first
+    and after the last whole day from `path_hourly`, as one set."""
+    first = (query.start + timedelta(hours=23)).replace(hour=0)
+    last = query.end.replace(hour=0)
+    if first >= last:
+        return f"SELECT count(DISTINCT path) FROM path_hourly WHERE {scope(query, HOURS)}", params
+    days = scope(query, "day >= %(first)s AND day < %(last)s")
+    edges = scope(query, "(hour >= %(start)s AND hour < %(first)s OR hour >= %(last)s AND hour < %(end)s)")
+    statement = (
+        f"SELECT count(*) FROM (SELECT path FROM path_daily WHERE {days}"
+        f" UNION SELECT path FROM path_hourly WHERE {edges}) p"
+    )
+    return statement, {**params, "first": first, "last": last}
 
 
 def partition_name(day: datetime) -> str:

@@ -56,7 +56,9 @@ def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str
         total = _add(found_here, bucket)
         point = {"start": max(bucket, query.start), "end": min(bucket + step, query.end), **metrics(total)}
         point["groups"] = (
-            [] if query.group_by is None else [_group(s) for s in sorted(found_here, key=lambda s: -s.visits)]
+            []
+            if query.group_by is None
+            else [_group(s) for s in sorted(found_here, key=lambda s: (-s.visits, s.group or ""))]
         )
         series.append(point)
         bucket += step

@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from aiohttp import web
-from marshmallow import ValidationError
 
 from libs.common.cursors import page_of
 from libs.common.encoding import json_response
@@ -14,16 +13,17 @@ from libs.common.errors import ValidationFailed
 from libs.common.schemas import load_query
 from libs.common.state import caller_of
 from services.traffic import schemas
-from services.traffic.batches import first_error, parse_batch
+from services.traffic.batches import load_event, parse_batch
 from services.traffic.recording import Outcome
 from services.traffic.state import CATALOG, HOSTS, RECORDER, STORE
 from services.traffic.store import LogFilters, Row, SummaryQuery
 from services.traffic.summary import shape
 
-EVENT = schemas.EventIn()
 LOG_QUERY = schemas.LogQuery()
 SUMMARY_QUERY = schemas.SummaryQuery()
 DEFAULT_SPAN = timedelta(days=7)
+# Far past any traffic kept, and far from the calendar's ends.
+EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
 LONGEST_SPAN = {"hour": timedelta(days=31), "day": timedelta(days=400), "week": timedelta(days=800)}
 
 
@@ -42,12 +42,9 @@ async def ai_traffic_events_ingest(request: web.Request) -> web.Response:
     loaded: list[tuple[int, dict[str, Any]]] = []
     for index, item in enumerate(items):
         try:
-            event = EVENT.load(item) if isinstance(item, dict) else None
-        except ValidationError as exc:
-            outcome.reject(index, first_error(exc.messages))
-            continue
-        if event is None:
-            outcome.reject(index, "an event is a JSON object")
+            event = load_event(item)
+        except ValueError as exc:
+            outcome.reject(index, str(exc))
             continue
         loaded.append((index, event | {"host": canonical_host(event["host"])}))
     caller = caller_of(request)
@@ -82,9 +79,12 @@ async def ai_traffic_logs_list(request: web.Request) -> web.Response:
 
 
 def _whole_hour(moment: datetime, name: str) -> datetime:
-    if moment.minute or moment.second or moment.microsecond:
+    utc = moment.astimezone(UTC)
+    if utc.minute or utc.second or utc.microsecond:
         raise ValidationFailed(details={name: "Must be a whole UTC hour, such as 2026-11-28T14:00:00Z."})
-    return moment.astimezone(UTC)
+    if not EARLIEST <= utc <= LATEST:
+        raise ValidationFailed(details={name: "Must be between 2000 and 2100."})
+    return utc
 
 
 def summary_query(query: dict[str, Any], now: datetime) -> SummaryQuery:

@@ -44,6 +44,7 @@ async def test_bad_events_are_refused_alone_never_the_batch(tenant: Tenant, othe
         event(tenant.host, ip="not-an-address"),
         event(tenant.host, status=99),
         "not an object",
+        event(tenant.host, userAgent="GPTBot\x00"),
     ]
     status, body = await tenant.send(batch)
     assert status == 200
@@ -56,6 +57,7 @@ async def test_bad_events_are_refused_alone_never_the_batch(tenant: Tenant, othe
         (5, "ip: Not an IPv4 or IPv6 address."),
         (6, "status: Must be greater than or equal to 100 and less than or equal to 599."),
         (7, "an event is a JSON object"),
+        (8, "userAgent: Must not contain NUL characters."),
     ]
     assert [row["id"] for row in await stored(tenant)] == ["good"]
     assert await stored(other_tenant) == []

@@ -3,7 +3,7 @@ its count and total, closed-open UTC periods."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from tests.traffic.support import BROWSER_UA, TESTBOT_UA, Tenant, event
 
@@ -107,6 +107,9 @@ async def test_a_period_must_be_whole_hours_in_order(tenant: Tenant):
     hour = this_hour()
     status, body = await tenant.get(SUMMARY, **{"from": (hour + timedelta(minutes=30)).isoformat()})
     assert (status, body["details"]) == (422, {"from": "Must be a whole UTC hour, such as 2026-11-28T14:00:00Z."})
+    half_past = (hour + timedelta(hours=2)).astimezone(timezone(timedelta(hours=5, minutes=30)))  # 30 min in UTC
+    status, body = await tenant.get(SUMMARY, **{"from": half_past.replace(minute=0).isoformat()})
+    assert (status, list(body["details"])) == (422, ["from"])
     status, body = await tenant.get(SUMMARY, **{"from": hour.isoformat(), "to": hour.isoformat()})
     assert (status, body["details"]) == (422, {"from": "Must be before `to`."})
     status, body = await tenant.get(SUMMARY, granularity="minute")
@@ -118,3 +121,21 @@ async def test_the_summary_needs_the_analytics_read_scope(tenant: Tenant, identi
     async with tenant.api.gateway.get(SUMMARY, headers={"x-api-key": key}) as response:
         body = await response.json()
     assert (response.status, body["details"]) == (403, {"requiredScope": "analytics:read"})
+
+
+async def test_distinct_paths_and_paths_by_day_count_whole_days_and_the_hours_around_them(tenant: Tenant):
+    day = this_hour().replace(hour=0) - timedelta(days=2)
+    sent = [(day - timedelta(hours=12) + timedelta(minutes=10), "/b"), (day - timedelta(minutes=50), "/a"),
+            (day + timedelta(minutes=10), "/c"), (day + timedelta(days=1, hours=5, minutes=10), "/a")]  # fmt: skip
+    status, body = await tenant.send([event(tenant.host, occurredAt=at.isoformat(), path=path) for at, path in sent])
+    assert (status, body["data"]["accepted"]) == (200, 4)
+    edges = {"from": (day - timedelta(hours=1)).isoformat(), "to": (day + timedelta(days=1, hours=6)).isoformat()}
+    status, body = await tenant.get(SUMMARY, granularity="hour", **edges)
+    assert (status, body["data"]["totals"]["distinctPaths"], body["data"]["totals"]["visits"]) == (200, 2, 3)
+    days = {"from": (day - timedelta(days=1)).isoformat(), "to": (day + timedelta(days=2)).isoformat()}
+    status, body = await tenant.get(SUMMARY, granularity="day", groupBy="path", **days)
+    assert status == 200
+    assert body["data"]["totals"]["distinctPaths"] == 3
+    assert [(g["key"], g["visits"]) for g in body["data"]["groups"]] == [("/a", 2), ("/b", 1), ("/c", 1)]
+    assert [[(g["key"], g["visits"]) for g in p["groups"]] for p in body["data"]["series"]] == [
+        [("/a", 1), ("/b", 1)], [("/c", 1)], [("/a", 1)]]  # fmt: skip
