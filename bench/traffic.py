@@ -132,6 +132,9 @@ FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
 INSERT INTO path_hourly SELECT organization_id, app_id, date_trunc('hour', occurred_at), path,
        (status / 100)::text || 'xx', verified, count(*), sum(bytes)
 FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
+INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', occurred_at), path,
+       (status / 100)::text || 'xx', verified, count(*), sum(bytes)
+FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
 """
 SCAN = "SELECT count(*), sum(bytes) FROM events WHERE organization_id = %(org)s AND app_id = %(app)s"
 
@@ -148,7 +151,7 @@ def seed_postgres(stack: BenchStack, who: dict[str, str], events: int, start: da
         cur.execute(SEED, params)
         cur.execute(ROLLUPS, params)
     with conn, conn.cursor() as cur:
-        cur.execute("ANALYZE events; ANALYZE agent_hourly; ANALYZE path_hourly")
+        cur.execute("ANALYZE events; ANALYZE agent_hourly; ANALYZE path_hourly; ANALYZE path_daily")
     conn.close()
     return time.perf_counter() - started
 
