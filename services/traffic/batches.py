@@ -9,9 +9,9 @@ from marshmallow import ValidationError
 from libs.common.encoding import loads
 from libs.common.errors import BadRequest, ValidationFailed
 from libs.common.schemas import is_json_content_type, nul_paths
-from services.traffic.schemas import MAX_EVENTS, EventIn
+from services.traffic.schemas import MAX_EVENTS, TrafficEvent
 
-EVENT = EventIn()
+EVENT = TrafficEvent()
 
 NDJSON = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 

@@ -19,8 +19,8 @@ from services.traffic.state import CATALOG, HOSTS, RECORDER, STORE
 from services.traffic.store import LogFilters, Row, SummaryQuery
 from services.traffic.summary import shape
 
-LOG_QUERY = schemas.LogQuery()
-SUMMARY_QUERY = schemas.SummaryQuery()
+LOG_QUERY = schemas.TrafficLogQuery()
+SUMMARY_QUERY = schemas.TrafficSummaryQuery()
 DEFAULT_SPAN = timedelta(days=7)
 # Far past any traffic kept, and far from the calendar's ends.
 EARLIEST, LATEST = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
