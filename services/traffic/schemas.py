@@ -186,7 +186,7 @@ class TrafficPoint(TrafficMetrics):
     start = fields.DateTime(required=True, metadata=about("The period's start, inclusive" + WHEN + "."))
     end = fields.DateTime(required=True, metadata=about("The period's end, exclusive" + WHEN + "."))
     groups = fields.List(fields.Nested(TrafficGroup), required=True, metadata=about(
-        "The period's sums by `groupBy`; empty without it."))  # fmt: skip
+        "The period's sums by `groupBy`, of the groups in `groups`; empty without it."))  # fmt: skip
 
 
 class TrafficReferral(ApiSchema):
@@ -214,7 +214,7 @@ class TrafficSummary(ApiSchema):
     group_by = fields.String(required=True, allow_none=True, metadata=about("What `groups` are by; null without."))
     totals = fields.Nested(TrafficTotals, required=True, metadata=about("The sums of the whole period."))
     groups = fields.List(fields.Nested(TrafficGroup), required=True, metadata=about(
-        "The sums by `groupBy` over the whole period, most visits first."))  # fmt: skip
+        "The sums by `groupBy` over the whole period, most visits first: the 100 largest."))  # fmt: skip
     series = fields.List(fields.Nested(TrafficPoint), required=True, metadata=about(
         "Every period of the range, in order, also those without visits."))  # fmt: skip
     referrals = fields.List(fields.Nested(TrafficReferral), required=True, metadata=about(

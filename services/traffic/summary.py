@@ -16,6 +16,8 @@ from services.traffic.catalog import Catalog
 from services.traffic.store import SummaryQuery, SummarySums, Sums
 
 STEPS = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta(weeks=1)}
+# The largest groups answered (by visits over the whole period); each period's groups are among them.
+TOP_GROUPS = 100
 
 
 def period_start(moment: datetime, granularity: str) -> datetime:
@@ -43,7 +45,8 @@ def _group(sums: Sums) -> dict[str, Any]:
 
 
 def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str, Any]:
-    groups = sorted((g for g in found.groups if g.visits), key=lambda g: (-g.visits, g.group or ""))
+    groups = sorted((g for g in found.groups if g.visits), key=lambda g: (-g.visits, g.group or ""))[:TOP_GROUPS]
+    shown = {g.group for g in groups}
     by_bucket: dict[datetime, list[Sums]] = {}
     for sums in found.series:
         assert sums.bucket is not None
@@ -54,6 +57,7 @@ def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str
     while bucket < query.end:
         found_here = [s for s in by_bucket.get(bucket, []) if s.visits]
         total = _add(found_here, bucket)
+        found_here = [s for s in found_here if s.group in shown]
         point = {"start": max(bucket, query.start), "end": min(bucket + step, query.end), **metrics(total)}
         point["groups"] = (
             []
