@@ -228,7 +228,10 @@ def _operation(route: Route) -> dict[str, Any]:
         "responses": responses,
     }
     if route.body is not None:
-        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": route.body}}}
+        body: Any = route.body
+        if route.body_many:
+            body = {"type": "array", "items": route.body, "minItems": 1, "maxItems": route.body_many}
+        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
     if route.deprecated is not None:
         operation["deprecated"] = True
     return operation

@@ -15,7 +15,8 @@ TAG = "AI traffic"
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/analytics/events", PART, "analytics:write", "ai_traffic_events_ingest",
           "Record requests an App's edge answered: a JSON array or NDJSON of at most 1,000 events or 1 MiB;"
-          " idempotent by event id", body=s.TrafficEvent, response=s.TrafficIngestResult, tag=TAG),
+          " idempotent by event id", body=s.TrafficEvent, body_many=s.MAX_EVENTS, response=s.TrafficIngestResult,
+          tag=TAG),
     Route("GET", "/api/v1/ai-traffic/logs", PART, "logs:read", "ai_traffic_logs_list",
           "The organization's AI-agent requests and referrals, newest first", query=s.TrafficLogQuery,
           response=s.TrafficLogPage, tag=TAG),
