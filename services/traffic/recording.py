@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -64,7 +65,7 @@ class Recorder:
     _limit: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(VERIFY_CONCURRENCY))
 
     async def record(
-        self, organization_id: str, events: list[tuple[int, dict[str, Any], AppHost | None]], source: str,
+        self, organization_id: str, events: Sequence[tuple[int, dict[str, Any], AppHost | None]], source: str,
         now: datetime, outcome: Outcome,
     ) -> Outcome:  # fmt: skip
         """Check, classify, verify and store `events` (index, loaded event, its App or None)."""
