@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from services.traffic.catalog import Catalog
+from services.traffic.catalog import Agent, Catalog
 from services.traffic.hosts import AppHost
 from services.traffic.store import Row, TrafficStore
-from services.traffic.verification import Claim, Verifier
+from services.traffic.verification import Claim, Verdict, Verifier
 
 OLDEST = timedelta(days=7)
 NEWEST = timedelta(minutes=5)
@@ -79,15 +79,22 @@ class Recorder:
                 outcome.duplicates += 1
             else:
                 candidates[event["id"]] = (event, app_host)
-        rows = await asyncio.gather(*(self._row(event, app_host, source) for event, app_host in candidates.values()))
-        kept = [row for row in rows if row is not None]
-        outcome.dropped += len(rows) - len(kept)
+        found = (self._row(event, app_host, source) for event, app_host in candidates.values())
+        classified = [item for item in found if item is not None]
+        outcome.dropped += len(candidates) - len(classified)
+        # Only what needs a lookup (a signature, reverse DNS not cached) waits on one; the rest is settled.
+        await asyncio.gather(*(self._verify(*item) for item in classified if item[0]["verified"] is None))
+        kept = [row for row, _, _ in classified]
         stored = await self.store.record(organization_id, kept)
         outcome.accepted += stored
         outcome.duplicates += len(kept) - stored
         return outcome
 
-    async def _row(self, event: dict[str, Any], app_host: AppHost, source: str) -> Row | None:
+    def _row(
+        self, event: dict[str, Any], app_host: AppHost, source: str
+    ) -> tuple[Row, Agent | None, Claim | None] | None:
+        """The event's row, classified, and verified when that needs no lookup (`verified` None when
+        it does: `_verify` finishes it); None for a human no answer engine referred."""
         row: Row = {
             "id": event["id"], "occurred_at": event["occurred_at"], "source": source, "app_id": app_host.app_id,
             "domain_id": app_host.domain_id, "host": event["host"], "path": event["path"], "method": event["method"],
@@ -101,16 +108,29 @@ class Recorder:
             referrer = self.catalog.referrer_of(event.get("referer"))
             if referrer is None:
                 return None
-            return row | {"kind": "referral", "referral_platform": referrer.platform, "operator": referrer.operator}
+            return (
+                row | {"kind": "referral", "referral_platform": referrer.platform, "operator": referrer.operator},
+                None,
+                None,
+            )
         claim = Claim(
             address=ipaddress.ip_address(event["ip"]), method=event["method"],
             url=f"https://{event['host']}{event['path']}", at=event["occurred_at"], signature=event.get("signature"),
             signature_input=event.get("signature_input"), signature_agent=event.get("signature_agent"),
         )  # fmt: skip
+        row |= {"kind": "agent", "claimed_bot_id": agent.id, "verified": None}
+        verdict = self.verifier.settled(agent, claim)
+        if verdict is not None:
+            _apply(row, agent, verdict)
+        return row, agent, claim
+
+    async def _verify(self, row: Row, agent: Agent | None, claim: Claim | None) -> None:
+        assert agent is not None and claim is not None
         async with self._limit:
-            verdict = await self.verifier.verify(agent, claim)
-        row |= {"kind": "agent", "claimed_bot_id": agent.id, "verified": verdict.verified,
-                "matched_by": verdict.matched_by, "spoofed": verdict.spoofed}  # fmt: skip
-        if not verdict.spoofed:
-            row |= {"bot_id": agent.id, "operator": agent.operator, "category": agent.category}
-        return row
+            _apply(row, agent, await self.verifier.verify(agent, claim))
+
+
+def _apply(row: Row, agent: Agent, verdict: Verdict) -> None:
+    row |= {"verified": verdict.verified, "matched_by": verdict.matched_by, "spoofed": verdict.spoofed}
+    if not verdict.spoofed:
+        row |= {"bot_id": agent.id, "operator": agent.operator, "category": agent.category}

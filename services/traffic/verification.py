@@ -63,6 +63,11 @@ class ReverseDns:
         resolver.lifetime = self.timeout_seconds
         return resolver
 
+    def cached(self, address: Address) -> tuple[str, ...] | None:
+        """The confirmed names of an address looked up within the hour; None when not."""
+        found = self._names.get(address)
+        return None if found is MISSING else found  # type: ignore[return-value]
+
     async def confirmed_names(self, address: Address) -> tuple[str, ...]:
         """The address's PTR names whose forward records include the address (cached)."""
         found = self._names.get(address)
@@ -97,22 +102,43 @@ class Verifier:
     signatures: SignatureChecker
 
     async def verify(self, agent: Agent, claim: Claim) -> Verdict:
-        if await self._signed(agent, claim):
+        if self._signing_origin(agent, claim) and await self._signed(agent, claim):
             return Verdict(True, "signature")
         if agent.from_published_range(claim.address):
             return Verdict(True, "ip")
-        if agent.rdns_suffixes:
-            names = await self.rdns.confirmed_names(claim.address)
-            if any(name.endswith(agent.rdns_suffixes) for name in names):
-                return Verdict(True, "rdns")
+        names = await self.rdns.confirmed_names(claim.address) if agent.rdns_suffixes else ()
+        return self._judged(agent, names)
+
+    def settled(self, agent: Agent, claim: Claim) -> Verdict | None:
+        """The verdict when it needs no lookup (no signature to check, no reverse DNS to ask, or
+        its answer cached), as `verify` would give it; None when it does. Most requests of a batch
+        are settled here, without a coroutine each."""
+        if self._signing_origin(agent, claim):
+            return None
+        if agent.from_published_range(claim.address):
+            return Verdict(True, "ip")
+        if not agent.rdns_suffixes:
+            return self._judged(agent, ())
+        names = self.rdns.cached(claim.address)
+        return None if names is None else self._judged(agent, names)
+
+    @staticmethod
+    def _judged(agent: Agent, confirmed_names: tuple[str, ...]) -> Verdict:
+        if any(name.endswith(agent.rdns_suffixes) for name in confirmed_names):
+            return Verdict(True, "rdns")
         return Verdict(False, "ua", spoofed=agent.ip_ranges_complete)
 
-    async def _signed(self, agent: Agent, claim: Claim) -> bool:
+    @staticmethod
+    def _signing_origin(agent: Agent, claim: Claim) -> str | None:
+        """The Signature-Agent origin to check, when the request is signed by one the catalog lists."""
         if not (claim.signature and claim.signature_input and claim.signature_agent):
-            return False
+            return None
         origin = signature_agent_origin(claim.signature_agent)
-        if origin not in agent.signature_agents:
-            return False
+        return origin if origin in agent.signature_agents else None
+
+    async def _signed(self, agent: Agent, claim: Claim) -> bool:
+        origin = self._signing_origin(agent, claim)
+        assert origin is not None and claim.signature and claim.signature_input and claim.signature_agent
         return await self.signatures.verify(
             origin, method=claim.method, url=claim.url, signature=claim.signature,
             signature_input=claim.signature_input, signature_agent=claim.signature_agent, at=claim.at,
