@@ -1,6 +1,6 @@
 """The demo organization: a product with site pages, personas, topics and prompt suggestions,
-a user who can sign in to the dashboard, simulation runs, an app with a legacy routing domain, and an
-API key with every scope.
+a user who can sign in to the dashboard, simulation runs, an app with a legacy routing domain and a
+week of AI agents reading it, and an API key with every scope.
 
 Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
 product), so running the seed again changes nothing. The key and the password are stored as
@@ -19,6 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
@@ -28,7 +30,7 @@ from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
-from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
+from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, TRAFFIC, Part
 from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain
@@ -227,12 +229,62 @@ async def _seed_apps(admin: str) -> None:
             await legacy.create_legacy_domain(cur, edge, organization_id, data)
 
 
+# A week of AI agents reading the demo app, so its AI-traffic page has something to show.
+DEMO_AGENTS = {
+    "GPTBot": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+    "OAI-SearchBot": "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)",
+    "ChatGPT-User": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
+    "ClaudeBot": "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+    "PerplexityBot": "Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+    "CCBot": "CCBot/2.0 (https://commoncrawl.org/faq/)",
+}
+DEMO_PATHS = ("/llms.txt", "/llms-full.txt", "/sitemap.xml", "/getting-started.md", "/pricing.md", "/missing")
+
+
+def demo_traffic(now: datetime) -> list[dict[str, Any]]:
+    """About 300 requests over the last 6 days, each id fixed by its day, agent and rank."""
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    events = []
+    for back in range(6):
+        for rank, (name, user_agent) in enumerate(DEMO_AGENTS.items()):
+            for visit in range(3 + (back * 5 + rank * 3) % 9):
+                at = min(day - timedelta(days=back) + timedelta(hours=1 + visit * 2, minutes=rank * 7), now)
+                path = DEMO_PATHS[(visit + rank) % len(DEMO_PATHS)]
+                events.append({
+                    "id": f"demo-{at:%Y%m%d}-{name}-{visit}", "occurred_at": at, "host": APP_DOMAIN["domain"],
+                    "path": path, "method": "GET", "status": 404 if path == "/missing" else 200,
+                    "user_agent": user_agent, "ip": "203.0.113.80", "bytes": 2048 + 512 * visit,
+                })  # fmt: skip
+    return events
+
+
+async def _seed_traffic(admin: str) -> None:
+    """The demo app's AI traffic, recorded through the traffic service's own path (idempotent by id)."""
+    from services.traffic.catalog import Catalog
+    from services.traffic.hosts import AppHost
+    from services.traffic.recording import Outcome, Recorder
+    from services.traffic.signatures import SignatureChecker
+    from services.traffic.store_postgres import PostgresStore
+    from services.traffic.verification import ReverseDns, Verifier
+
+    now = datetime.now(UTC)
+    app_host = AppHost(APP["id"], APP_DOMAIN["id"])
+    async with _pool(admin, TRAFFIC) as pool, aiohttp.ClientSession() as session:
+        store = PostgresStore(pool)
+        await store.maintain(now, 90)
+        # The demo's agents are verified by neither DNS nor signature: nothing is asked of the network.
+        verifier = Verifier(ReverseDns((), 53, 1), SignatureChecker(session, 1))
+        events = [(index, event, app_host) for index, event in enumerate(demo_traffic(now))]
+        await Recorder(Catalog.load(), verifier, store).record(ORGANIZATION["id"], events, "ingest", now, Outcome())
+
+
 async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
     await _seed_simulations(admin)
     await _seed_apps(admin)
+    await _seed_traffic(admin)
     return demo
 
 

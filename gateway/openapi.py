@@ -59,6 +59,7 @@ TAGS = {
     "Agent simulation": "Agent-simulation runs of the organization.",
     "Webhooks": "Webhook endpoints: signed deliveries (Standard Webhooks) of the organization's events, with retries.",
     "Audit": "The organization's audit trail: every change, refused credential and sign-in, who and from where.",
+    "AI traffic": "AI agents' requests to the organization's Apps: ingested or captured, verified, summarised.",
 }
 
 ERROR_DESCRIPTIONS = {
@@ -229,7 +230,10 @@ def _operation(route: Route) -> dict[str, Any]:
         "responses": responses,
     }
     if route.body is not None:
-        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": route.body}}}
+        body: Any = route.body
+        if route.body_many:
+            body = {"type": "array", "items": route.body, "minItems": 1, "maxItems": route.body_many}
+        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
     if route.deprecated is not None:
         operation["deprecated"] = True
     return operation

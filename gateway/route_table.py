@@ -15,6 +15,7 @@ from services.events import contract as events
 from services.personas import contract as personas
 from services.search import contract as search
 from services.simulations import contract as simulations
+from services.traffic import contract as traffic
 
 __all__ = ["CONTRACT_DATE", "LEGACY_ROUTING_SUNSET", "ROUTES", "Route"]
 
@@ -26,4 +27,5 @@ ROUTES: tuple[Route, ...] = (
     *personas.ROUTES,
     *simulations.ROUTES,
     *events.ROUTES,
+    *traffic.ROUTES,
 )

@@ -131,6 +131,9 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Search indexes only in the tests about it (tests/search), which start an indexer of their own,
         # and in stacks of their own that turn it on (tests/reliability/test_faults.py).
         "SEARCH_INDEXING": "off",
+        # AI traffic records the App edge's stream only in its own tests (tests/traffic), whose service
+        # turns it on: no other service of a stack takes those entries first.
+        "AI_TRAFFIC_CAPTURE": "off",
         # Webhook receivers of the tests listen on loopback, over plain http.
         "WEBHOOK_ALLOW_HTTP": "true",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",

@@ -43,6 +43,7 @@ from gateway.dashboard import (
     security,
     signin,
     static_files,
+    traffic,
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
@@ -135,6 +136,7 @@ def create_dashboard() -> web.Application:
     audit.add_routes(router)
     products.add_routes(router)
     apps.add_routes(router)
+    traffic.add_routes(router)
     app_actions.add_routes(router)
     organization.add_routes(router)
     return dashboard

@@ -23,6 +23,10 @@ FILES = (
     STATIC / "copy.js",
     STATIC / "reference.css",
     STATIC / "reference.js",
+    # The chart component (templates/_chart.html): uPlot, vendored from npm (static/vendor/README.md).
+    STATIC / "charts.js",
+    STATIC / "vendor" / "uPlot.iife.min.js",
+    STATIC / "vendor" / "uPlot.min.css",
     swagger_ui_path / "swagger-ui.css",
     swagger_ui_path / "swagger-ui-bundle.js",
 )

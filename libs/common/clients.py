@@ -104,7 +104,7 @@ class ContentClient:
 
 
 class AppsClient:
-    """What the content service asks of the apps service."""
+    """What the content and traffic services ask of the apps service."""
 
     def __init__(self, http: InternalClient, base_url: str) -> None:
         self._http = http
@@ -114,3 +114,9 @@ class AppsClient:
         """id -> hostname of the caller's organization's live domains among `ids` (at most 500)."""
         answer = await self._http.request(internal.DOMAINS_RESOLVE, self._base_url, caller, json={"ids": list(ids)})
         return {domain["id"]: domain["domain"] for domain in answer["domains"]}
+
+    async def domains_by_host(self, caller: Caller, hosts: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """hostname -> `{id, domain, appId, verified}` of the caller's organization's App domains among
+        `hosts` (at most 500), verified or not; a hostname no App of theirs claims is absent."""
+        answer = await self._http.request(internal.DOMAINS_BY_HOST, self._base_url, caller, json={"hosts": list(hosts)})
+        return {domain["domain"]: domain for domain in answer["domains"]}

@@ -21,3 +21,8 @@ def webhook_events_stream(redis_prefix: str, part: str) -> str:
 def audit_stream(redis_prefix: str) -> str:
     """Where the gateway (and the operator's commands) publish audit records, for the events service."""
     return f"{redis_prefix}events:audit"
+
+
+def edge_requests_stream(redis_prefix: str) -> str:
+    """Where the App edge appends every request it answered, for AI traffic to record."""
+    return f"{redis_prefix}edge.requests"

@@ -47,6 +47,16 @@ class Ref(ApiSchema):
     slug = fields.String(required=True)
 
 
+class Ratio(ApiSchema):
+    """Every ratio the API answers (libs/common/ratios.py): what it was computed from, with it."""
+
+    value = fields.Float(
+        required=True, allow_none=True, metadata={"description": "count / total; null when total is 0."}
+    )
+    count = fields.Integer(required=True, metadata={"description": "What is counted."})
+    total = fields.Integer(required=True, metadata={"description": "What it is counted among."})
+
+
 class Timestamps(ApiSchema):
     """When a soft-deleted record was created, last changed and deleted (null while it is not),
     as every part's answers carry them."""

@@ -6,6 +6,7 @@ defaults; local development generates its own (see libs/local/stores.py).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -108,3 +109,14 @@ def common_fields(part: Part, env: Env) -> dict[str, Any]:
         "internal_token_overlap_secret": env.optional_secret("INTERNAL_TOKEN_OVERLAP_SECRET"),
         "log_level": env.text("LOG_LEVEL", "INFO").upper(),
     }
+
+
+def nameservers(raw: str) -> tuple[str, ...]:
+    """DNS_NAMESERVERS: IP addresses, comma-separated."""
+    found = tuple(name.strip() for name in raw.split(",") if name.strip())
+    for name in found:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            raise SettingsError(f"environment variable DNS_NAMESERVERS must list IP addresses, got {name!r}") from None
+    return found

@@ -45,6 +45,8 @@ DOCUMENTS_LAST_CHANGE = Endpoint("content", "GET", "/internal/documents/last-cha
 DOCUMENTS_TEXT = Endpoint("content", "POST", "/internal/documents/text", "internal_documents_text")
 DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
+# Which of the caller's organization's Apps claims each hostname (verified or not): AI traffic's hosts.
+DOMAINS_BY_HOST = Endpoint("apps", "POST", "/internal/domains/by-host", "internal_domains_by_host")
 # The apps service's withdrawn domains (released, deleted, purged: docs/architecture.md, "Domain ownership"
 # and "Whole resources"), detached from documents.
 DOMAINS_WITHDRAWN = Endpoint("content", "POST", "/internal/domains/withdrawn", "internal_domains_withdrawn")
@@ -71,6 +73,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_TEXT,
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
+    DOMAINS_BY_HOST,
     DOMAINS_WITHDRAWN,
     TASKS_CREATE,
     ENVIRONMENTS_CREATE,

@@ -64,7 +64,7 @@ GATEWAY = Part(
     "gateway",
     8080,
     workers=2,
-    calls=("content", "apps", "personas", "search", "simulations", "events"),
+    calls=("content", "apps", "personas", "search", "simulations", "events", "traffic"),
     outboxes=2,  # products, webhooks
 )
 CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), outboxes=1)
@@ -85,7 +85,11 @@ EVENTS = Part(
     public_egress=True,
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
+# AI traffic: agents' requests to the Apps, ingested and captured from the App edge's stream; it
+# verifies agents by reverse DNS and their operators' key directories on the public internet.
+TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), public_egress=True)
+
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, TRAFFIC)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
 WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)

@@ -71,6 +71,8 @@ class Route:
     # OpenAPI.
     query: type[Schema] | None = None
     body: type[Schema] | None = None
+    # The body is a JSON array of `body` items, of at most this many (a batch); 0: one `body` object.
+    body_many: int = 0
     response: type[Schema] | None = None
     response_many: bool = False
     status: int = 200

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from libs.common.events import identity_events_stream
-from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields, nameservers
 from libs.contract.parts import Part
 from services.apps.edge import EDGE_PROVIDERS
-
-
-def nameservers(raw: str) -> tuple[str, ...]:
-    """DNS_NAMESERVERS: IP addresses, comma-separated."""
-    found = tuple(name.strip() for name in raw.split(",") if name.strip())
-    for name in found:
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            raise SettingsError(f"environment variable DNS_NAMESERVERS must list IP addresses, got {name!r}") from None
-    return found
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""A DNS server on loopback (UDP) answering TXT records a test publishes, built with dnspython.
+"""A DNS server on loopback (UDP) answering the records a test publishes (TXT, or any type with
+`publish_record`: PTR and A for reverse DNS), built with dnspython.
 
 Unknown names are NXDOMAIN; a name in `silent` gets no answer at all (a resolver times out); a name
 in `failing` is SERVFAIL. The apps service is pointed at it with DNS_NAMESERVERS and DNS_PORT.
@@ -21,6 +22,7 @@ import dns.rrset
 @dataclass
 class FakeDns(asyncio.DatagramProtocol):
     records: dict[str, list[str]] = field(default_factory=dict)
+    typed: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     silent: set[str] = field(default_factory=set)
     failing: set[str] = field(default_factory=set)
     questions: list[str] = field(default_factory=list)
@@ -29,6 +31,10 @@ class FakeDns(asyncio.DatagramProtocol):
     def publish(self, name: str, *values: str) -> None:
         """TXT records at `name` (one record per value)."""
         self.records[name] = list(values)
+
+    def publish_record(self, name: str, rdtype: str, *values: str) -> None:
+        """Records of another type at `name` (PTR targets with their final dot, A addresses)."""
+        self.typed[(name, rdtype)] = list(values)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.DatagramTransport, transport)
@@ -41,7 +47,11 @@ class FakeDns(asyncio.DatagramProtocol):
         if name in self.silent:
             return
         response = dns.message.make_response(query)
-        if name in self.failing:
+        rdtype = dns.rdatatype.to_text(question.rdtype)
+        if (name, rdtype) in self.typed:
+            values = self.typed[(name, rdtype)]
+            response.answer.append(dns.rrset.from_text_list(question.name, 60, dns.rdataclass.IN, rdtype, values))
+        elif name in self.failing:
             response.set_rcode(dns.rcode.SERVFAIL)
         elif name not in self.records:
             response.set_rcode(dns.rcode.NXDOMAIN)

@@ -69,3 +69,32 @@ async def test_a_live_hostname_cannot_be_claimed_twice(identity: IdentityFactory
     first = await domains.create(org)
     with pytest.raises(Conflict, match="already in use"):
         await domains.create(other, hostname=first["domain"])
+
+
+async def by_host(stack, org, hosts):
+    caller = service_caller("traffic", Organization(org.id, org.slug, org.name))
+    headers = {HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], caller)}
+    url = stack.servers["apps"].make_url("/internal/domains/by-host")
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json={"hosts": hosts}, headers=headers) as response,
+    ):
+        return response.status, await response.json()
+
+
+async def test_hosts_are_answered_with_their_app_only_for_the_callers_app_domains(
+    stack, identity: IdentityFactory, domains: DomainFactory, apps_pool
+):
+    org, other = await identity.organization(), await identity.organization()
+    mine, released = await domains.create(org), await domains.create(org)
+    theirs = await domains.create(other)
+    async with cursor(apps_pool) as cur:
+        await cur.execute(
+            "UPDATE domains SET released_at = clock_timestamp(), release_reason = 'claimed' WHERE id = %s",
+            (released["id"],),
+        )
+        await cur.execute("SELECT app_id FROM domains WHERE id = %s", (mine["id"],))
+        (app_id,) = (await cur.fetchone()).values()
+    hosts = [mine["domain"], released["domain"], theirs["domain"], "nobody.example.org"]
+    status, body = await by_host(stack, org, hosts)
+    assert (status, body) == (200, {"domains": [{**mine, "appId": str(app_id), "verified": True}]})

@@ -1,10 +1,13 @@
-"""The demo seed's apps: an app of the demo product, its domain and a legacy routing domain, seeded once."""
+"""The demo seed's apps: an app of the demo product, its domain and a legacy routing domain, seeded once;
+and the AI traffic of that app."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from deploy import seed
 from libs.common.db import create_pool, cursor, fetch_value
-from libs.contract.parts import APPS
+from libs.contract.parts import APPS, TRAFFIC
 from services.apps.queries import domains as domain_queries
 from tests import conftest
 
@@ -21,3 +24,18 @@ async def test_seeding_twice_leaves_one_app_and_a_legacy_routing_config(database
     assert routing is not None
     assert routing["config"]["hostname"] == "legacy.demo.example.com"
     assert routing["config"]["paths"][0]["destination"] == {"type": "app", "appId": seed.APP["id"]}
+
+
+async def test_the_demo_app_has_a_week_of_ai_traffic_seeded_once(database: conftest.TestDatabase):
+    for _ in range(2):
+        await seed._seed_traffic(database.admin_dsn)
+    async with create_pool(database.dsn(TRAFFIC), TRAFFIC.schema, 1, 1) as pool, cursor(pool) as cur:
+        stored = await fetch_value(cur, "SELECT count(*) FROM events WHERE organization_id = %s",
+                                   (seed.ORGANIZATION["id"],))  # fmt: skip
+        categories = await fetch_value(
+            cur,
+            "SELECT count(DISTINCT category) FROM agent_hourly WHERE organization_id = %s",
+            (seed.ORGANIZATION["id"],),
+        )
+    assert stored == len(seed.demo_traffic(datetime.now(UTC)))
+    assert categories == 4  # training, search, user_fetch, dataset

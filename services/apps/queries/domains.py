@@ -94,6 +94,17 @@ async def resolve_domains(cur: Any, organization_id: str, ids: list[str]) -> lis
     )
 
 
+async def app_domains_by_host(cur: Any, organization_id: str, hostnames: list[str]) -> list[Row]:
+    """The organization's App domains holding one of `hostnames` (verified or not), of live apps."""
+    return await fetch_all(
+        cur,
+        "SELECT d.id, d.domain, d.app_id, d.verified_at IS NOT NULL AS verified FROM domains d"
+        " JOIN apps a ON a.id = d.app_id AND a.deleted_at IS NULL"
+        f" WHERE d.organization_id = %s AND d.scope = 'app' AND d.domain = ANY(%s) AND {held('d')} ORDER BY d.domain",
+        (organization_id, hostnames),
+    )
+
+
 async def insert_legacy_routing(cur: Any, domain_id: str, config: dict[str, Any]) -> None:
     await cur.execute(
         "INSERT INTO legacy_routing_configs (domain_id, config) VALUES (%s, %s)", (domain_id, json_or_null(config))

@@ -66,6 +66,12 @@ class DomainResolve(ApiSchema):
     ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
 
 
+class DomainsByHost(ApiSchema):
+    hosts = fields.List(
+        fields.String(validate=length(1, 253)), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS)
+    )
+
+
 def candidate_position(path: str) -> str:
     """A route candidates cursor's position: the last candidate's document path."""
     if len(path) > ROUTE_PATH_MAX:

@@ -12,11 +12,12 @@ from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.apps.claims import add_app_domain, verify_app_domain
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
-from services.apps.schemas.requests import DomainCreate, DomainResolve
+from services.apps.schemas.requests import DomainCreate, DomainResolve, DomainsByHost
 from services.apps.state import EDGE, TXT_CHECKER
 
 DOMAIN_CREATE = DomainCreate()
 DOMAIN_RESOLVE = DomainResolve()
+DOMAINS_BY_HOST = DomainsByHost()
 
 
 async def apps_domains_list(request: web.Request) -> web.Response:
@@ -65,3 +66,15 @@ async def internal_domains_resolve(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.resolve_domains(cur, caller_of(request).org.id, data["ids"])
     return json_response({"domains": [{"id": row["id"], "domain": row["domain"]} for row in rows]})
+
+
+async def internal_domains_by_host(request: web.Request) -> web.Response:
+    """POST /internal/domains/by-host: the caller's organization's App domains among `hosts` (verified or
+    not), each as `{id, domain, appId, verified}`; a hostname no App of theirs claims is left out."""
+    data = await load_json(request, DOMAINS_BY_HOST)
+    async with cursor(request.app[DB_POOL]) as cur:
+        rows = await queries.app_domains_by_host(cur, caller_of(request).org.id, data["hosts"])
+    found = [
+        {"id": row["id"], "domain": row["domain"], "appId": row["app_id"], "verified": row["verified"]} for row in rows
+    ]
+    return json_response({"domains": found})

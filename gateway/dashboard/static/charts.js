@@ -1,0 +1,37 @@
+// The chart component: every <figure data-chart> holding a <script type="application/json"> of
+// {x: [ISO times], series: [{label, values}]} is drawn with uPlot, one line a series. The page
+// keeps the same numbers in a table, so it reads without JavaScript.
+(function () {
+  "use strict";
+  var COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
+
+  function draw(figure) {
+    var source = figure.querySelector("script[type='application/json']");
+    var target = figure.querySelector(".chart-canvas");
+    if (!source || !target || typeof uPlot === "undefined") return;
+    var data = JSON.parse(source.textContent);
+    var xs = data.x.map(function (t) { return Date.parse(t) / 1000; });
+    var series = [{}];
+    var columns = [xs];
+    data.series.forEach(function (s, i) {
+      var color = COLORS[i % COLORS.length];
+      series.push({ label: s.label, stroke: color, fill: color + "22", width: 2, points: { show: xs.length < 60 } });
+      columns.push(s.values);
+    });
+    var options = {
+      width: Math.max(target.clientWidth, 280),
+      height: 260,
+      series: series,
+      scales: { x: { time: true } },
+      axes: [{}, { size: 50 }],
+      legend: { live: true }
+    };
+    target.textContent = "";
+    var plot = new uPlot(options, columns, target);
+    figure.classList.add("chart-drawn");
+    var resize = function () { plot.setSize({ width: Math.max(target.clientWidth, 280), height: 260 }); };
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(resize).observe(target);
+  }
+
+  document.querySelectorAll("figure[data-chart]").forEach(draw);
+})();
