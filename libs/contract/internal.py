@@ -43,6 +43,9 @@ DOCUMENTS_LAST_CHANGE = Endpoint("content", "GET", "/internal/documents/last-cha
 DOCUMENTS_TEXT = Endpoint("content", "POST", "/internal/documents/text", "internal_documents_text")
 DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed", "internal_document_indexed")
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
+# A document an App publishes for agents, by its path on the App's site (`/llms.txt`, `/sitemap.xml`, a
+# page's path for its markdown), as the public App edge serves it: what simulated agents read.
+APP_PUBLISHED = Endpoint("apps", "GET", "/internal/apps/{appId}/published", "internal_app_published")
 # The apps service's withdrawn domains (released, deleted, purged: docs/architecture.md, "Domain ownership"
 # and "Whole resources"), detached from documents.
 DOMAINS_WITHDRAWN = Endpoint("content", "POST", "/internal/domains/withdrawn", "internal_domains_withdrawn")
@@ -64,6 +67,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_TEXT,
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
+    APP_PUBLISHED,
     DOMAINS_WITHDRAWN,
     TASKS_CREATE,
     ENVIRONMENTS_CREATE,

@@ -67,7 +67,8 @@ APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"),
 PERSONAS = Part("personas", "personas", "services.personas", 8083, relays=True)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, relays=True)
+# Its workers read Apps' published documents from the apps part.
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, calls=("apps",), relays=True)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
 EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
 

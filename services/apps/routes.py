@@ -37,7 +37,7 @@ HANDLERS = (
     agent_files.apps_page_markdown,
     agent_files.apps_sitemap,
 )
-INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
+INTERNAL_HANDLERS = (domains.internal_domains_resolve, agent_files.internal_app_published)
 
 
 def setup_routes(app: web.Application) -> None:

@@ -21,6 +21,7 @@ EVENT_TYPES: dict[str, str] = {
     "persona.updated": "a persona was created, changed or deleted; data: the persona",
     "prompt_suggestions.regenerated": "a product's prompt suggestions were regenerated; data: the result",
     "simulation.run.recorded": "an agent-simulation run was recorded; data: the run",
+    "simulation.run.completed": "an agent-simulation run ended, completed or failed; data: the run, with its score",
     "api_key.created": "an API key was created; data: the key (never its secret)",
     "api_key.rotated": "an API key was rotated; data: the old key and its successor",
     "api_key.revoked": "an API key was revoked; data: the key",

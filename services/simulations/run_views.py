@@ -1,0 +1,87 @@
+"""Handlers that queue, cancel and show the steps of runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from marshmallow import ValidationError
+
+from libs.common.db import cursor, fetch_one, transaction
+from libs.common.encoding import json_response
+from libs.common.errors import Conflict, NotFound, ValidationFailed
+from libs.common.schemas import flatten_messages, load_json, load_query, path_id
+from libs.common.state import DB_POOL, SETTINGS, caller_of
+from services.simulations import queries, queue, step_queries
+from services.simulations.agent.kinds import AgentRefused, agent_for
+from services.simulations.state import WAKE
+from services.simulations.task_schemas import AgentConfig, RunsRequest, StepListQuery
+from services.simulations.worker import assignment_of
+
+RUNS_REQUEST = RunsRequest()
+STEP_LIST_QUERY = StepListQuery()
+AGENT_CONFIG = AgentConfig()
+
+
+async def assignment_for(cur: Any, organization_id: str, environment_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The environment and what its runs are asked (its task's goal, criteria and budget, its
+    agent), or 422 saying why it cannot run."""
+    environment = await fetch_one(
+        cur,
+        "SELECT e.id::text, e.agent_config, t.id::text AS task_id, t.goal, t.app_id::text, t.criteria, t.step_budget"
+        " FROM environments e JOIN tasks t ON t.id = e.task_id AND t.deleted_at IS NULL"
+        " WHERE e.id = %s AND e.organization_id = %s AND e.deleted_at IS NULL",
+        (environment_id, organization_id),
+    )
+    if environment is None:
+        raise ValidationFailed(details={"environmentId": "No such environment in this organization."})
+    if environment["goal"] is None or environment["app_id"] is None:
+        raise ValidationFailed(details={"environmentId": "Its task was recorded without a goal and an App to visit."})
+    try:
+        config = AGENT_CONFIG.dump(AGENT_CONFIG.load(environment["agent_config"] or {}))
+    except ValidationError as error:
+        details = {f"agentConfig.{key}": message for key, message in flatten_messages(error.messages).items()}
+        raise ValidationFailed("the environment's agentConfig cannot run", details) from None
+    assignment = {
+        "goal": environment["goal"], "appId": environment["app_id"], "criteria": environment["criteria"],
+        "stepBudget": environment["step_budget"], "agentConfig": config,
+    }  # fmt: skip
+    return environment, assignment
+
+
+async def simulation_runs_create(request: web.Request) -> web.Response:
+    """POST /api/v1/agent-simulation/runs: queue `trials` runs of an environment; 202 with them."""
+    data = await load_json(request, RUNS_REQUEST)
+    organization_id = caller_of(request).org.id
+    async with transaction(request.app[DB_POOL]) as cur:
+        environment, assignment = await assignment_for(cur, organization_id, data["environment_id"])
+        try:
+            agent_for(assignment_of({"assignment": assignment, "seed": 0}).config, request.app[SETTINGS].engine_keys)
+        except AgentRefused as refused:
+            raise ValidationFailed(str(refused), {"agentConfig.kind": str(refused)}) from None
+        runs = await queue.enqueue(cur, organization_id, environment, assignment, data["trials"], "api")
+    request.app[WAKE].set()
+    return json_response({"runs": runs}, status=202)
+
+
+async def simulation_runs_cancel(request: web.Request) -> web.Response:
+    """POST /api/v1/agent-simulation/runs/{runId}/cancel: stop a queued or running run."""
+    run_id = path_id(request, "runId", "run")
+    async with transaction(request.app[DB_POOL]) as cur:
+        was = await queue.cancel(cur, caller_of(request).org.id, run_id)
+        if was is None:
+            raise NotFound("run not found")
+        if was in queue.ENDED:
+            raise Conflict(f"the run has already ended ({was})")
+        run = await queries.get_run(cur, run_id)
+    return json_response(run)
+
+
+async def simulation_runs_steps(request: web.Request) -> web.Response:
+    """GET /api/v1/agent-simulation/runs/{runId}/steps: the run's trajectory, in order."""
+    run_id = path_id(request, "runId", "run")
+    query = load_query(request, STEP_LIST_QUERY)
+    async with cursor(request.app[DB_POOL]) as cur:
+        if await queries.find_organization_run(cur, caller_of(request).org.id, run_id) is None:
+            raise NotFound("run not found")
+        return json_response(await step_queries.list_steps(cur, run_id, query))
