@@ -14,6 +14,7 @@ HANDLERS = (
     run_views.simulation_runs_create,
     run_views.simulation_runs_cancel,
     run_views.simulation_runs_steps,
+    run_views.simulation_analytics,
     task_views.simulation_tasks_create,
     task_views.simulation_tasks_list,
     task_views.simulation_tasks_get,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from aiohttp import web
@@ -12,14 +13,17 @@ from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.schemas import flatten_messages, load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
-from services.simulations import queries, queue, step_queries
+from services.simulations import analytics, queries, queue, step_queries
 from services.simulations.agent.kinds import AgentRefused, agent_for
 from services.simulations.state import WAKE
-from services.simulations.task_schemas import AgentConfig, RunsRequest, StepListQuery
+from services.simulations.task_schemas import AgentConfig, AnalyticsQuery, RunsRequest, StepListQuery
 from services.simulations.worker import assignment_of
 
 RUNS_REQUEST = RunsRequest()
 STEP_LIST_QUERY = StepListQuery()
+ANALYTICS_QUERY = AnalyticsQuery()
+DEFAULT_RANGE = timedelta(days=30)
+MAX_RANGE = timedelta(days=366)
 AGENT_CONFIG = AgentConfig()
 
 
@@ -85,3 +89,15 @@ async def simulation_runs_steps(request: web.Request) -> web.Response:
         if await queries.find_organization_run(cur, caller_of(request).org.id, run_id) is None:
             raise NotFound("run not found")
         return json_response(await step_queries.list_steps(cur, run_id, query))
+
+
+async def simulation_analytics(request: web.Request) -> web.Response:
+    """GET /api/v1/agent-simulation/analytics: pass rate, pass^k and more per task and environment."""
+    query = load_query(request, ANALYTICS_QUERY)
+    end = query.pop("end", None) or datetime.now(UTC)
+    start = query.pop("start", None) or end - DEFAULT_RANGE
+    if not start < end or end - start > MAX_RANGE:
+        raise ValidationFailed(details={"from": "The range must start before it ends and span at most 366 days."})
+    async with cursor(request.app[DB_POOL]) as cur:
+        answer = await analytics.analytics(cur, caller_of(request).org.id, start, end, query)
+    return json_response(answer)

@@ -210,3 +210,71 @@ class StepList(ApiSchema):
 class StepListQuery(ApiSchema):
     limit = fields.Integer(load_default=PAGE_MAX, validate=validate.Range(min=1, max=PAGE_MAX))
     cursor = PageCursor(int, metadata=_described("`nextCursor` of the page before."))
+
+
+class AnalyticsQuery(ApiSchema):
+    start = fields.AwareDateTime(data_key="from", metadata=_described(
+        "The range's start, included (ISO 8601 with a zone); default 30 days before its end."))  # fmt: skip
+    end = fields.AwareDateTime(data_key="to", metadata=_described(
+        "The range's end, excluded (ISO 8601 with a zone); default now."))  # fmt: skip
+    task_id = UuidString(metadata=_described("Only this task's runs."))
+    environment_id = UuidString(metadata=_described("Only this environment's runs."))
+
+
+class Ratio(ApiSchema):
+    value = fields.Float(required=True, allow_none=True, metadata=_described("count / total; null when total is 0."))
+    count = fields.Integer(required=True, metadata=_described("The numerator."))
+    total = fields.Integer(required=True, metadata=_described("The denominator."))
+
+
+class PassHatK(Ratio):
+    k = fields.Integer(required=True, metadata=_described("How many trials must all pass."))
+
+
+class Mean(ApiSchema):
+    value = fields.Float(required=True, allow_none=True, metadata=_described("sum / count; null when count is 0."))
+    sum = fields.Float(required=True, metadata=_described("The sum of the values."))
+    count = fields.Integer(required=True, metadata=_described("How many values."))
+
+
+class MeanPassHatK(Mean):
+    k = fields.Integer(required=True, metadata=_described("How many trials must all pass."))
+
+
+class EnvironmentName(ApiSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class AnalyticsGroup(ApiSchema):
+    task = fields.Nested(TaskRef, required=True)
+    environment = fields.Nested(EnvironmentName, required=True)
+    runs = fields.Integer(required=True, metadata=_described("Completed runs in the range."))
+    pass_rate = fields.Nested(Ratio, required=True, metadata=_described("Runs that passed, of the completed."))
+    pass_hat_k = fields.List(fields.Nested(PassHatK), required=True, metadata=_described(
+        "pass^k for k = 1 … min(runs, 20): C(passed, k) / C(runs, k), the chance k trials all pass."))  # fmt: skip
+    mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
+    median_steps = fields.Float(
+        required=True, allow_none=True, metadata=_described("The median number of documents fetched by the agent.")
+    )
+    median_bytes = fields.Float(required=True, allow_none=True, metadata=_described("The median bytes it read."))
+
+
+class AnalyticsOverall(ApiSchema):
+    runs = fields.Integer(required=True, metadata=_described("Completed runs in the range."))
+    pass_rate = fields.Nested(Ratio, required=True, metadata=_described("Runs that passed, of the completed."))
+    pass_hat_k = fields.List(fields.Nested(MeanPassHatK), required=True, metadata=_described(
+        "pass^k averaged over the groups with at least k runs (sum of their pass^k, and how many)."))  # fmt: skip
+    mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
+
+
+class Analytics(ApiSchema):
+    start = fields.DateTime(data_key="from", required=True, metadata=_described("The range's start, included."))
+    end = fields.DateTime(data_key="to", required=True, metadata=_described("The range's end, excluded."))
+    time_zone = fields.String(required=True, metadata=_described("The time zone of the range: `UTC`."))
+    groups = fields.List(
+        fields.Nested(AnalyticsGroup),
+        required=True,
+        metadata=_described("One row per task and environment with completed runs."),
+    )
+    overall = fields.Nested(AnalyticsOverall, required=True, metadata=_described("Every group together."))
