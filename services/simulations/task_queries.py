@@ -39,11 +39,13 @@ def _values(data: dict[str, Any]) -> dict[str, Any]:
 
 
 async def create_task(cur: Any, organization_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A new task; `data` may name its id (the demo seed's fixed ones)."""
     row = await fetch_one(
         cur,
-        f"INSERT INTO tasks (organization_id, {', '.join(TASK_FIELDS)})"
-        f" VALUES (%(organization_id)s, {', '.join(f'%({name})s' for name in TASK_FIELDS)}) RETURNING {TASK_COLUMNS}",
-        {**_values(data), "organization_id": organization_id},
+        f"INSERT INTO tasks (id, organization_id, {', '.join(TASK_FIELDS)})"
+        f" VALUES (COALESCE(%(id)s, gen_random_uuid()), %(organization_id)s,"
+        f" {', '.join(f'%({name})s' for name in TASK_FIELDS)}) RETURNING {TASK_COLUMNS}",
+        {"id": None, **_values(data), "organization_id": organization_id},
     )
     assert row is not None
     return task_view(row)
@@ -104,16 +106,17 @@ async def list_tasks(cur: Any, organization_id: str, query: dict[str, Any]) -> d
 
 
 async def create_environment(cur: Any, organization_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A new environment of one of the organization's tasks; `data` may name its id."""
     try:
         await find_task(cur, organization_id, data["task_id"])
     except NotFound:
         raise ValidationFailed(details={"taskId": "No such task in this organization."}) from None
     row = await fetch_one(
         cur,
-        "WITH e AS (INSERT INTO environments (organization_id, task_id, name, agent_config)"
-        " VALUES (%s, %s, %s, %s) RETURNING *)"
+        "WITH e AS (INSERT INTO environments (id, organization_id, task_id, name, agent_config)"
+        " VALUES (COALESCE(%s, gen_random_uuid()), %s, %s, %s, %s) RETURNING *)"
         f" SELECT {ENVIRONMENT_COLUMNS} FROM e JOIN tasks t ON t.id = e.task_id",
-        (organization_id, data["task_id"], data["name"], json_or_null(data["agent_config"])),
+        (data.get("id"), organization_id, data["task_id"], data["name"], json_or_null(data["agent_config"])),
     )
     assert row is not None
     return environment_view(row)

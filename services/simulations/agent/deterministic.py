@@ -117,7 +117,9 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
         "top": [{"url": c.link.url, "title": c.link.title, "score": round(c.score, 4)} for c in order[:RANKED_SHOWN]],
     }))  # fmt: skip
 
-    found: list[tuple[float, int, int, str, documents.Passage]] = []
+    # Every passage read, as (page rank, place in its page, page path, passage), ranked together.
+    read: list[tuple[int, int, str, documents.Passage]] = []
+    scores: list[float] = []
     stopped = "no_answer"
     for rank, candidate in enumerate(order[: config.max_pages]):
         exhausted = budget.exhausted(assignment)
@@ -140,30 +142,31 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
         tokens = count_tokens(page.text) if page.ok else 0
         budget.tokens += tokens
         page_passages = documents.passages(page.text) if page.ok else []
-        scores = bm25_scores(assignment.goal, [passage.searchable for passage in page_passages])
-        found += [(score, rank, position, path, passage)
-                  for position, (score, passage) in enumerate(zip(scores, page_passages, strict=True))]  # fmt: skip
-        best = max(range(len(scores)), key=lambda index: (scores[index], -index)) if scores else None
+        first = len(read)
+        read += [(rank, position, path, passage) for position, passage in enumerate(page_passages)]
+        scores = bm25_scores(assignment.goal, [passage.searchable for *_, passage in read])
+        best = max(range(first, len(read)), key=lambda index: (scores[index], -index)) if page_passages else None
         await record(Step("read", candidate.link.title, candidate.link.url, page.status, len(page.body), tokens,
                           page.ok, {
                               "rank": rank + 1, "passages": len(page_passages), "kept": page.kept,
                               "best": None if best is None else {
-                                  "score": round(scores[best], 4), "text": page_passages[best].text[:300]},
+                                  "score": round(scores[best], 4), "text": read[best][3].text[:300]},
                           }, page.elapsed_ms))  # fmt: skip
-        # Enough read once the best passage so far holds what the goal asks for.
-        if best is not None and scores[best] > 0 and answers.holds_fact(assignment.goal, page_passages[best].text):
+        # Enough read once this page's best passage holds what the goal asks for.
+        if best is not None and scores[best] > 0 and answers.holds_fact(assignment.goal, read[best][3].text):
             stopped = "answered"
             break
 
-    if not found:
+    if not read:
         await record(Step("answer", "none", ok=False, detail={"why": "no passage was read"}))
         return outcome(stopped)
-    # Best by score; among equals, the better-ranked page, then the earlier passage.
-    score, _, _, path, passage = max(found, key=lambda item: (item[0], -item[1], -item[2]))
+    # Best by score over every passage read; among equals, the better-ranked page, then the earlier passage.
+    best = max(range(len(read)), key=lambda index: (scores[index], -read[index][0], -read[index][1]))
+    score, (_, _, path, passage) = scores[best], read[best]
     if score <= 0:
         await record(Step("answer", "none", ok=False,
                           detail={"why": "no passage of the pages read shares a word with the goal"}))  # fmt: skip
-        return outcome("no_answer" if stopped == "answered" else stopped)
+        return outcome(stopped)
     given = answers.answer(assignment.goal, passage.text)
     answer_tokens = count_tokens(given.short)
     budget.tokens += answer_tokens
