@@ -41,6 +41,7 @@ from gateway.dashboard import (
     reference,
     security,
     signin,
+    simulations,
     static_files,
 )
 from gateway.dashboard.csrf import verify_csrf
@@ -132,6 +133,7 @@ def create_dashboard() -> web.Application:
     products.add_routes(router)
     apps.add_routes(router)
     app_actions.add_routes(router)
+    simulations.add_routes(router)
     organization.add_routes(router)
     return dashboard
 
