@@ -19,8 +19,9 @@ from services.simulations.agent.steps import AgentConfig, Assignment, Outcome, R
 Agent = Callable[[Assignment, RunFetcher, Readiness, Record], Awaitable[Outcome]]
 
 KINDS = ("deterministic", "llm")
-# Engines an `llm` agent may name, each read with the key `<ENGINE>_API_KEY`.
-ENGINES = ("openai", "anthropic", "google")
+# The vendors an `llm` agent may name, each with its key in `<VENDOR>_API_KEY`: the vendors and the
+# setting names of the engine catalog the answers of AI engines are collected with.
+ENGINES = ("openai", "perplexity", "anthropic")
 # The engine clients of this build, by engine name: where an SDK-backed `llm` agent plugs in.
 ENGINE_CLIENTS: dict[str, Agent] = {}
 
