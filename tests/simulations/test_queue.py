@@ -70,7 +70,12 @@ async def test_workers_taking_at_once_never_take_a_run_twice_nor_pass_the_organi
     taken = await asyncio.gather(*(take_all(pool, f"w{index}", organization_id, 3) for index in range(4)))
     flat = [run_id for batch in taken for run_id in batch]
     assert len(flat) == len(set(flat)) == 3
-    assert set(flat) == {run["id"] for run in runs[:3]}  # oldest first
+    assert set(flat) <= {run["id"] for run in runs}
+
+
+async def test_one_worker_takes_the_oldest_first(pool):
+    organization_id, runs = await queued(pool, 4)
+    assert await take_all(pool, "w", organization_id, 2) == [run["id"] for run in runs[:2]]
 
 
 async def test_a_run_whose_worker_stopped_renewing_is_taken_again_then_failed(pool):
