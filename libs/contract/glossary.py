@@ -201,8 +201,9 @@ FIELDS: dict[str, str] = {
 # Where a name means something else in one schema.
 SCHEMA_FIELDS: dict[str, str] = {
     "Run.status": (
-        "The run's state as the simulation runner records it: `queued`, `running`, `completed`, `failed` or"
-        " `cancelled` (the contract leaves the values open, so others may appear)."
+        "The run's state: `queued`, `running`, `completed` (judged, passed or not), `failed` (it could not be"
+        " done; `metadata.error` says why) or `cancelled` (the contract leaves the values open, so runs recorded"
+        " by an outside runner may carry others)."
     ),
     "RunListQuery.status": (
         "Only runs in this state: `queued`, `running`, `completed`, `failed` or `cancelled` (any value is"

@@ -78,3 +78,18 @@ async def test_a_completed_run_is_delivered_to_webhooks_with_its_score(
     payload = receiver.verified(endpoint["data"]["secret"])
     assert payload["type"] == "simulation.run.completed"
     assert payload["data"] == run and payload["data"]["overallScore"] == 1.0
+
+
+async def test_the_run_list_filters_by_creation_time_and_outcome(gateway, tenant, content: ContentFactory):
+    org, product, headers = tenant
+    app, _ = await s.product_site(gateway, headers, content, org, product)
+    environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
+    [run] = await s.run(gateway, headers, environment["id"])
+    run = await s.ended(gateway, headers, run["id"])
+    created = run["createdAt"]
+    for params, total in (({"from": created}, 1), ({"to": created}, 0), ({"passed": "true"}, 1),
+                          ({"passed": "false"}, 0), ({"status": "completed", "taskId": run["taskId"]}, 1)):  # fmt: skip
+        status, listed = await call(gateway, "GET", f"{BASE}/runs", headers, params=params)
+        assert status == 200 and listed["data"]["total"] == total, params
+    status, refused = await call(gateway, "GET", f"{BASE}/runs", headers, params={"from": "yesterday"})
+    assert (status, list(refused["details"])) == (422, ["from"])
