@@ -10,7 +10,7 @@ from typing import Any
 
 from libs.common.db import fetch_value
 from services.simulations import queue, task_queries
-from services.simulations.run_views import assignment_for
+from services.simulations.assignments import assignment_for
 from services.simulations.task_schemas import AgentConfig
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")

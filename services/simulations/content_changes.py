@@ -16,7 +16,7 @@ from libs.common.encoding import loads
 from libs.common.errors import ValidationFailed
 from libs.common.stream_consumer import Entry, StreamConsumer
 from services.simulations import queue
-from services.simulations.run_views import assignment_for
+from services.simulations.assignments import assignment_for
 
 log = logging.getLogger(__name__)
 

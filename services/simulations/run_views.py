@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from aiohttp import web
-from marshmallow import ValidationError
 
-from libs.common.db import cursor, fetch_one, transaction
+from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
-from libs.common.schemas import flatten_messages, load_json, load_query, path_id
+from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.simulations import analytics, queries, queue, step_queries
 from services.simulations.agent.kinds import AgentRefused, agent_for
+from services.simulations.assignments import assignment_for
 from services.simulations.state import WAKE
-from services.simulations.task_schemas import AgentConfig, AnalyticsQuery, RunsRequest, StepListQuery
+from services.simulations.task_schemas import AnalyticsQuery, RunsRequest, StepListQuery
 from services.simulations.worker import assignment_of
 
 RUNS_REQUEST = RunsRequest()
@@ -24,33 +23,6 @@ STEP_LIST_QUERY = StepListQuery()
 ANALYTICS_QUERY = AnalyticsQuery()
 DEFAULT_RANGE = timedelta(days=30)
 MAX_RANGE = timedelta(days=366)
-AGENT_CONFIG = AgentConfig()
-
-
-async def assignment_for(cur: Any, organization_id: str, environment_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The environment and what its runs are asked (its task's goal, criteria and budget, its
-    agent), or 422 saying why it cannot run."""
-    environment = await fetch_one(
-        cur,
-        "SELECT e.id::text, e.agent_config, t.id::text AS task_id, t.goal, t.app_id::text, t.criteria, t.step_budget"
-        " FROM environments e JOIN tasks t ON t.id = e.task_id AND t.deleted_at IS NULL"
-        " WHERE e.id = %s AND e.organization_id = %s AND e.deleted_at IS NULL",
-        (environment_id, organization_id),
-    )
-    if environment is None:
-        raise ValidationFailed(details={"environmentId": "No such environment in this organization."})
-    if environment["goal"] is None or environment["app_id"] is None:
-        raise ValidationFailed(details={"environmentId": "Its task was recorded without a goal and an App to visit."})
-    try:
-        config = AGENT_CONFIG.dump(AGENT_CONFIG.load(environment["agent_config"] or {}))
-    except ValidationError as error:
-        details = {f"agentConfig.{key}": message for key, message in flatten_messages(error.messages).items()}
-        raise ValidationFailed("the environment's agentConfig cannot run", details) from None
-    assignment = {
-        "goal": environment["goal"], "appId": environment["app_id"], "criteria": environment["criteria"],
-        "stepBudget": environment["step_budget"], "agentConfig": config,
-    }  # fmt: skip
-    return environment, assignment
 
 
 async def simulation_runs_create(request: web.Request) -> web.Response:

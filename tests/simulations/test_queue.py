@@ -13,7 +13,7 @@ import pytest
 from libs.common.db import create_pool, fetch_one, transaction
 from libs.contract.parts import SIMULATIONS
 from services.simulations import queue, task_queries
-from services.simulations.run_views import assignment_for
+from services.simulations.assignments import assignment_for
 
 
 @pytest.fixture
