@@ -24,7 +24,7 @@ from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.bootstrap import part_dsn
-from libs.common.db import create_pool, cursor, fetch_value, transaction
+from libs.common.db import create_pool, cursor, fetch_all, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
@@ -194,8 +194,13 @@ async def _seed_apps(admin: str) -> None:
         if not await apps_queries.app_exists(cur, APP["id"]):  # a deleted demo app stays deleted
             await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
             await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
-            routes = [(rfc3986_route_path(path), normalize_route_path(path), "product_document", document_id)
-                      for path, document_id in pages]  # fmt: skip
+        # Each published page at its own path, once (the pages may be seeded after the app).
+        routed = {row["path_key"] for row in await fetch_all(
+            cur, "SELECT path_key FROM routes WHERE app_id = %s AND deleted_at IS NULL", (APP["id"],))}  # fmt: skip
+        live = await fetch_value(cur, "SELECT 1 FROM apps WHERE id = %s AND deleted_at IS NULL", (APP["id"],))
+        routes = [(rfc3986_route_path(path), normalize_route_path(path), "product_document", document_id)
+                  for path, document_id in pages if normalize_route_path(path) not in routed]  # fmt: skip
+        if live and routes:
             await route_queries.insert_routes(cur, organization_id, APP["id"], routes)
         if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:
             await register_domain(cur, edge, organization_id, {**APP_DOMAIN, "scope": "app", "app_id": APP["id"]})
