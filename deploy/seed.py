@@ -1,6 +1,7 @@
 """The demo organization: a product with site pages, personas, topics and prompt suggestions,
-a user who can sign in to the dashboard, simulation runs, an app with a legacy routing domain and a
-week of AI agents reading it, and an API key with every scope.
+a user who can sign in to the dashboard, an app publishing the pages with a legacy routing domain
+and a week of AI agents reading it, agent-simulation tasks over the app with their runs queued,
+and an API key with every scope.
 
 Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
 product), so running the seed again changes nothing. The key and the password are stored as
@@ -21,20 +22,23 @@ from typing import Any
 
 import aiohttp
 
+from deploy.seed_simulations import seed_simulations
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
 from gateway.auth.scopes import ALL_SCOPES
 from libs.common.bootstrap import part_dsn
-from libs.common.db import create_pool, cursor, fetch_value, transaction
+from libs.common.db import create_pool, cursor, fetch_all, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
+from libs.common.validators import normalize_route_path, rfc3986_route_path
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, TRAFFIC, Part
 from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
+from services.apps.queries import app_routes as route_queries
 from services.apps.queries import apps as apps_queries
 from services.apps.queries import domains as domain_queries
 from services.content import editing
@@ -44,7 +48,6 @@ from services.content.queries import documents
 from services.personas import queries as personas
 from services.personas.generator import TemplateGenerator
 from services.personas.regeneration import regenerate
-from services.simulations import queries as simulations
 
 NAMESPACE = uuid.UUID("5f0b7c1e-8a43-4d6e-9a77-3c2f1b0d9e21")
 KEY_FILE = DATA / "demo-api-key"
@@ -68,21 +71,12 @@ LEGACY_DOMAIN: dict[str, Any] = {
     "paths": [{"pathPrefix": "/docs", "appId": APP["id"], "preservePathPrefix": True}],
 }  # fmt: skip
 
-TASKS = [
-    {"id": demo_id("task:checkout"), "name": "Complete a checkout", "category": "commerce"},
-    {"id": demo_id("task:support"), "name": "Find the refund policy", "category": "support"},
-]
-ENVIRONMENTS = [
-    {"id": demo_id("env:browser"), "task_id": TASKS[0]["id"], "name": "Headless browser",
-     "agent_config": {"model": "demo-agent", "temperature": 0.2, "maxSteps": 40}},
-    {"id": demo_id("env:chat"), "task_id": TASKS[1]["id"], "name": "Chat assistant",
-     "agent_config": {"model": "demo-agent", "temperature": 0.0, "maxSteps": 12}},
-]  # fmt: skip
-PAGES = [
+PAGES: list[dict[str, Any]] = [
     {"slug": "getting-started", "title": "Getting started", "status": "published",
      "content": "# Getting started\n\nCreate an API key, then list your site pages.",
      "description": "First steps with the Demo Product."},
-    {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing\n\nOne plan, billed monthly.",
+    {"slug": "pricing", "title": "Pricing", "status": "published", "priority": 80,
+     "content": "# Pricing\n\nOne plan: $29 per month, billed monthly, with every feature included.",
      "meta_title": "Demo Product pricing", "meta_description": "Plans and prices of the Demo Product."},
     {"slug": "blog/launch-day", "title": "Launch day", "status": "draft",
      "content": "# Launch day\n\nWhat we shipped, and what comes next."},
@@ -105,29 +99,6 @@ DEMO_TOPICS: list[dict[str, Any]] = [
     {"name": "product analytics", "description": "How teams measure feature adoption and retention."},
     {"name": "funnel reporting", "description": None},
 ]  # fmt: skip
-RUN_OUTCOMES = [
-    ("completed", True, 0.92), ("completed", False, 0.41), ("failed", False, 0.0), ("completed", True, 0.88),
-    ("running", None, None),
-]  # fmt: skip
-
-
-def demo_runs() -> list[dict[str, Any]]:
-    started = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
-    runs = []
-    for index, (status, passed, score) in enumerate(RUN_OUTCOMES):
-        environment = ENVIRONMENTS[index % len(ENVIRONMENTS)]
-        begin = started + timedelta(hours=index)
-        finished = status != "running"
-        runs.append({
-            "id": demo_id(f"run:{index}"), "organization_id": ORGANIZATION["id"],
-            "environment_id": environment["id"], "task_id": environment["task_id"], "status": status,
-            "sandbox_id": f"sbx-demo-{index}", "sandbox_snapshot": None, "overall_score": score, "passed": passed,
-            "tokens_used": 12000 + 1500 * index, "cost_usd": round(0.04 + 0.01 * index, 4),
-            "started_at": begin, "completed_at": begin + timedelta(minutes=7) if finished else None,
-            "duration": 420.0 if finished else None, "volume_ids": [], "log_s3_keys": [f"demo/runs/{index}.log"],
-            "metadata": {"seed": True},
-        })  # fmt: skip
-    return runs
 
 
 def _pool(admin: str, part: Part) -> Any:
@@ -188,14 +159,9 @@ async def _seed_content(admin: str) -> None:
 
 
 async def _seed_simulations(admin: str) -> None:
-    """Tasks, environments and runs, through the simulations service's own intake code."""
+    """Tasks over the demo App and their runs, queued for the simulations part's workers."""
     async with _pool(admin, SIMULATIONS) as pool, transaction(pool) as cur:
-        for task in TASKS:
-            await simulations.create_task(cur, {**task, "organization_id": ORGANIZATION["id"]})
-        for environment in ENVIRONMENTS:
-            await simulations.create_environment(cur, {**environment, "organization_id": ORGANIZATION["id"]})
-        for run in demo_runs():
-            await simulations.create_run(cur, run)
+        await seed_simulations(cur, ORGANIZATION["id"], APP["id"])
 
 
 async def _seed_personas(admin: str) -> None:
@@ -215,13 +181,31 @@ async def _seed_personas(admin: str) -> None:
             await regenerate(pool, TemplateGenerator(), organization_id, Product(**PRODUCT))
 
 
+async def _published_pages(admin: str) -> list[tuple[str, str]]:
+    """(path, document id) of the demo's published pages, which the demo App routes."""
+    async with _pool(admin, CONTENT) as pool, cursor(pool) as cur:
+        found = [(page["slug"], await documents.find_by_path(cur, PRODUCT["id"], locate(page["slug"], None).file_path))
+                 for page in PAGES if page["status"] == "published"]  # fmt: skip
+    return [(locate(slug, None).file_path, str(row["id"])) for slug, row in found if row is not None]
+
+
 async def _seed_apps(admin: str) -> None:
-    """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
+    """An app of the demo product with a domain routing its published pages, and a legacy routing
+    domain pointing at it."""
     organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
+    pages = await _published_pages(admin)
     async with _pool(admin, APPS) as pool, transaction(pool) as cur:
         if not await apps_queries.app_exists(cur, APP["id"]):  # a deleted demo app stays deleted
             await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
             await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
+        # Each published page at its own path, once (the pages may be seeded after the app).
+        routed = {row["path_key"] for row in await fetch_all(
+            cur, "SELECT path_key FROM routes WHERE app_id = %s AND deleted_at IS NULL", (APP["id"],))}  # fmt: skip
+        live = await fetch_value(cur, "SELECT 1 FROM apps WHERE id = %s AND deleted_at IS NULL", (APP["id"],))
+        routes = [(rfc3986_route_path(path), normalize_route_path(path), "product_document", document_id)
+                  for path, document_id in pages if normalize_route_path(path) not in routed]  # fmt: skip
+        if live and routes:
+            await route_queries.insert_routes(cur, organization_id, APP["id"], routes)
         if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:
             await register_domain(cur, edge, organization_id, {**APP_DOMAIN, "scope": "app", "app_id": APP["id"]})
         if await domain_queries.find_domain(cur, LEGACY_DOMAIN["id"]) is None:
@@ -282,8 +266,8 @@ async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
-    await _seed_simulations(admin)
     await _seed_apps(admin)
+    await _seed_simulations(admin)
     await _seed_traffic(admin)
     return demo
 

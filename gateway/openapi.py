@@ -56,7 +56,8 @@ TAGS = {
     "Personas": "A product's audience personas.",
     "Topics": "A product's topics.",
     "Prompt suggestions": "Prompt suggestions generated from a product's personas and topics, and their review.",
-    "Agent simulation": "Agent-simulation runs of the organization.",
+    "Agent simulation": "Tasks an AI agent is given on an App, the environments that run them, the runs with"
+    " their steps and verdicts, and their analytics.",
     "Webhooks": "Webhook endpoints: signed deliveries (Standard Webhooks) of the organization's events, with retries.",
     "Audit": "The organization's audit trail: every change, refused credential and sign-in, who and from where.",
     "AI traffic": "AI agents' requests to the organization's Apps: ingested or captured, verified, summarised.",

@@ -1,4 +1,4 @@
-"""/{orgSlug}: the organization's landing page; /{orgSlug}/runs: its simulation runs.
+"""/{orgSlug}: the organization's landing page; /{orgSlug}/runs: its simulation runs, each with its steps.
 
 Every figure is what the API answers the signed-in person (gateway/dashboard/api.py): a section
 their role cannot read is left out, not shown empty.
@@ -24,6 +24,7 @@ RESERVED = ("api", "internal", "metrics", "static", "docs", "oauth", "device", "
             "readyz", "invitations")  # fmt: skip
 ORG = "{org:(?!(?:" + "|".join(RESERVED) + ")(?:/|$))[a-z0-9]+(?:-[a-z0-9]+)*}"
 RUNS_PAGE_SIZE = 25
+RUN_STEPS = 200
 # Suggestions for the status filter; a run's status is free text, so any other is searched as typed.
 RUN_STATUSES = ("queued", "pending", "running", "completed", "failed", "cancelled")
 
@@ -88,10 +89,13 @@ async def runs(request: web.Request) -> web.Response:
 
 
 async def run(request: web.Request) -> web.Response:
-    """GET /{orgSlug}/runs/{runId}: one run, its task, environment, scores and metadata."""
+    """GET /{orgSlug}/runs/{runId}: one run, its task, environment, scores, each criterion's verdict
+    and its steps (the first page of them: a run's trajectory is a few dozen steps)."""
     _, membership = await member(request)
     found = await api.call(request, "simulation_runs_get", runId=request.match_info["run"])
-    return await render(request, "run.html", {"membership": membership, "run": found})
+    steps = await api.call(request, "simulation_runs_steps", runId=found["id"], query={"limit": RUN_STEPS})
+    context = {"membership": membership, "run": found, "steps": steps["items"], "more_steps": steps["nextCursor"]}
+    return await render(request, "run.html", context)
 
 
 def add_routes(router: web.UrlDispatcher) -> None:

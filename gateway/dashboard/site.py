@@ -42,6 +42,7 @@ from gateway.dashboard import (
     reference,
     security,
     signin,
+    simulations,
     static_files,
     traffic,
 )
@@ -138,6 +139,7 @@ def create_dashboard() -> web.Application:
     apps.add_routes(router)
     traffic.add_routes(router)
     app_actions.add_routes(router)
+    simulations.add_routes(router)
     organization.add_routes(router)
     return dashboard
 

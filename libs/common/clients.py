@@ -14,7 +14,8 @@ from typing import Any
 
 import orjson
 
-from libs.common.http_client import InternalClient
+from libs.common.http_client import InternalClient, RawResponse, upstream_error
+from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Caller
 from libs.contract import internal
 
@@ -104,7 +105,7 @@ class ContentClient:
 
 
 class AppsClient:
-    """What the content and traffic services ask of the apps service."""
+    """What the content, traffic and simulations services ask of the apps service."""
 
     def __init__(self, http: InternalClient, base_url: str) -> None:
         self._http = http
@@ -120,3 +121,15 @@ class AppsClient:
         `hosts` (at most 500), verified or not; a hostname no App of theirs claims is absent."""
         answer = await self._http.request(internal.DOMAINS_BY_HOST, self._base_url, caller, json={"hosts": list(hosts)})
         return {domain["domain"]: domain for domain in answer["domains"]}
+
+    async def published(self, caller: Caller, app_id: str, path: str, user_agent: str) -> RawResponse:
+        """The document the caller's organization's App publishes at `path` of its site, as an agent
+        gets it (a 4xx answer included: what the agent meets); a failure of the apps part raises."""
+        url = internal.APP_PUBLISHED.url(self._base_url, [("path", path)], appId=app_id)
+        headers = {INTERNAL_TOKEN_HEADER: self._http.token(caller), "User-Agent": user_agent}
+        if caller.request_id:
+            headers["X-Request-Id"] = caller.request_id
+        answer = await self._http.send("GET", url, headers=headers)
+        if answer.status >= 500:
+            raise upstream_error(answer)
+        return answer

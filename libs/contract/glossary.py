@@ -17,6 +17,12 @@ from typing import Any
 _WHEN = " (ISO 8601, UTC)"
 
 FIELDS: dict[str, str] = {
+    # Agent-simulation tasks.
+    "goal": "What the agent is asked, in the words of someone looking for it.",
+    "criteria": "The success criteria; each one's verdict, and why, is recorded with every run.",
+    "referenceAnswer": "The answer a person would give, shown beside the agent's; null when none.",
+    "stepBudget": "The most documents the agent may fetch for this task (the environment's `maxSteps` may be less).",
+    "rerunOnChange": "Run the task's environments again when the organization's published content changes.",
     # Identity and ownership.
     "id": "The resource's id (a UUID).",
     "organizationId": "The id of the organization that owns it.",
@@ -195,8 +201,9 @@ FIELDS: dict[str, str] = {
 # Where a name means something else in one schema.
 SCHEMA_FIELDS: dict[str, str] = {
     "Run.status": (
-        "The run's state as the simulation runner records it: `queued`, `running`, `completed`, `failed` or"
-        " `cancelled` (the contract leaves the values open, so others may appear)."
+        "The run's state: `queued`, `running`, `completed` (judged, passed or not), `failed` (it could not be"
+        " done; `metadata.error` says why) or `cancelled` (the contract leaves the values open, so runs recorded"
+        " by an outside runner may carry others)."
     ),
     "RunListQuery.status": (
         "Only runs in this state: `queued`, `running`, `completed`, `failed` or `cancelled` (any value is"
@@ -290,6 +297,8 @@ PARAMETERS: dict[str, str] = {
     "personaId": "The persona's id (a UUID).",
     "suggestionId": "The prompt suggestion's id (a UUID).",
     "runId": "The simulation run's id (a UUID).",
+    "taskId": "The agent-simulation task's id (a UUID).",
+    "environmentId": "The agent-simulation environment's id (a UUID).",
     "endpointId": "The webhook endpoint's id (a UUID).",
     "deliveryId": "The webhook delivery's id (a UUID).",
 }

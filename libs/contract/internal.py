@@ -47,6 +47,9 @@ DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
 # Which of the caller's organization's Apps claims each hostname (verified or not): AI traffic's hosts.
 DOMAINS_BY_HOST = Endpoint("apps", "POST", "/internal/domains/by-host", "internal_domains_by_host")
+# A document an App publishes for agents, by its path on the App's site (`/llms.txt`, `/sitemap.xml`, a
+# page's path for its markdown), as the public App edge serves it: what simulated agents read.
+APP_PUBLISHED = Endpoint("apps", "GET", "/internal/apps/{appId}/published", "internal_app_published")
 # The apps service's withdrawn domains (released, deleted, purged: docs/architecture.md, "Domain ownership"
 # and "Whole resources"), detached from documents.
 DOMAINS_WITHDRAWN = Endpoint("content", "POST", "/internal/domains/withdrawn", "internal_domains_withdrawn")
@@ -74,6 +77,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
     DOMAINS_BY_HOST,
+    APP_PUBLISHED,
     DOMAINS_WITHDRAWN,
     TASKS_CREATE,
     ENVIRONMENTS_CREATE,

@@ -72,7 +72,8 @@ APPS = Part("apps", "apps", "services.apps", 8082, calls=("content", "gateway"),
 PERSONAS = Part("personas", "personas", "services.personas", 8083, outboxes=1)
 # One worker a pod: each worker holds its organizations' vectors in memory; scale with replicas.
 SEARCH = Part("search", "search", "services.search", 8084, extensions=("btree_gin",), calls=("content",))
-SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, outboxes=1)
+# Its workers read Apps' published documents from the apps part.
+SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, calls=("apps",), outboxes=1)
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
 # What a stream lost it reads from the part that published it (its background catch-up: no
 # request of those parts waits on it).

@@ -38,7 +38,12 @@ HANDLERS = (
     agent_files.apps_page_markdown,
     agent_files.apps_sitemap,
 )
-INTERNAL_HANDLERS = (domains.internal_domains_resolve, domains.internal_domains_by_host, internal_webhook_changes)
+INTERNAL_HANDLERS = (
+    domains.internal_domains_resolve,
+    domains.internal_domains_by_host,
+    agent_files.internal_app_published,
+    internal_webhook_changes,
+)
 
 
 def setup_routes(app: web.Application) -> None:

@@ -1,27 +1,60 @@
-"""The simulations service: read access to agent-simulation runs, and the runner's intake."""
+"""The simulations service: agent-simulation tasks, environments and runs, the workers that run
+them, and the runner's intake."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 from aiohttp import web
 
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
-from libs.common.settings import ServiceSettings
+from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
+from libs.common.tasks import periodic, periodic_group
 from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import SIMULATIONS
+from services.simulations.content_changes import ContentChanges
 from services.simulations.routes import setup_routes
+from services.simulations.settings import SimulationsSettings
+from services.simulations.state import WAKE
+from services.simulations.worker import Worker
 
 PART = SIMULATIONS
 
 
-def load_settings(environ: Mapping[str, str] | None = None) -> ServiceSettings:
-    return ServiceSettings.load(PART, environ)
+def load_settings(environ: Mapping[str, str] | None = None) -> SimulationsSettings:
+    return SimulationsSettings.load(PART, environ)
 
 
-def create_app(settings: ServiceSettings) -> web.Application:
-    return create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=(webhook_relay_ctx,))
+def create_app(settings: SimulationsSettings) -> web.Application:
+    contexts = (webhook_relay_ctx, worker_ctx) if settings.worker else (webhook_relay_ctx,)
+    app = create_service_app(settings, setup_routes, uses_redis=True, cleanup_contexts=contexts)
+    app[WAKE] = asyncio.Event()
+    return app
+
+
+async def worker_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Take queued runs, take back lost ones, and queue the re-runs content changes call for."""
+    settings: SimulationsSettings = app[SETTINGS]
+    worker = Worker(app[DB_POOL], app[HTTP], settings)
+    changes = ContentChanges(app[REDIS], settings.events_stream, app[DB_POOL])
+    wake = app[WAKE]
+
+    async def take() -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), settings.poll_seconds)
+        wake.clear()
+        await worker.take_step()
+
+    steps: dict[str, tuple[float, Callable[[], Awaitable[object]]]] = {
+        "simulation-worker": (0.0, take),
+        "simulation-reaper": (settings.lease_seconds / 3, worker.reap_step),
+    }
+    async with periodic_group(steps), periodic(0.0, changes.step, "simulation-content-changes"):
+        yield
+    await worker.stop()
 
 
 async def app_factory() -> web.Application:

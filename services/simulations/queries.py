@@ -20,6 +20,8 @@ RUN_FILTERS = {
     "environment_id": "environment_id = %(environment_id)s",
     "task_id": "task_id = %(task_id)s",
     "passed": "passed = %(passed)s",
+    "created_from": "created_at >= %(created_from)s",
+    "created_to": "created_at < %(created_to)s",
 }
 
 RUN_FIELDS = (

@@ -31,6 +31,12 @@ class RunListQuery(ApiSchema):
     environment_id = UuidString()
     task_id = UuidString()
     passed = QueryBoolean()
+    created_from = fields.AwareDateTime(
+        data_key="from", metadata={"description": "Only runs created at or after this time (ISO 8601, with a zone)."}
+    )
+    created_to = fields.AwareDateTime(
+        data_key="to", metadata={"description": "Only runs created before this time (ISO 8601, with a zone)."}
+    )
     limit = fields.Integer(load_default=DEFAULT_LIMIT, validate=validate.Range(min=1, max=MAX_LIMIT))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
 

@@ -1,4 +1,4 @@
-"""Handlers of the simulations service, grouped by resource."""
+"""Handlers of the contract's run routes and of the runner's intake (runs recorded elsewhere)."""
 
 from __future__ import annotations
 

@@ -128,3 +128,21 @@ async def apps_sitemap(request: web.Request) -> web.Response:
         return "".join(agent_text.sitemap(listing.entries)).encode()
 
     return _answer(request, await written_text(request, "sitemap.xml", write), XML)
+
+
+# What the App's site serves at these paths; any other path is a page, answered as its markdown.
+SITE_FILES = {"/llms.txt": apps_llms_txt, "/llms-full.txt": apps_llms_full_txt, "/sitemap.xml": apps_sitemap}
+MARKDOWN_SUFFIX = ".md"
+
+
+async def internal_app_published(request: web.Request) -> web.StreamResponse:
+    """GET /internal/apps/{appId}/published?path=…: the document at `path` of the App's site, as the
+    public handlers above answer it (a page's path, or the path with `.md`, for its markdown)."""
+    path = request.query.get("path", "")
+    site_file = SITE_FILES.get(path)
+    if site_file is not None:
+        return await site_file(request)
+    if path.endswith(MARKDOWN_SUFFIX):
+        # The markdown handler reads `path` from the query: the page's own path, without the suffix.
+        request = request.clone(rel_url=request.rel_url.update_query(path=path[: -len(MARKDOWN_SUFFIX)] or "/"))
+    return await apps_page_markdown(request)

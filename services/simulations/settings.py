@@ -1,0 +1,53 @@
+"""Settings of the simulations service, from the environment only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from libs.common.events import content_events_stream
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
+from libs.contract.parts import Part
+from services.simulations.agent.kinds import ENGINES, engine_key_setting
+
+
+@dataclass(frozen=True)
+class SimulationsSettings(ServiceSettings):
+    # Agents read Apps' published documents from the apps part.
+    apps_url: str
+    # Whether this process takes queued runs (the API answers either way), how many at once, and
+    # how many of one organization may run at once over every worker.
+    worker: bool
+    worker_concurrency: int
+    organization_concurrency: int
+    # A taken run is held this long and the hold renewed while it runs; a run whose hold lapsed (its
+    # worker died) is taken again, up to `max_attempts` takings, then failed.
+    lease_seconds: int
+    max_attempts: int
+    # How often an idle worker looks at the queue (a queued run also wakes the workers of its process).
+    poll_seconds: float
+    # Keys of the AI engines an `llm` agent may use (`<ENGINE>_API_KEY`), by engine; absent when unset.
+    engine_keys: Mapping[str, str]
+
+    @property
+    def events_stream(self) -> str:
+        return content_events_stream(self.redis_prefix)
+
+    @classmethod
+    def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> SimulationsSettings:
+        env = Env(environ)
+        keys = {engine: env.text(engine_key_setting(engine), "") for engine in ENGINES}
+        worker = env.text("SIMULATION_WORKER", "on").lower()
+        if worker not in ("on", "off"):
+            raise SettingsError(f"environment variable SIMULATION_WORKER must be on or off, got {worker!r}")
+        return cls(
+            **common_fields(part, env),
+            apps_url=env.part_url("apps"),
+            worker=worker == "on",
+            worker_concurrency=env.integer("SIMULATION_WORKER_CONCURRENCY", 2, minimum=1),
+            organization_concurrency=env.integer("SIMULATION_ORGANIZATION_CONCURRENCY", 2, minimum=1),
+            lease_seconds=env.integer("SIMULATION_LEASE_SECONDS", 30, minimum=2),
+            max_attempts=env.integer("SIMULATION_MAX_ATTEMPTS", 2, minimum=1),
+            poll_seconds=env.integer("SIMULATION_POLL_MS", 500, minimum=10) / 1000,
+            engine_keys={engine: key for engine, key in keys.items() if key},
+        )

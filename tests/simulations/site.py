@@ -1,0 +1,101 @@
+"""A small product site published for agents, and the calls that set up and wait for runs."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tests.factories import ContentFactory, Org
+from tests.integration.agent_site import Site, new_site
+from tests.integration.support import call
+
+BASE = "/api/v1/agent-simulation"
+
+PRICING = """# Pricing
+
+Acme Docs has three plans.
+
+## Starter
+
+The Starter plan costs $19 per month for one site.
+
+## Team
+
+The Team plan costs $49 per month and adds five editors.
+
+## Enterprise
+
+Enterprise pricing is agreed with sales.
+"""
+SECURITY = """# Security
+
+Single sign-on (SSO) is included in the Team plan.
+
+Data is not shared with third parties.
+"""
+CHANGELOG = """# Changelog
+
+Version 4 added dark mode and faster exports.
+"""
+
+
+async def product_site(
+    gateway: Any, headers: dict[str, str], content: ContentFactory, org: Org, product: dict[str, Any]
+) -> tuple[Site, dict[str, dict[str, Any]]]:
+    """An App routing /pricing, /security and /changelog to published documents."""
+    documents = {
+        "pricing": await content.document(org, product, title="Pricing", status="published", priority=80,
+                                          description="Plans and prices", content=PRICING),
+        "security": await content.document(org, product, title="Security", status="published", priority=60,
+                                           description="SSO and data handling", content=SECURITY),
+        "changelog": await content.document(org, product, title="Changelog", status="published", priority=10,
+                                            content=CHANGELOG),
+    }  # fmt: skip
+    site = await new_site(gateway, headers, product, description="Docs for Acme.")
+    await site.route(**documents)
+    return site, documents
+
+
+async def task(gateway: Any, headers: dict[str, str], app_id: str, **fields: Any) -> dict[str, Any]:
+    body = {"name": "Find the Team price", "category": "pricing", "goal": "How much does the Team plan cost?",
+            "appId": app_id, "criteria": [{"type": "must_include", "value": "$49"}], **fields}  # fmt: skip
+    status, answer = await call(gateway, "POST", f"{BASE}/tasks", headers, json=body)
+    assert status == 201, answer
+    created: dict[str, Any] = answer["data"]
+    return created
+
+
+async def environment(gateway: Any, headers: dict[str, str], task_id: str, **config: Any) -> dict[str, Any]:
+    body = {"name": "BM25 agent", "taskId": task_id, "agentConfig": config}
+    status, answer = await call(gateway, "POST", f"{BASE}/environments", headers, json=body)
+    assert status == 201, answer
+    created: dict[str, Any] = answer["data"]
+    return created
+
+
+async def run(gateway: Any, headers: dict[str, str], environment_id: str, trials: int = 1) -> list[dict[str, Any]]:
+    status, answer = await call(gateway, "POST", f"{BASE}/runs", headers,
+                                json={"environmentId": environment_id, "trials": trials})  # fmt: skip
+    assert status == 202, answer
+    runs: list[dict[str, Any]] = answer["data"]["runs"]
+    return runs
+
+
+async def ended(gateway: Any, headers: dict[str, str], run_id: str, timeout: float = 20.0) -> dict[str, Any]:
+    """The run once it has ended (completed, failed or cancelled)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, answer = await call(gateway, "GET", f"{BASE}/runs/{run_id}", headers)
+        assert status == 200, answer
+        if answer["data"]["status"] in ("completed", "failed", "cancelled"):
+            return dict(answer["data"])
+        assert time.monotonic() < deadline, f"run still {answer['data']['status']}"
+        await asyncio.sleep(0.05)
+
+
+async def steps(gateway: Any, headers: dict[str, str], run_id: str) -> list[dict[str, Any]]:
+    status, answer = await call(gateway, "GET", f"{BASE}/runs/{run_id}/steps", headers)
+    assert status == 200, answer
+    found: list[dict[str, Any]] = answer["data"]["items"]
+    return found
