@@ -57,8 +57,9 @@ def setup_routes(
     router.add_get("/.well-known/jwks.json", views.jwks, name="jwks")
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     setup_oauth_routes(router)
-    # For the apps service's copy of the products, when the event stream lost some (libs/common/catch_up.py).
-    register_handlers(router, endpoints_of(PART), (internal_product_changes,))
+    # For the apps service's copy of the products, when the event stream lost some (libs/common/catch_up.py),
+    # and the analytics part's analysis of answers (a product's brand).
+    register_handlers(router, endpoints_of(PART), (internal_product_changes, views.internal_product_brand))
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

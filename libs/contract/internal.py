@@ -52,6 +52,11 @@ RUNS_CREATE = Endpoint("simulations", "POST", "/internal/runs", "internal_runs_c
 # A part's changes after a stream position, from its outbox (libs/common/changes.py).
 CONTENT_CHANGES = Endpoint("content", "GET", "/internal/changes", "internal_changes")
 PRODUCT_CHANGES = Endpoint("gateway", "GET", "/internal/product-changes", "internal_product_changes")
+# What the analysis of AI answers looks for (analytics reads them in the background, never while
+# serving a request of the gateway's): the product's brand, its competitors, the prompt answered.
+PRODUCT_BRAND = Endpoint("gateway", "GET", "/internal/products/{productId}/brand", "internal_product_brand")
+COMPETITOR_SET = Endpoint("personas", "GET", "/internal/products/{productId}/competitors", "internal_competitor_set")
+PROMPT = Endpoint("personas", "GET", "/internal/prompts/{promptId}", "internal_prompt_get")
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_LOOKUP,
@@ -70,6 +75,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     RUNS_CREATE,
     CONTENT_CHANGES,
     PRODUCT_CHANGES,
+    PRODUCT_BRAND,
+    COMPETITOR_SET,
+    PROMPT,
 )
 
 

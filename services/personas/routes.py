@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
-from services.personas import contract, views
+from services.personas import contract, tracking_views, views
 
 HANDLERS = (
     views.personas_list,
@@ -18,8 +19,21 @@ HANDLERS = (
     views.prompt_suggestions_regenerate,
     views.prompt_suggestions_list,
     views.prompt_suggestions_review,
+    tracking_views.competitors_list,
+    tracking_views.competitors_create,
+    tracking_views.competitors_get,
+    tracking_views.competitors_update,
+    tracking_views.competitors_delete,
+    tracking_views.prompts_list,
+    tracking_views.prompts_create,
+    tracking_views.prompts_get,
+    tracking_views.prompts_update,
+    tracking_views.prompts_archive,
+    tracking_views.prompts_unarchive,
 )
+INTERNAL_HANDLERS = (tracking_views.internal_competitor_set, tracking_views.internal_prompt_get)
 
 
 def setup_routes(app: web.Application) -> None:
     register_handlers(app.router, contract.ROUTES, HANDLERS)
+    register_handlers(app.router, endpoints_of(contract.PART), INTERNAL_HANDLERS)
