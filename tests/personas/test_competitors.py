@@ -8,6 +8,8 @@ import pytest
 from gateway.auth.scopes import ALL_SCOPES
 from tests.personas.conftest import Stored, Tenant
 
+TWICE = "Must not hold the same value twice (compared case-insensitively)."
+
 
 def competitors_path(tenant: Tenant) -> str:
     return f"/api/v1/products/{tenant.product['id']}/competitors"
@@ -47,7 +49,7 @@ async def test_patching_the_brand_changes_only_the_supplied_fields(tenant: Tenan
     [
         ({"domains": ["Acme.com"]}, {"brand.domains.0": "Must be lowercase: use acme.com."}),
         ({"domains": ["not a host"]}, {"brand.domains.0": "Must be a lowercase hostname such as example.com."}),
-        ({"aliases": ["A", "a"]}, {"brand.aliases": "Must not hold the same value twice (compared case-insensitively)."}),
+        ({"aliases": ["A", "a"]}, {"brand.aliases": TWICE}),
         ({"aliases": [""]}, {"brand.aliases.0": "Length must be between 1 and 200."}),
         ({"aliases": [f"x{index}" for index in range(21)]}, {"brand.aliases": "Longer than maximum length 20."}),
         ({"slogan": "x"}, {"brand.slogan": "Unknown field."}),
