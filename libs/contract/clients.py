@@ -120,3 +120,39 @@ class AppsClient:
             "POST", internal.DOMAINS_RESOLVE.url(self._base_url), caller, json={"ids": list(ids)}
         )
         return {domain["id"]: domain["domain"] for domain in answer["domains"]}
+
+
+class GatewayClient:
+    """What the analytics part asks of the gateway, in its background work only (a request the
+    gateway sent never waits on a call back to it)."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def product_brand(self, caller: Caller, product_id: str) -> dict[str, Any]:
+        """A live product of the caller's organization with its `brand` (name, aliases, domains);
+        `NotFound` when it is gone."""
+        url = internal.PRODUCT_BRAND.url(self._base_url, productId=product_id)
+        product: dict[str, Any] = await self._http.call("GET", url, caller)
+        return product
+
+
+class PersonasClient:
+    """What the analytics part asks of the personas part: competitors and tracked prompts."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def competitor_set(self, caller: Caller, product_id: str) -> dict[str, Any]:
+        """`{version, competitors: [{id, name, aliases, domains}]}`: the product's live competitors."""
+        url = internal.COMPETITOR_SET.url(self._base_url, productId=product_id)
+        found: dict[str, Any] = await self._http.call("GET", url, caller)
+        return found
+
+    async def prompt(self, caller: Caller, prompt_id: str) -> dict[str, Any]:
+        """A prompt of the caller's organization as the API answers it; `NotFound` when unknown."""
+        url = internal.PROMPT.url(self._base_url, promptId=prompt_id)
+        found: dict[str, Any] = await self._http.call("GET", url, caller)
+        return found

@@ -6,10 +6,10 @@ from libs.contract.parts import GATEWAY, part_ports
 from libs.local.processes import part_environ
 
 
-def test_default_ports_are_8080_to_8086():
+def test_default_ports_are_8080_to_8086_and_8089():
     assert part_ports({}) == {
         "gateway": 8080, "content": 8081, "apps": 8082, "personas": 8083, "search": 8084, "simulations": 8085,
-        "events": 8086,
+        "events": 8086, "analytics": 8089,
     }  # fmt: skip
 
 
@@ -17,7 +17,7 @@ def test_a_base_port_moves_every_part_and_a_part_port_moves_one():
     ports = part_ports({"PORT_BASE": "9100", "SEARCH_PORT": "9999"})
     assert ports == {
         "gateway": 9100, "content": 9101, "apps": 9102, "personas": 9103, "search": 9999, "simulations": 9105,
-        "events": 9106,
+        "events": 9106, "analytics": 9109,
     }  # fmt: skip
 
 

@@ -1,0 +1,57 @@
+"""The analytics part: answers of AI engines (collected elsewhere, or asked by prompt runs) and their
+analysis: the brands they mention and the pages they cite."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+
+from aiohttp import web
+
+from libs.common.logs import configure_logging
+from libs.common.service import create_service_app
+from libs.common.state import DB_POOL, HTTP, SETTINGS
+from libs.contract.clients import GatewayClient, PersonasClient
+from libs.contract.parts import ANALYTICS
+from services.analytics.analyser import Analyser
+from services.analytics.brand_sets import BrandSets
+from services.analytics.routes import setup_routes
+from services.analytics.settings import AnalyticsSettings
+from services.analytics.state import ANALYSER, PERSONAS
+
+PART = ANALYTICS
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> AnalyticsSettings:
+    return AnalyticsSettings.load(PART, environ)
+
+
+async def work_ctx(app: web.Application) -> AsyncIterator[None]:
+    """The owners' clients and the analyser, working until the app stops."""
+    settings: AnalyticsSettings = app[SETTINGS]
+    personas = PersonasClient(app[HTTP], settings.personas_url)
+    app[PERSONAS] = personas
+    analyser = Analyser(app[DB_POOL], BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas))
+    app[ANALYSER] = analyser
+    stopping = asyncio.Event()
+    worker = asyncio.create_task(analyser.work(stopping), name="analyse-answers")
+    yield
+    stopping.set()
+    try:
+        await asyncio.wait_for(asyncio.shield(worker), 5.0)
+    except TimeoutError:
+        worker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await worker
+
+
+def create_app(settings: AnalyticsSettings) -> web.Application:
+    return create_service_app(settings, setup_routes, cleanup_contexts=(work_ctx,))
+
+
+async def app_factory() -> web.Application:
+    """The gunicorn entry point: settings from the environment."""
+    settings = load_settings()
+    configure_logging(settings.name, settings.log_level)
+    return create_app(settings)
