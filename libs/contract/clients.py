@@ -151,6 +151,22 @@ class PersonasClient:
         found: dict[str, Any] = await self._http.call("GET", url, caller)
         return found
 
+    async def product_prompts(self, caller: Caller, product_id: str) -> list[dict[str, Any]]:
+        """The product's prompts that are not archived (active and paused), oldest first."""
+        url = internal.PRODUCT_PROMPTS.url(self._base_url, productId=product_id)
+        answer = await self._http.call("GET", url, caller)
+        found: list[dict[str, Any]] = answer["items"]
+        return found
+
+    async def scheduled_prompts(
+        self, caller: Caller, cadence: str, after: str | None, limit: int
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of every organization's active prompts of `cadence`, by id after `after`, and the
+        `after` of the next page (None at the end)."""
+        query = [("cadence", cadence), ("limit", str(limit)), *([("after", after)] if after else [])]
+        answer = await self._http.call("GET", internal.SCHEDULED_PROMPTS.url(self._base_url, query), caller)
+        return answer["items"], answer["next"]
+
     async def prompt(self, caller: Caller, prompt_id: str) -> dict[str, Any]:
         """A prompt of the caller's organization as the API answers it; `NotFound` when unknown."""
         url = internal.PROMPT.url(self._base_url, promptId=prompt_id)

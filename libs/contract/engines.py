@@ -20,7 +20,7 @@ class Engine:
 
 OPENAI_SEARCH = Engine("openai-search", "openai", "ChatGPT search (Responses API, web search)", True, "gpt-4.1-mini")
 PERPLEXITY_SONAR = Engine("perplexity-sonar", "perplexity", "Perplexity Sonar", True, "sonar")
-ANTHROPIC_WEB = Engine("anthropic-web", "anthropic", "Claude with web search (Messages API)", True, "claude-sonnet-4-5")
+ANTHROPIC_WEB = Engine("anthropic-web", "anthropic", "Claude with web search (Messages API)", True, "claude-sonnet-4-6")
 
 ENGINES: tuple[Engine, ...] = (OPENAI_SEARCH, PERPLEXITY_SONAR, ANTHROPIC_WEB)
 ENGINE_IDS: tuple[str, ...] = tuple(engine.id for engine in ENGINES)

@@ -313,6 +313,28 @@ SCHEMA_FIELDS: dict[str, str] = {
     "AnswerListQuery.to": "Only answers given before this time" + _WHEN + ".",
     "AnswerListQuery.runId": "Only answers of this prompt run.",
     "AnswerListQuery.promptId": "Only answers of this tracked prompt.",
+    "PromptRunCreate.promptIds": (
+        "The prompts to ask (active or paused, at most 100); left out, every active prompt of the product."
+    ),
+    "PromptRunCreate.engines": (
+        "The engines to ask, each configured here; left out, each prompt's own, else every configured engine."
+    ),
+    "PromptRunCreate.samples": "How many times each engine is asked each prompt (1-5); left out, each prompt's own.",
+    "PromptRunListQuery.status": "Only runs in this state.",
+    "PromptRun.trigger": "`manual`: started by a call; `schedule`: started by its prompt's cadence.",
+    "PromptRun.status": (
+        "`queued`, `running`, then `completed` (every answer), `partial` (some failed), `failed` (none) or `cancelled`."
+    ),
+    "PromptRun.promptIds": "The prompts the run asks.",
+    "PromptRun.engines": "The engines the run asks.",
+    "PromptRun.samples": "How many times each engine is asked each prompt.",
+    "PromptRun.progress": "How many answers the run asks for, and how many it has and could not get.",
+    "PromptRun.usage": "Tokens and cost of the run's answers so far.",
+    "PromptRun.finishedAt": "When the run ended" + _WHEN + "; null while it runs.",
+    "PromptRunProgress.total": "How many answers the run asks for (prompts × engines × samples).",
+    "PromptRunProgress.done": "How many answers it has.",
+    "PromptRunProgress.failed": "How many asks failed after the vendor's retries.",
+    "PromptRunUsage.costUsd": "What the run's answers cost so far, in US dollars (answers of unknown cost count 0).",
     "Run.status": (
         "The run's state as the simulation runner records it: `queued`, `running`, `completed`, `failed` or"
         " `cancelled` (the contract leaves the values open, so others may appear)."

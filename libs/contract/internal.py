@@ -57,6 +57,9 @@ PRODUCT_CHANGES = Endpoint("gateway", "GET", "/internal/product-changes", "inter
 PRODUCT_BRAND = Endpoint("gateway", "GET", "/internal/products/{productId}/brand", "internal_product_brand")
 COMPETITOR_SET = Endpoint("personas", "GET", "/internal/products/{productId}/competitors", "internal_competitor_set")
 PROMPT = Endpoint("personas", "GET", "/internal/prompts/{promptId}", "internal_prompt_get")
+PRODUCT_PROMPTS = Endpoint("personas", "GET", "/internal/products/{productId}/prompts", "internal_product_prompts")
+# Every organization's active prompts of a cadence, for the analytics part's scheduler.
+SCHEDULED_PROMPTS = Endpoint("personas", "GET", "/internal/prompts/scheduled", "internal_scheduled_prompts")
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_LOOKUP,
@@ -78,6 +81,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     PRODUCT_BRAND,
     COMPETITOR_SET,
     PROMPT,
+    PRODUCT_PROMPTS,
+    SCHEDULED_PROMPTS,
 )
 
 

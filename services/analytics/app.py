@@ -12,13 +12,17 @@ from aiohttp import web
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, SETTINGS
+from libs.common.tasks import periodic
 from libs.contract.clients import GatewayClient, PersonasClient
 from libs.contract.parts import ANALYTICS
 from services.analytics.analyser import Analyser
 from services.analytics.brand_sets import BrandSets
+from services.analytics.engines.catalog import engines
 from services.analytics.routes import setup_routes
+from services.analytics.runner import Runner
+from services.analytics.scheduler import Scheduler
 from services.analytics.settings import AnalyticsSettings
-from services.analytics.state import ANALYSER, PERSONAS
+from services.analytics.state import ANALYSER, PERSONAS, RUNNER
 
 PART = ANALYTICS
 
@@ -28,22 +32,39 @@ def load_settings(environ: Mapping[str, str] | None = None) -> AnalyticsSettings
 
 
 async def work_ctx(app: web.Application) -> AsyncIterator[None]:
-    """The owners' clients and the analyser, working until the app stops."""
+    """The owners' and engines' clients, the analyser, the runner and the scheduler, working until
+    the app stops."""
     settings: AnalyticsSettings = app[SETTINGS]
     personas = PersonasClient(app[HTTP], settings.personas_url)
     app[PERSONAS] = personas
     analyser = Analyser(app[DB_POOL], BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas))
     app[ANALYSER] = analyser
+    clients = engines(settings)
+    runner = Runner(app[DB_POOL], clients, settings, analyser.wake)
+    app[RUNNER] = runner
+    scheduler = Scheduler(app[DB_POOL], personas, list(clients), runner.wake)
     stopping = asyncio.Event()
-    worker = asyncio.create_task(analyser.work(stopping), name="analyse-answers")
-    yield
-    stopping.set()
+    workers = [
+        asyncio.create_task(analyser.work(stopping), name="analyse-answers"),
+        asyncio.create_task(runner.work(stopping), name="run-prompts"),
+    ]
     try:
-        await asyncio.wait_for(asyncio.shield(worker), 5.0)
-    except TimeoutError:
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+        if clients:  # without an engine to call, nothing is due
+            async with periodic(settings.schedule_interval_seconds, scheduler.step, "schedule-prompts"):
+                yield
+        else:
+            yield
+    finally:
+        stopping.set()
+        for worker in workers:
+            try:
+                await asyncio.wait_for(asyncio.shield(worker), settings.engine_timeout_seconds)
+            except TimeoutError:
+                worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await worker
+        for client in clients.values():
+            await client.close()
 
 
 def create_app(settings: AnalyticsSettings) -> web.Application:

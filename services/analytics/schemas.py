@@ -11,6 +11,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 from libs.common.cursors import PageCursor
 from libs.common.schemas import ApiSchema
 from libs.common.validators import FullMatch, JsonInteger, StrictNumber, StrictString, UuidString, length
+from libs.contract.engines import ENGINE_IDS
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
@@ -176,4 +177,56 @@ class Answer(ApiSchema):
 
 class AnswerList(ApiSchema):
     items = fields.List(fields.Nested(Answer), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+RUN_STATUSES = ("queued", "running", "completed", "partial", "failed", "cancelled")
+
+
+class PromptRunCreate(ApiSchema):
+    """A run of the product's active prompts, or of the ones named (active or paused)."""
+
+    product_id = UuidString(required=True)
+    prompt_ids = fields.List(UuidString(), validate=validate.Length(min=1, max=100))
+    engines = fields.List(StrictString(validate=validate.OneOf(ENGINE_IDS)), validate=validate.Length(min=1))
+    samples = JsonInteger(validate=validate.Range(min=1, max=5))
+
+
+class PromptRunListQuery(ApiSchema):
+    limit = fields.Integer(load_default=PAGE_DEFAULT, validate=validate.Range(min=1, max=PAGE_MAX))
+    cursor = PageCursor(datetime.fromisoformat)
+    product_id = UuidString()
+    status = fields.String(validate=validate.OneOf(RUN_STATUSES))
+
+
+class PromptRunProgress(ApiSchema):
+    total = fields.Integer(required=True)
+    done = fields.Integer(required=True)
+    failed = fields.Integer(required=True)
+
+
+class PromptRunUsage(ApiSchema):
+    input_tokens = fields.Integer(required=True)
+    output_tokens = fields.Integer(required=True)
+    cost_usd = fields.Float(required=True)
+
+
+class PromptRun(ApiSchema):
+    id = fields.String(required=True)
+    organization_id = fields.String(required=True)
+    product_id = fields.String(required=True)
+    trigger = fields.String(required=True, validate=validate.OneOf(("manual", "schedule")))
+    status = fields.String(required=True, validate=validate.OneOf(RUN_STATUSES))
+    prompt_ids = fields.List(fields.String(), required=True)
+    engines = fields.List(fields.String(), required=True)
+    samples = fields.Integer(required=True)
+    progress = fields.Nested(PromptRunProgress, required=True)
+    usage = fields.Nested(PromptRunUsage, required=True)
+    created_at = fields.DateTime(required=True)
+    started_at = fields.DateTime(required=True, allow_none=True)
+    finished_at = fields.DateTime(required=True, allow_none=True)
+
+
+class PromptRunList(ApiSchema):
+    items = fields.List(fields.Nested(PromptRun), required=True)
     next_cursor = fields.String(required=True, allow_none=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from libs.common.settings import Env, ServiceSettings, common_fields
+from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.engines import ENGINES, Engine
 from libs.contract.parts import Part
 
@@ -22,6 +22,9 @@ class EngineAccess:
     model: str
     concurrency: int
     per_minute: int
+    # US dollars per million tokens (input, output), for the cost of an answer when the vendor
+    # reports none; None: cost unknown.
+    prices: tuple[float, float] | None
 
     @property
     def configured(self) -> bool:
@@ -36,6 +39,8 @@ class AnalyticsSettings(ServiceSettings):
     # Seconds one engine call may take, and how many times a failed one is tried again.
     engine_timeout_seconds: float
     engine_retries: int
+    # How often each replica looks for prompts due on their cadence.
+    schedule_interval_seconds: float
 
     def access(self, engine_id: str) -> EngineAccess | None:
         return next((access for access in self.engines if access.engine.id == engine_id), None)
@@ -50,6 +55,7 @@ class AnalyticsSettings(ServiceSettings):
             engines=tuple(_access(env, engine) for engine in ENGINES),
             engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
             engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),
+            schedule_interval_seconds=float(env.integer("SCHEDULE_INTERVAL_SECONDS", 60, minimum=1)),
         )
 
 
@@ -62,4 +68,16 @@ def _access(env: Env, engine: Engine) -> EngineAccess:
         env.text(f"{vendor}_MODEL", engine.default_model),
         env.integer(f"{vendor}_CONCURRENCY", 4, minimum=1),
         env.integer(f"{vendor}_REQUESTS_PER_MINUTE", 60, minimum=1),
+        _prices(f"{vendor}_PRICE_PER_MTOK", env.text(f"{vendor}_PRICE_PER_MTOK", "")),
     )
+
+
+def _prices(name: str, text: str) -> tuple[float, float] | None:
+    """ "input,output" in US dollars per million tokens, or nothing."""
+    if not text:
+        return None
+    try:
+        given, made = (float(part) for part in text.split(","))
+    except ValueError:
+        raise SettingsError(f"environment variable {name} must be two prices, input,output, got {text!r}") from None
+    return given, made

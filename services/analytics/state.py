@@ -6,6 +6,8 @@ from aiohttp import web
 
 from libs.contract.clients import PersonasClient
 from services.analytics.analyser import Analyser
+from services.analytics.runner import Runner
 
 ANALYSER: web.AppKey[Analyser] = web.AppKey("analyser")
 PERSONAS: web.AppKey[PersonasClient] = web.AppKey("personas_client")
+RUNNER: web.AppKey[Runner] = web.AppKey("runner")

@@ -152,3 +152,26 @@ async def page(cur: Any, organization_id: str, product_id: str, query: dict[str,
     )
     found, next_cursor = page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
     return {"items": [view(row) for row in found], "nextCursor": next_cursor}
+
+
+async def live_of_product(cur: Any, organization_id: str, product_id: str) -> list[dict[str, Any]]:
+    """The product's prompts that are not archived, oldest first."""
+    rows = await fetch_all(
+        cur,
+        f"SELECT {COLUMNS} FROM prompts WHERE organization_id = %s AND product_id = %s AND status <> 'archived'"
+        " ORDER BY created_at, id",
+        (organization_id, product_id),
+    )
+    return [view(row) for row in rows]
+
+
+async def scheduled(cur: Any, cadence: str, after: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of every organization's active prompts of `cadence`, by id."""
+    rows = await fetch_all(
+        cur,
+        f"SELECT {COLUMNS} FROM prompts WHERE cadence = %s AND status = 'active'"
+        " AND (%s::uuid IS NULL OR id > %s::uuid) ORDER BY id LIMIT %s",
+        (cadence, after, after, limit + 1),
+    )
+    found = [view(row) for row in rows[:limit]]
+    return found, found[-1]["id"] if len(rows) > limit else None

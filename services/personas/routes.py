@@ -31,7 +31,12 @@ HANDLERS = (
     tracking_views.prompts_archive,
     tracking_views.prompts_unarchive,
 )
-INTERNAL_HANDLERS = (tracking_views.internal_competitor_set, tracking_views.internal_prompt_get)
+INTERNAL_HANDLERS = (
+    tracking_views.internal_competitor_set,
+    tracking_views.internal_prompt_get,
+    tracking_views.internal_product_prompts,
+    tracking_views.internal_scheduled_prompts,
+)
 
 
 def setup_routes(app: web.Application) -> None:

@@ -132,3 +132,11 @@ class PromptListQuery(PageQuery):
 class PromptList(ApiSchema):
     items = fields.List(fields.Nested(Prompt), required=True)
     next_cursor = fields.String(required=True, allow_none=True)
+
+
+class ScheduledQuery(ApiSchema):
+    """The scheduler's read of the prompts due by cadence (an internal endpoint)."""
+
+    cadence = fields.String(required=True, validate=validate.OneOf(("daily", "weekly")))
+    after = UuidString()
+    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000))

@@ -7,7 +7,7 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.errors import NotFound
+from libs.common.errors import Forbidden, NotFound
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, caller_of
 from services.personas import competitor_queries as competitors
@@ -19,6 +19,7 @@ from services.personas.tracking_schemas import (
     PromptCreate,
     PromptListQuery,
     PromptUpdate,
+    ScheduledQuery,
 )
 
 PAGE_QUERY = PageQuery()
@@ -27,6 +28,7 @@ COMPETITOR_UPDATE = CompetitorUpdate()
 PROMPT_CREATE = PromptCreate()
 PROMPT_UPDATE = PromptUpdate()
 PROMPT_LIST_QUERY = PromptListQuery()
+SCHEDULED_QUERY = ScheduledQuery()
 
 
 # Competitors.
@@ -154,6 +156,25 @@ async def internal_competitor_set(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         body = await competitors.brand_set(cur, caller_of(request).org.id, product_id)
     return json_response(body)
+
+
+async def internal_product_prompts(request: web.Request) -> web.Response:
+    """GET /internal/products/{productId}/prompts: the product's prompts not archived, oldest first."""
+    product_id = path_id(request, "productId", "product")
+    async with cursor(request.app[DB_POOL]) as cur:
+        items = await prompts.live_of_product(cur, caller_of(request).org.id, product_id)
+    return json_response({"items": items})
+
+
+async def internal_scheduled_prompts(request: web.Request) -> web.Response:
+    """GET /internal/prompts/scheduled?cadence=&after=&limit=: every organization's active prompts of
+    a cadence, by id, for the analytics part's scheduler (a service caller only)."""
+    if caller_of(request).principal_kind != "service":
+        raise Forbidden("the scheduled prompts are read by services only")
+    query = load_query(request, SCHEDULED_QUERY)
+    async with cursor(request.app[DB_POOL]) as cur:
+        items, after = await prompts.scheduled(cur, query["cadence"], query.get("after"), query["limit"])
+    return json_response({"items": items, "next": after})
 
 
 async def internal_prompt_get(request: web.Request) -> web.Response:

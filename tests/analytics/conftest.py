@@ -3,11 +3,16 @@ answers through the gateway."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestServer
 
-from tests.conftest import Client
+from libs.contract.parts import ANALYTICS
+from tests.analytics.fake_vendors import Script, vendor_environ, vendors_app
+from tests.conftest import Client, Stack, build_app
 from tests.factories import IdentityFactory, eventually, unique
 from tests.personas.conftest import Tenant, make_tenant
 
@@ -74,3 +79,26 @@ async def collector(gateway: Client, identity: IdentityFactory) -> Collector:
 @pytest.fixture
 async def stranger(gateway: Client, identity: IdentityFactory) -> Collector:
     return Collector(await branded(gateway, identity))
+
+
+@dataclass
+class Vendors:
+    script: Script
+    gateway: Client
+
+
+@pytest.fixture
+async def vendors(stack: Stack) -> AsyncIterator[Vendors]:
+    """A gateway whose analytics part calls the local vendor server, with every engine configured."""
+    script = Script()
+    vendor_server = TestServer(vendors_app(script))
+    await vendor_server.start_server()
+    base = str(vendor_server.make_url("")).rstrip("/")
+    environ = stack.part_environ(ANALYTICS, **vendor_environ(base), SCHEDULE_INTERVAL_SECONDS="3600")
+    analytics = TestServer(build_app(ANALYTICS, environ))
+    await analytics.start_server()
+    gateway = await stack.start_gateway({"ANALYTICS_URL": str(analytics.make_url("")).rstrip("/")})
+    yield Vendors(script, gateway)
+    await gateway.close()
+    await analytics.close()
+    await vendor_server.close()
