@@ -85,6 +85,8 @@ async def stranger(gateway: Client, identity: IdentityFactory) -> Collector:
 class Vendors:
     script: Script
     gateway: Client
+    # The local vendor server's address.
+    base_url: str
 
 
 @pytest.fixture
@@ -98,7 +100,7 @@ async def vendors(stack: Stack) -> AsyncIterator[Vendors]:
     analytics = TestServer(build_app(ANALYTICS, environ))
     await analytics.start_server()
     gateway = await stack.start_gateway({"ANALYTICS_URL": str(analytics.make_url("")).rstrip("/")})
-    yield Vendors(script, gateway)
+    yield Vendors(script, gateway, base)
     await gateway.close()
     await analytics.close()
     await vendor_server.close()
