@@ -1,4 +1,5 @@
-"""The demo organization: a product with site pages, personas, topics and prompt suggestions,
+"""The demo organization: a product with site pages, personas, topics and prompt suggestions, its
+brand, competitors, tracked prompts and analysed answers (deploy/seed_answers.py),
 a user who can sign in to the dashboard, simulation runs, an app with a legacy routing domain, and an
 API key with every scope.
 
@@ -19,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from deploy.seed_answers import seed_answers
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
 from gateway.auth.passwords import hash_password, verify_password
@@ -231,6 +233,7 @@ async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
+    await seed_answers(admin, ORGANIZATION["id"], PRODUCT["id"])
     await _seed_simulations(admin)
     await _seed_apps(admin)
     return demo

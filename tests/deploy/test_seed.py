@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from deploy import seed
+from deploy import seed, seed_answers
 from libs.common.db import create_pool, cursor, fetch_value
-from libs.contract.parts import APPS
+from libs.contract.parts import ANALYTICS, APPS
 from services.apps.queries import domains as domain_queries
 from tests import conftest
 
@@ -21,3 +21,22 @@ async def test_seeding_twice_leaves_one_app_and_a_legacy_routing_config(database
     assert routing is not None
     assert routing["config"]["hostname"] == "legacy.demo.example.com"
     assert routing["config"]["paths"][0]["destination"] == {"type": "app", "appId": seed.APP["id"]}
+
+
+async def test_seeding_twice_leaves_the_demo_answers_analysed_once(database: conftest.TestDatabase, tmp_path):
+    for _ in range(2):
+        await seed._seed_identity(database.admin_dsn, tmp_path / "demo-api-key")
+        await seed_answers.seed_answers(database.admin_dsn, seed.ORGANIZATION["id"], seed.PRODUCT["id"])
+    async with create_pool(database.dsn(ANALYTICS), ANALYTICS.schema, 1, 1) as pool, cursor(pool) as cur:
+        counts = await fetch_value(
+            cur,
+            "SELECT json_build_array(count(*), count(analysis_id)) FROM answers WHERE organization_id = %s",
+            (seed.ORGANIZATION["id"],),
+        )
+        brands = await fetch_value(
+            cur,
+            "SELECT array_agg(DISTINCT name ORDER BY name) FROM brand_mentions WHERE organization_id = %s",
+            (seed.ORGANIZATION["id"],),
+        )
+    assert counts == [42, 42]
+    assert brands == ["Demo Product", "Globex Analytics", "Initech Insights"]
