@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from aivis.commands import apps, auth, completion, content, events, personas, profiles, routes, runs
+from aivis.commands import apps, auth, completion, content, events, personas, profiles, routes, runs, visibility
 from aivis.config import current_profile
 from aivis.context import Context
 from aivis.factory import Factory
@@ -35,7 +35,7 @@ def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
     ctx.obj = Context(profile, base_url, ctx.obj if isinstance(ctx.obj, Factory) else Factory())
 
 
-for module in (auth, profiles, completion, content, apps, routes, personas, runs, events):
+for module in (auth, profiles, completion, content, apps, routes, personas, runs, events, visibility):
     module.register(aivis)
 
 
