@@ -12,6 +12,7 @@ they are meant to separate ("Notoin" is Notion, "motion" is not).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -49,16 +50,41 @@ class Match:
     fuzzy: bool
 
 
-def _pattern(spelling: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)" + re.escape(spelling) + r"(?!\w)")
+Hit = tuple[int, int, str]
 
 
-def _exact(folded: Folded, tracked: Sequence[Tracked]) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
+@dataclass(frozen=True)
+class Matcher:
+    """A brand set compiled once: one pattern of every spelling (longest first, so the longest wins
+    where two start together) and, for near spellings, the spellings by first letter."""
+
+    pattern: re.Pattern[str]
+    owner: dict[str, str]
+    by_initial: dict[str, list[tuple[str, str, int]]]
+
+
+@functools.lru_cache(maxsize=256)
+def matcher(tracked: tuple[Tracked, ...]) -> Matcher:
+    owner: dict[str, str] = {}
     for brand in tracked:
         for spelling in brand.spellings():
-            found.extend((hit.start(), hit.end(), brand.key) for hit in _pattern(spelling).finditer(folded.text))
-    return found
+            owner.setdefault(spelling, brand.key)  # a spelling two brands share is the first's
+    ordered = sorted(owner, key=len, reverse=True)
+    alternatives = "|".join(r"\s+".join(re.escape(word) for word in spelling.split(" ")) for spelling in ordered)
+    pattern = re.compile(r"(?<!\w)(?:" + alternatives + r")(?!\w)") if ordered else re.compile(r"(?!x)x")
+    by_initial: dict[str, list[tuple[str, str, int]]] = {}
+    for spelling, key in owner.items():
+        allowed = _edits_allowed(spelling)
+        if allowed:
+            by_initial.setdefault(spelling[0], []).append((spelling, key, allowed))
+    return Matcher(pattern, owner, by_initial)
+
+
+def _exact(folded: Folded, found: Matcher) -> list[Hit]:
+    return [
+        (hit.start(), hit.end(), found.owner[" ".join(hit.group().split())])
+        for hit in found.pattern.finditer(folded.text)
+    ]
 
 
 def _edits_allowed(spelling: str) -> int:
@@ -73,37 +99,31 @@ def _near(candidate: str, spelling: str, allowed: int) -> bool:
     return sorted(candidate) == sorted(spelling) and DamerauLevenshtein.distance(candidate, spelling) == 1
 
 
-def _fuzzy(text: str, folded: Folded, tracked: Sequence[Tracked]) -> list[tuple[int, int, str]]:
+def _fuzzy(text: str, folded: Folded, found: Matcher) -> list[Hit]:
+    """Near spellings: only words written with a capital and sharing a spelling's first letter are
+    compared, each with the spellings of as many words as it starts."""
     tokens = [(token.start(), token.end()) for token in _TOKEN.finditer(folded.text)]
-    known = {spelling for brand in tracked for spelling in brand.spellings()}
-    found: list[tuple[int, int, str]] = []
-    for brand in tracked:
-        for spelling in brand.spellings():
-            allowed = _edits_allowed(spelling)
+    hits: list[Hit] = []
+    for index, (start, _) in enumerate(tokens):
+        candidates = found.by_initial.get(folded.text[start])
+        if not candidates or not text[folded.origin(start)].isupper():
+            continue
+        for spelling, key, allowed in candidates:
             width = spelling.count(" ") + 1
-            if not allowed:
+            if index + width > len(tokens):
                 continue
-            for index in range(len(tokens) - width + 1):
-                start, end = tokens[index][0], tokens[index + width - 1][1]
-                candidate = folded.text[start:end]
-                if (
-                    candidate in known
-                    or candidate[0] != spelling[0]
-                    or abs(len(candidate) - len(spelling)) > allowed
-                    or not text[folded.starts[start]].isupper()
-                ):
-                    continue
-                if _near(candidate, spelling, allowed):
-                    found.append((start, end, brand.key))
-    return found
-
-
-Hit = tuple[int, int, str]
+            end = tokens[index + width - 1][1]
+            candidate = " ".join(folded.text[start:end].split())
+            if candidate in found.owner or abs(len(candidate) - len(spelling)) > allowed:
+                continue
+            if _near(candidate, spelling, allowed):
+                hits.append((start, end, key))
+    return hits
 
 
 def _without_overlaps(found: Iterable[Hit], taken: list[tuple[int, int]]) -> list[Hit]:
     """The earliest match at each place, the longest of those starting together; none inside `taken`."""
-    kept: list[tuple[int, int, str]] = []
+    kept: list[Hit] = []
     for start, end, key in sorted(found, key=lambda hit: (hit[0], -(hit[1] - hit[0]))):
         if any(start < other_end and other_start < end for other_start, other_end in taken):
             continue
@@ -116,10 +136,11 @@ def find_mentions(text: str, tracked: Sequence[Tracked]) -> list[Match]:
     """Every mention of the tracked brands in `text`, in order, with offsets into `text`. Text inside
     a URL is never a mention (citations are read apart)."""
     folded = fold_with_offsets(text)
+    found = matcher(tuple(tracked))
     urls = [_folded_span(folded, url.start(), url.end()) for url in _URL.finditer(text)]
-    exact = _without_overlaps(_exact(folded, tracked), list(urls))
+    exact = _without_overlaps(_exact(folded, found), list(urls))
     taken = [*urls, *((start, end) for start, end, _ in exact)]
-    fuzzy = _without_overlaps(_fuzzy(text, folded, tracked), taken)
+    fuzzy = _without_overlaps(_fuzzy(text, folded, found), taken)
     matches = []
     near = set(fuzzy)
     for start, end, key in [*exact, *fuzzy]:
@@ -130,6 +151,8 @@ def find_mentions(text: str, tracked: Sequence[Tracked]) -> list[Match]:
 
 def _folded_span(folded: Folded, start: int, end: int) -> tuple[int, int]:
     """The folded slice covering the original [start, end)."""
+    if folded.starts is None:
+        return start, end
     first = next((index for index, origin in enumerate(folded.starts) if origin >= start), len(folded.starts))
     last = next((index for index, origin in enumerate(folded.starts) if origin >= end), len(folded.starts))
     return first, last
