@@ -175,3 +175,19 @@ async def scheduled(cur: Any, cadence: str, after: str | None, limit: int) -> tu
     )
     found = [view(row) for row in rows[:limit]]
     return found, found[-1]["id"] if len(rows) > limit else None
+
+
+async def track_suggestion(cur: Any, organization_id: str, suggestion: dict[str, Any]) -> str:
+    """The tracked prompt made from an accepted suggestion (its text, topic and persona), made now
+    or before; 409 when the product tracks its text already from elsewhere."""
+    existing = await fetch_value(
+        cur, "SELECT id::text FROM prompts WHERE suggestion_id = %s AND organization_id = %s",
+        (suggestion["id"], organization_id),
+    )  # fmt: skip
+    if existing is not None:
+        return str(existing)
+    values = {"text": suggestion["prompt"], "topic_id": suggestion["topicId"], "persona_id": suggestion["personaId"],
+              "suggestion_id": suggestion["id"], "tags": [], "engines": [], "cadence": "daily", "samples": 1,
+              "status": "active"}  # fmt: skip
+    prompt = await create(cur, organization_id, suggestion["productId"], values)
+    return str(prompt["id"])

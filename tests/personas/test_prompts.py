@@ -137,3 +137,27 @@ async def test_prompts_need_the_prompts_scopes(tenant: Tenant, identity):
     no_read = await tenant.with_scopes(identity, ALL_SCOPES - {"prompts:read"})
     status, answer = await no_read.call("GET", prompts_path(tenant))
     assert (status, answer["details"]) == (403, {"requiredScope": "prompts:read"})
+
+
+async def test_accepting_a_suggestion_can_track_it_once(tenant: Tenant, stored: Stored):
+    await tenant.topic("Pricing")
+    await tenant.persona("Buyer")
+    status, _ = await tenant.regenerate()
+    assert status == 200
+    suggestion = (await tenant.suggestions())[0]
+    path = f"/api/v1/prompt-suggestions/{suggestion['id']}"
+    status, refused = await tenant.call("PATCH", path, json={"status": "rejected", "track": True})
+    assert (status, refused["details"]) == (422, {"track": "Only an accepted suggestion is tracked."})
+    status, reviewed = await tenant.call("PATCH", path, json={"status": "accepted", "track": True})
+    assert status == 200 and reviewed["data"]["status"] == "accepted"
+    prompt_id = reviewed["data"]["trackedPromptId"]
+    _, prompt = await tenant.call("GET", f"/api/v1/prompts/{prompt_id}")
+    assert (prompt["data"]["text"], prompt["data"]["topicId"], prompt["data"]["suggestionId"]) == (
+        suggestion["prompt"], suggestion["topicId"], suggestion["id"],
+    )  # fmt: skip
+    _, again = await tenant.call("PATCH", path, json={"status": "accepted", "track": True})
+    assert again["data"]["trackedPromptId"] == prompt_id
+    _, listing = await tenant.call("GET", prompts_path(tenant))
+    assert [item["id"] for item in listing["data"]["items"]] == [prompt_id]
+    _, plain = await tenant.call("PATCH", path, json={"status": "accepted"})
+    assert "trackedPromptId" not in plain["data"]
