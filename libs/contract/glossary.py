@@ -313,6 +313,8 @@ SCHEMA_FIELDS: dict[str, str] = {
     "AnswerListQuery.to": "Only answers given before this time" + _WHEN + ".",
     "AnswerListQuery.runId": "Only answers of this prompt run.",
     "AnswerListQuery.promptId": "Only answers of this tracked prompt.",
+    "SuggestionReview.track": "With `accepted`: track the suggestion as a prompt of its product (once).",
+    "Suggestion.trackedPromptId": "The tracked prompt made from the suggestion (in a review's answer with `track`).",
     "PromptRunCreate.promptIds": (
         "The prompts to ask (active or paused, at most 100); left out, every active prompt of the product."
     ),
