@@ -42,6 +42,7 @@ from gateway.dashboard import (
     security,
     signin,
     static_files,
+    visibility,
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
@@ -130,6 +131,7 @@ def create_dashboard() -> web.Application:
     security.add_routes(router)
     audit.add_routes(router)
     products.add_routes(router)
+    visibility.add_routes(router)
     apps.add_routes(router)
     app_actions.add_routes(router)
     organization.add_routes(router)
