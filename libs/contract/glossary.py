@@ -313,6 +313,9 @@ SCHEMA_FIELDS: dict[str, str] = {
     "AnswerListQuery.to": "Only answers given before this time" + _WHEN + ".",
     "AnswerListQuery.runId": "Only answers of this prompt run.",
     "AnswerListQuery.promptId": "Only answers of this tracked prompt.",
+    "ReanalysisRequest.answerIds": "Only these answers of the product (at most 1,000); left out, all of them.",
+    "ReanalysisQueued.queued": "How many answers are queued for a new analysis.",
+    "ReanalysisQueued.analysisVersion": "The version of the analysis rules the new analyses are made with.",
     "SuggestionReview.track": "With `accepted`: track the suggestion as a prompt of its product (once).",
     "Suggestion.trackedPromptId": "The tracked prompt made from the suggestion (in a review's answer with `track`).",
     "PromptRunCreate.promptIds": (

@@ -22,6 +22,11 @@ from services.analytics.brand_sets import BRAND, BrandSet, BrandSets
 log = logging.getLogger(__name__)
 
 BATCH = 50
+WAITING = (
+    "SELECT id, organization_id::text, product_id::text, engine, prompt_id, topic_id, answered_at, text, citations,"
+    " sources, analysis_attempts FROM answers"
+)
+DUE = "analyse_after <= now() ORDER BY analyse_after, created_at LIMIT %s FOR UPDATE SKIP LOCKED"
 BACKOFF_SECONDS = 5.0
 BACKOFF_MAX_SECONDS = 3600.0
 
@@ -102,7 +107,10 @@ async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
                 "title": citation.title,
             },
         )
-    await cur.execute("UPDATE answers SET analysis_id = %s WHERE id = %s", (analysis_id, answer["id"]))
+    await cur.execute(
+        "UPDATE answers SET analysis_id = %s, reanalyse = false, analysis_attempts = 0 WHERE id = %s",
+        (analysis_id, answer["id"]),
+    )
     return analysis_id
 
 
@@ -121,18 +129,17 @@ class Analyser:
         """Analyse up to BATCH waiting answers; how many were analysed."""
         self.woken.clear()
         done = 0
+        brand_set_of = self._brand_sets.batch()
         async with transaction(self._pool) as cur:
+            # Answers never analysed first, then those asked to be analysed again.
             answers = await fetch_all(
-                cur,
-                "SELECT id, organization_id::text, product_id::text, engine, prompt_id, topic_id, answered_at, text,"
-                " citations, sources, analysis_attempts FROM answers"
-                " WHERE analysis_id IS NULL AND analyse_after <= now()"
-                " ORDER BY analyse_after, created_at LIMIT %s FOR UPDATE SKIP LOCKED",
-                (BATCH,),
-            )
+                cur, f"{WAITING} WHERE analysis_id IS NULL AND {DUE}", (BATCH,)
+            )  # fmt: skip
+            if len(answers) < BATCH:
+                answers += await fetch_all(cur, f"{WAITING} WHERE reanalyse AND {DUE}", (BATCH - len(answers),))
             for answer in answers:
                 try:
-                    found = await self._brand_sets.get(answer["organization_id"], answer["product_id"])
+                    found = await brand_set_of(answer["organization_id"], answer["product_id"])
                 except errors.ApiError as error:
                     await _later(cur, answer, error)
                     continue

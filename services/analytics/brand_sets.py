@@ -1,11 +1,10 @@
 """What the analysis of a product's answers looks for: its brand (the gateway's) and competitors
-(the personas part's), read from their owners and kept a few seconds, so a batch of answers of one
-product asks once. Every analysis records the competitor-set version it was made with."""
+(the personas part's), read from their owners once for each batch of answers of the product. Every
+analysis records the competitor-set version it was made with."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,8 +13,6 @@ from libs.contract.clients import GatewayClient, PersonasClient
 from services.analytics.analysis.citations import Owner, owners
 from services.analytics.analysis.mentions import Tracked
 
-# How long a product's brand set is kept: a change reaches analyses within this.
-KEEP_SECONDS = 2.0
 BRAND = "brand"
 
 
@@ -43,25 +40,28 @@ def brand_set(brand: dict[str, Any], competitors: dict[str, Any]) -> BrandSet:
 
 
 class BrandSets:
-    """Brand sets by product, asked of their owners on a miss and kept `KEEP_SECONDS`."""
+    """Brand sets by product, asked of their owners; `batch()` is a view that asks once a product
+    for one batch of answers, so an analysis never uses a set older than its batch."""
 
-    def __init__(self, gateway: GatewayClient, personas: PersonasClient, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, gateway: GatewayClient, personas: PersonasClient) -> None:
         self._gateway = gateway
         self._personas = personas
-        self._clock = clock
-        self._kept: dict[str, tuple[float, BrandSet]] = {}
 
-    async def get(self, organization_id: str, product_id: str) -> BrandSet:
-        kept = self._kept.get(product_id)
-        if kept is not None and self._clock() - kept[0] < KEEP_SECONDS:
-            return kept[1]
+    async def read(self, organization_id: str, product_id: str) -> BrandSet:
         caller = _caller(organization_id)
         product = await self._gateway.product_brand(caller, product_id)
         competitors = await self._personas.competitor_set(caller, product_id)
-        found = brand_set(product["brand"], competitors)
-        self._kept = {key: value for key, value in self._kept.items() if self._clock() - value[0] < KEEP_SECONDS}
-        self._kept[product_id] = (self._clock(), found)
-        return found
+        return brand_set(product["brand"], competitors)
+
+    def batch(self) -> Callable[[str, str], Awaitable[BrandSet]]:
+        kept: dict[str, BrandSet] = {}
+
+        async def get(organization_id: str, product_id: str) -> BrandSet:
+            if product_id not in kept:
+                kept[product_id] = await self.read(organization_id, product_id)
+            return kept[product_id]
+
+        return get
 
 
 def _caller(organization_id: str) -> Caller:

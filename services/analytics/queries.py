@@ -112,3 +112,14 @@ async def analyses_of(cur: Any, analysis_ids: list[str]) -> dict[str, dict[str, 
     ):
         found[str(row["analysis_id"])]["citations"].append(row)
     return found
+
+
+async def request_reanalysis(cur: Any, organization_id: str, product_id: str, answer_ids: list[str] | None) -> int:
+    """Mark the product's answers (or those of `answer_ids` among them) to be analysed again; how many."""
+    await cur.execute(
+        "UPDATE answers SET reanalyse = true, analyse_after = '-infinity'"
+        " WHERE organization_id = %s AND product_id = %s AND (%s::uuid[] IS NULL OR id = ANY(%s::uuid[]))",
+        (organization_id, product_id, answer_ids, answer_ids),
+    )
+    count: int = cur.rowcount
+    return count

@@ -12,6 +12,7 @@ HANDLERS = (
     views.answers_ingest,
     views.answers_list,
     views.answers_get,
+    views.answers_reanalyse,
     run_views.prompt_runs_create,
     run_views.prompt_runs_list,
     run_views.prompt_runs_get,

@@ -230,3 +230,14 @@ class PromptRun(ApiSchema):
 class PromptRunList(ApiSchema):
     items = fields.List(fields.Nested(PromptRun), required=True)
     next_cursor = fields.String(required=True, allow_none=True)
+
+
+class ReanalysisRequest(ApiSchema):
+    product_id = UuidString(required=True)
+    # Only these answers of the product (at most 1,000); left out, every answer of the product.
+    answer_ids = fields.List(UuidString(), validate=validate.Length(min=1, max=1000))
+
+
+class ReanalysisQueued(ApiSchema):
+    queued = fields.Integer(required=True)
+    analysis_version = fields.Integer(required=True)

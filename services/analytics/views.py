@@ -17,13 +17,15 @@ from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.analytics import queries
+from services.analytics.analysis.analyse import ANALYSIS_VERSION
 from services.analytics.answers import answer_view
-from services.analytics.schemas import AnswerIngest, AnswerListQuery
+from services.analytics.schemas import AnswerIngest, AnswerListQuery, ReanalysisRequest
 from services.analytics.settings import AnalyticsSettings
 from services.analytics.state import ANALYSER, PERSONAS
 
 ANSWER_INGEST = AnswerIngest()
 ANSWER_LIST_QUERY = AnswerListQuery()
+REANALYSIS_REQUEST = ReanalysisRequest()
 
 
 async def engines_list(request: web.Request) -> web.Response:
@@ -137,3 +139,13 @@ async def answers_get(request: web.Request) -> web.Response:
             raise NotFound("answer not found")
         analyses = await queries.analyses_of(cur, [str(row["analysis_id"])] if row["analysis_id"] else [])
     return json_response(answer_view(row, analyses.get(str(row["analysis_id"]))))
+
+
+async def answers_reanalyse(request: web.Request) -> web.Response:
+    """POST /api/v1/answers/reanalyse: queue a product's answers (or some) for a new analysis (202)."""
+    values = await load_json(request, REANALYSIS_REQUEST)
+    product = caller_of(request).checked_product(values["product_id"])
+    async with cursor(request.app[DB_POOL]) as cur:
+        queued = await queries.request_reanalysis(cur, caller_of(request).org.id, product.id, values.get("answer_ids"))
+    request.app[ANALYSER].wake()
+    return json_response({"queued": queued, "analysisVersion": ANALYSIS_VERSION}, status=202)

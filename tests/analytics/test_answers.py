@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gateway.auth.scopes import ALL_SCOPES
 from tests.analytics.conftest import Collector
+from tests.factories import eventually
 
 TEXT = (
     "Top picks:\n1. Globex is the incumbent.\n2. Acme Cloud is excellent and fast.\n3. Notion, if you already use it.\n"
@@ -153,3 +154,30 @@ async def test_the_engine_catalog_answers_any_credential(collector: Collector, i
         ("perplexity-sonar", "perplexity", True, False),
         ("anthropic-web", "anthropic", True, False),
     ]
+
+
+async def test_a_competitor_added_later_is_found_once_the_answers_are_analysed_again(collector: Collector):
+    tenant = collector.tenant
+    sent = await collector.send("Initech and Acme both work.")
+    first = (await collector.analysed(sent["id"]))["analysis"]
+    assert ([b["name"] for b in first["brands"]], first["competitorSetVersion"]) == (["Acme"], 2)
+    await tenant.call("POST", f"/api/v1/products/{tenant.product['id']}/competitors", json={"name": "Initech"})
+    status, queued = await tenant.call("POST", "/api/v1/answers/reanalyse", json={"productId": tenant.product["id"]})
+    assert (status, queued["data"]) == (202, {"queued": 1, "analysisVersion": 1})
+
+    async def again() -> bool:
+        _, answer = await tenant.call("GET", f"/api/v1/answers/{sent['id']}")
+        return answer["data"]["analysis"]["id"] != first["id"]
+
+    await eventually(again)
+    _, answer = await tenant.call("GET", f"/api/v1/answers/{sent['id']}")
+    analysis = answer["data"]["analysis"]
+    assert ([b["name"] for b in analysis["brands"]], analysis["competitorSetVersion"]) == (["Initech", "Acme"], 3)
+    assert answer["data"]["text"] == "Initech and Acme both work."
+
+
+async def test_reanalysis_is_refused_for_another_organizations_product(collector: Collector, stranger: Collector):
+    status, _ = await stranger.tenant.call(
+        "POST", "/api/v1/answers/reanalyse", json={"productId": collector.tenant.product["id"]}
+    )
+    assert status == 404
