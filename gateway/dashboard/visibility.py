@@ -83,11 +83,25 @@ async def prompts_create(request: web.Request) -> web.Response:
     raise web.HTTPSeeOther(_base(membership, product) + "/prompts")
 
 
-async def prompts_action(request: web.Request) -> web.Response:
-    """POST …/prompts/{prompt}/{action}: archive or unarchive a prompt, or run it now."""
+async def prompts_archive(request: web.Request) -> web.Response:
+    """POST …/prompts/{prompt}/archive."""
+    return await _prompt_action(request, "archive")
+
+
+async def prompts_unarchive(request: web.Request) -> web.Response:
+    """POST …/prompts/{prompt}/unarchive."""
+    return await _prompt_action(request, "unarchive")
+
+
+async def prompts_run(request: web.Request) -> web.Response:
+    """POST …/prompts/{prompt}/run: ask the engines the prompt now."""
+    return await _prompt_action(request, "run")
+
+
+async def _prompt_action(request: web.Request, action: str) -> web.Response:
     _, membership = await member(request)
     product = await product_of(request, membership)
-    prompt_id, action = request.match_info["prompt"], request.match_info["action"]
+    prompt_id = request.match_info["prompt"]
     try:
         if action == "run":
             run = await api.call(request, "prompt_runs_create",
@@ -207,8 +221,9 @@ def add_routes(router: web.UrlDispatcher) -> None:
     base = f"/{ORG}/products/{{product}}"
     router.add_get(base + "/prompts", prompts_page, name="dashboard.prompts")
     router.add_post(base + "/prompts", prompts_create, name="dashboard.prompts_create")
-    router.add_post(base + "/prompts/{prompt}/{action:archive|unarchive|run}", prompts_action,
-                    name="dashboard.prompts_action")  # fmt: skip
+    router.add_post(base + "/prompts/{prompt}/archive", prompts_archive, name="dashboard.prompts_archive")
+    router.add_post(base + "/prompts/{prompt}/unarchive", prompts_unarchive, name="dashboard.prompts_unarchive")
+    router.add_post(base + "/prompts/{prompt}/run", prompts_run, name="dashboard.prompts_run")
     router.add_get(base + "/competitors", competitors_page, name="dashboard.competitors")
     router.add_post(base + "/competitors", competitors_create, name="dashboard.competitors_create")
     router.add_post(base + "/competitors/{competitor}/delete", competitors_delete, name="dashboard.competitors_delete")
