@@ -15,6 +15,7 @@ BENCHMARKS = (
     "bench.search_replicas",
     "bench.reference",
     "bench.webhooks",
+    "bench.answers",
     "bench.simulations",
     "bench.traffic",
 )

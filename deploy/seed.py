@@ -1,7 +1,8 @@
-"""The demo organization: a product with site pages, personas, topics and prompt suggestions,
-a user who can sign in to the dashboard, an app publishing the pages with a legacy routing domain
-and a week of AI agents reading it, agent-simulation tasks over the app with their runs queued,
-and an API key with every scope.
+"""The demo organization: a product with site pages, personas, topics and prompt suggestions, its
+brand, competitors, tracked prompts and analysed answers (deploy/seed_answers.py), a user who can
+sign in to the dashboard, an app publishing the pages with a legacy routing domain and a week of AI
+agents reading it, agent-simulation tasks over the app with their runs queued, and an API key with
+every scope.
 
 Every row has a fixed id (a page, a fixed path; a persona or topic, a name unique in its
 product), so running the seed again changes nothing. The key and the password are stored as
@@ -22,6 +23,7 @@ from typing import Any
 
 import aiohttp
 
+from deploy.seed_answers import seed_answers
 from deploy.seed_simulations import seed_simulations
 from gateway import queries as identity
 from gateway.auth.api_keys import create_api_key, hash_key
@@ -266,6 +268,7 @@ async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
     await _seed_content(admin)
     await _seed_personas(admin)
+    await seed_answers(admin, ORGANIZATION["id"], PRODUCT["id"])
     await _seed_apps(admin)
     await _seed_simulations(admin)
     await _seed_traffic(admin)

@@ -48,7 +48,12 @@ SERVERS = [{"url": "/", "description": "The host serving this document."}]
 # Every tag a route may carry, in the order the document lists them.
 TAGS = {
     "Identity": "The credential of a request: its organization, scopes, and user or API key.",
-    "Products": "The organization's products: the `productId` most calls need.",
+    "Products": "The organization's products, the `productId` most calls need, and each product's brand.",
+    "Competitors": "A product's competitors, looked for in AI answers; every change bumps the competitor-set version.",
+    "Prompts": "Prompts a product tracks in AI engines: their text (versioned), topic, engines and cadence.",
+    "Engines": "The AI engines answers come from, and whether this deployment can call each.",
+    "Answers": "Answers of AI engines, with the brands they mention and the pages they cite.",
+    "Prompt runs": "Prompts asked of the engines now, or on their cadence: status, progress, tokens and cost.",
     "Site pages": "A product's site pages in bulk (writes deprecated in favor of Apps).",
     "Content": "Content documents: read, update, attach domains, and semantic search.",
     "Apps": "Apps: their config, products, domains and URL routes to content documents.",

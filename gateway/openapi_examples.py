@@ -16,8 +16,9 @@ from libs.contract.glossary import EXAMPLES
 EXAMPLE_UUID = "3f2b8c1e-5a7d-4e9b-8c21-6d0f4a9e7b35"
 EXAMPLE_TIME = "2026-11-02T09:30:00Z"
 FORMATS = {"uuid": EXAMPLE_UUID, "date-time": EXAMPLE_TIME, "email": "ada@example.com", "uri": "https://example.com"}
-# How deep a self-referring schema is followed before the example stops at an empty value.
-MAX_DEPTH = 8
+# How deep a self-referring schema is followed before the example stops at an empty value: past
+# the deepest answer (an answer list's analysis spans: envelope, items, brands, spans, ten levels).
+MAX_DEPTH = 12
 
 
 class Examples:

@@ -194,6 +194,34 @@ async def list_products(cur: Any, organization_id: str) -> list[Row]:
     )
 
 
+BRAND_COLUMNS = "id, organization_id, name, slug, brand_name, brand_aliases, owned_domains, updated_at"
+
+
+async def product_brand(cur: Any, organization_id: str, product_id: str) -> Row | None:
+    """A live product of the organization with its brand columns."""
+    return await fetch_one(
+        cur,
+        f"SELECT {BRAND_COLUMNS} FROM products WHERE id = %s AND organization_id = %s AND deleted_at IS NULL",
+        (product_id, organization_id),
+    )
+
+
+async def update_product_brand(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> Row | None:
+    """Change the given brand fields (`name`, `aliases`, `domains`) of a live product."""
+    columns = {"name": "brand_name", "aliases": "brand_aliases", "domains": "owned_domains"}
+    if not values:
+        return await product_brand(cur, organization_id, product_id)
+    # Only the schema's own field names reach the SQL text, through `columns`.
+    assignments = ", ".join(f"{columns[field]} = %({field})s" for field in values)
+    return await fetch_one(
+        cur,
+        f"UPDATE products SET {assignments}, updated_at = clock_timestamp()"
+        " WHERE id = %(id)s AND organization_id = %(organization_id)s AND deleted_at IS NULL"
+        f" RETURNING {BRAND_COLUMNS}",
+        {**values, "id": product_id, "organization_id": organization_id},
+    )
+
+
 async def list_organization_products(cur: Any, organization_id: str) -> list[Row]:
     """An organization's live products."""
     return await fetch_all(

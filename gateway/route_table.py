@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gateway import contract as gateway
 from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
+from services.analytics import contract as analytics
 from services.apps import contract as apps
 from services.content import contract as content
 from services.events import contract as events
@@ -27,5 +28,6 @@ ROUTES: tuple[Route, ...] = (
     *personas.ROUTES,
     *simulations.ROUTES,
     *events.ROUTES,
+    *analytics.ROUTES,
     *traffic.ROUTES,
 )

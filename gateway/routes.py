@@ -59,8 +59,11 @@ def setup_routes(
     router.add_get("/api/v1/openapi.json", views.openapi_document, name="openapi")
     setup_oauth_routes(router)
     # For the apps service's copy of the products and the events part's webhook events, when the
-    # event streams lost some (libs/common/catch_up.py).
-    register_handlers(router, endpoints_of(PART), (internal_product_changes, internal_webhook_changes))
+    # event streams lost some (libs/common/catch_up.py), and the analytics part's analysis of
+    # answers (a product's brand).
+    register_handlers(
+        router, endpoints_of(PART), (internal_product_changes, internal_webhook_changes, views.internal_product_brand)
+    )
     own = dict(bind_handlers((route for route in routes if route.upstream == PART), views.HANDLERS))
     paths = {route.path for route in routes}
     for route in routes:

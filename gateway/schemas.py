@@ -4,11 +4,40 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from libs.common.brand_fields import aliases_field, brand_name_field, domains_field
 from libs.common.schemas import ApiSchema, Ref
 
 
 class Product(Ref):
     """A product of the organization."""
+
+
+class Brand(ApiSchema):
+    """How AI answers are searched for the product: its brand name (the product's name unless set),
+    aliases and owned domains."""
+
+    name = fields.String(required=True)
+    aliases = fields.List(fields.String(), required=True)
+    domains = fields.List(fields.String(), required=True)
+
+
+class ProductDetail(Ref):
+    """A product with its brand."""
+
+    brand = fields.Nested(Brand, required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class BrandUpdate(ApiSchema):
+    """Every field optional: only the supplied ones change; a null name goes back to the product's."""
+
+    name = brand_name_field(allow_none=True)
+    aliases = aliases_field()
+    domains = domains_field()
+
+
+class ProductUpdate(ApiSchema):
+    brand = fields.Nested(BrandUpdate, required=True)
 
 
 class Organization(Ref):

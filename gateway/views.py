@@ -10,10 +10,15 @@ from gateway import queries
 from gateway.assets import REVALIDATE
 from gateway.envelope import ok_response
 from gateway.proxy import Checked
+from gateway.schemas import ProductUpdate
 from gateway.state import OPENAPI_DOCUMENT, SIGNER
 from libs.common.db import Row, cursor
 from libs.common.encoding import json_response
-from libs.common.state import DB_POOL
+from libs.common.errors import NotFound
+from libs.common.schemas import load_body, path_id
+from libs.common.state import DB_POOL, caller_of
+
+PRODUCT_UPDATE = ProductUpdate()
 
 
 def _product(row: Row) -> dict[str, str]:
@@ -36,6 +41,51 @@ async def products_list(request: web.Request, checked: Checked) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.list_products(cur, checked.identity.organization.id)
     return ok_response([_product(row) for row in rows])
+
+
+def product_detail(row: Row) -> dict[str, Any]:
+    """A product with its brand, as `GET /api/v1/products/{productId}` answers it."""
+    return {
+        **_product(row),
+        "brand": {
+            "name": row["brand_name"] or row["name"],
+            "aliases": row["brand_aliases"],
+            "domains": row["owned_domains"],
+        },
+        "updatedAt": row["updated_at"],
+    }
+
+
+async def products_get(request: web.Request, checked: Checked) -> web.Response:
+    """GET /api/v1/products/{productId}: the product with its brand name, aliases and owned domains."""
+    assert checked.product is not None  # the route names its product: the checks found it
+    async with cursor(request.app[DB_POOL]) as cur:
+        row = await queries.product_brand(cur, checked.identity.organization.id, checked.product.id)
+    if row is None:
+        raise NotFound("product not found")
+    return ok_response(product_detail(row))
+
+
+async def products_update(request: web.Request, checked: Checked) -> web.Response:
+    """PATCH /api/v1/products/{productId}: change the supplied brand fields."""
+    assert checked.product is not None
+    values = load_body(checked.body, request.content_type, PRODUCT_UPDATE)["brand"]
+    async with cursor(request.app[DB_POOL]) as cur:
+        row = await queries.update_product_brand(cur, checked.identity.organization.id, checked.product.id, values)
+    if row is None:
+        raise NotFound("product not found")
+    return ok_response(product_detail(row))
+
+
+async def internal_product_brand(request: web.Request) -> web.Response:
+    """GET /internal/products/{productId}/brand: a live product of the caller's organization with its
+    brand, for the analytics part's analysis of answers (read in its background work only)."""
+    product_id = path_id(request, "productId", "product")
+    async with cursor(request.app[DB_POOL]) as cur:
+        row = await queries.product_brand(cur, caller_of(request).org.id, product_id)
+    if row is None:
+        raise NotFound("product not found")
+    return json_response(product_detail(row))
 
 
 def _key(row: Row) -> dict[str, Any]:
@@ -65,4 +115,4 @@ async def credential_get(request: web.Request, checked: Checked) -> web.Response
 
 
 # The handlers of the gateway's own public routes (gateway/contract.py), named as their routes.
-HANDLERS = (products_list, credential_get)
+HANDLERS = (products_list, products_get, products_update, credential_get)

@@ -16,6 +16,7 @@ from aivis.commands import (
     runs,
     simulations,
     traffic,
+    visibility,
 )
 from aivis.config import current_profile
 from aivis.context import Context
@@ -47,7 +48,20 @@ def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
     ctx.obj = Context(profile, base_url, ctx.obj if isinstance(ctx.obj, Factory) else Factory())
 
 
-for module in (auth, profiles, completion, content, apps, routes, personas, runs, simulations, events, traffic):
+for module in (
+    auth,
+    profiles,
+    completion,
+    content,
+    apps,
+    routes,
+    personas,
+    runs,
+    simulations,
+    events,
+    traffic,
+    visibility,
+):
     module.register(aivis)
 
 

@@ -52,7 +52,7 @@ TEXT_FIELDS = (
 STATUSES = ("draft", "published")
 
 
-async def _product(request: web.Request, membership: Membership) -> Row:
+async def product_of(request: web.Request, membership: Membership) -> Row:
     """The organization's live product the path names, by slug or id (404 for any other)."""
     await api.require_scope(request, "products:read")
     wanted = request.match_info["product"]
@@ -98,7 +98,7 @@ def _list_query(request: web.Request, product_id: str) -> tuple[dict[str, Any], 
 async def site_pages(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products/{product}: its site pages with the list's filters, search and sort."""
     _, membership = await member(request)
-    product = await _product(request, membership)
+    product = await product_of(request, membership)
     query, shown = _list_query(request, str(product["id"]))
     listing = await api.call(request, "site_pages_list", query=query)
     context = {
@@ -156,7 +156,7 @@ def _domain_changes(form: MultiDictProxy[Any], attached: list[dict[str, Any]]) -
 async def document_view(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products/{product}/pages/{document}: the document, its markdown rendered."""
     _, membership = await member(request)
-    product = await _product(request, membership)
+    product = await product_of(request, membership)
     document = await _document(request, product)
     context = {
         "membership": membership,
@@ -221,7 +221,7 @@ async def document_edit(request: web.Request) -> web.Response:
     """GET …/pages/{document}/edit: the edit form (members with `content:write`)."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
-    product = await _product(request, membership)
+    product = await product_of(request, membership)
     document = await _document(request, product)
     return await _edit_page(request, membership, product, document, await _domains(request, product, document))
 
@@ -231,7 +231,7 @@ async def document_save(request: web.Request) -> web.Response:
     nothing; `intent=save` sends the changed fields, the status and the domains to the API."""
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
-    product = await _product(request, membership)
+    product = await product_of(request, membership)
     document = await _document(request, product)
     form = await request.post()
     changes, errors = _changes(form, document)
@@ -269,7 +269,7 @@ async def document_save(request: web.Request) -> web.Response:
 async def personas(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products/{product}/personas."""
     _, membership = await member(request)
-    product = await _product(request, membership)
+    product = await product_of(request, membership)
     answer = await api.call(request, "personas_list", productId=str(product["id"]))
     context = {"membership": membership, "product": product, "personas": answer["personas"], "total": answer["total"]}
     return await render(request, "personas.html", context)

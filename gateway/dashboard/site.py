@@ -45,6 +45,7 @@ from gateway.dashboard import (
     simulations,
     static_files,
     traffic,
+    visibility,
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
@@ -136,6 +137,7 @@ def create_dashboard() -> web.Application:
     security.add_routes(router)
     audit.add_routes(router)
     products.add_routes(router)
+    visibility.add_routes(router)
     apps.add_routes(router)
     traffic.add_routes(router)
     app_actions.add_routes(router)

@@ -133,3 +133,55 @@ class AppsClient:
         if answer.status >= 500:
             raise upstream_error(answer)
         return answer
+
+
+class GatewayClient:
+    """What the analytics part asks of the gateway, in its background work only (a request the
+    gateway sent never waits on a call back to it)."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def product_brand(self, caller: Caller, product_id: str) -> dict[str, Any]:
+        """A live product of the caller's organization with its `brand` (name, aliases, domains);
+        `NotFound` when it is gone."""
+        product: dict[str, Any] = await self._http.request(
+            internal.PRODUCT_BRAND, self._base_url, caller, productId=product_id
+        )
+        return product
+
+
+class PersonasClient:
+    """What the analytics part asks of the personas part: competitors and tracked prompts."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def competitor_set(self, caller: Caller, product_id: str) -> dict[str, Any]:
+        """`{version, competitors: [{id, name, aliases, domains}]}`: the product's live competitors."""
+        found: dict[str, Any] = await self._http.request(
+            internal.COMPETITOR_SET, self._base_url, caller, productId=product_id
+        )
+        return found
+
+    async def product_prompts(self, caller: Caller, product_id: str) -> list[dict[str, Any]]:
+        """The product's prompts that are not archived (active and paused), oldest first."""
+        answer = await self._http.request(internal.PRODUCT_PROMPTS, self._base_url, caller, productId=product_id)
+        found: list[dict[str, Any]] = answer["items"]
+        return found
+
+    async def scheduled_prompts(
+        self, caller: Caller, cadence: str, after: str | None, limit: int
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of every organization's active prompts of `cadence`, by id after `after`, and the
+        `after` of the next page (None at the end)."""
+        query = [("cadence", cadence), ("limit", str(limit)), *([("after", after)] if after else [])]
+        answer = await self._http.request(internal.SCHEDULED_PROMPTS, self._base_url, caller, query=query)
+        return answer["items"], answer["next"]
+
+    async def prompt(self, caller: Caller, prompt_id: str) -> dict[str, Any]:
+        """A prompt of the caller's organization as the API answers it; `NotFound` when unknown."""
+        found: dict[str, Any] = await self._http.request(internal.PROMPT, self._base_url, caller, promptId=prompt_id)
+        return found

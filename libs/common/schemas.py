@@ -152,10 +152,15 @@ def is_json_content_type(content_type: str) -> bool:
 
 async def load_json(request: web.Request, schema: Schema) -> Any:
     """Parse the request body as JSON and load it through `schema`."""
-    raw = await request.read()
+    return load_body(await request.read(), request.content_type, schema)
+
+
+def load_body(raw: bytes, content_type: str, schema: Schema) -> Any:
+    """A request body already read (the gateway's own routes get it from its checks), parsed as
+    JSON and loaded through `schema`."""
     if not raw:
         raise BadRequest("a JSON body is required")
-    if not is_json_content_type(request.content_type):
+    if not is_json_content_type(content_type):
         raise BadRequest("the body must be sent as application/json")
     try:
         data = loads(raw)

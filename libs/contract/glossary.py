@@ -196,10 +196,156 @@ FIELDS: dict[str, str] = {
     "key": "The API key; null for a user.",
     "email": "The user's email address.",
     "prefix": "The first characters of the key, shown to tell keys apart.",
+    # Brands, competitors, tracked prompts, engines and answers.
+    "aliases": "Other names it goes by, as people write them (at most 20, each once whatever its case).",
+    "competitorSetVersion": (
+        "The product's competitor-set version: every change of one of its competitors adds one; an analysis"
+        " records the version it was made with."
+    ),
+    "engines": "The engines it is asked of, by id (`GET /api/v1/engines`); empty: the product's default engines.",
+    "cadence": "How often it is asked: every day, every week, or only when a run is started.",
+    "samples": "How many times each engine is asked at each run (1-5): answers vary between asks.",
+    "vendor": "Who runs the engine.",
+    "searchesWeb": "Whether the engine searches the web before answering (its answers then cite pages).",
+    "model": "The model that answered (or, in the catalog, the one this deployment asks).",
+    "configured": "Whether this deployment holds the vendor's key: an engine that does not is refused, never imitated.",
+    "answeredAt": "When the engine answered" + _WHEN + ".",
+    "inputTokens": "Tokens of the prompt, as the vendor counted them; null when unknown.",
+    "outputTokens": "Tokens of the answer, as the vendor counted them; null when unknown.",
+    "analysedAt": "When the analysis was made" + _WHEN + ".",
+    "mentions": "How many times the answer names it.",
+    "position": "1 + how many other tracked brands the answer names first.",
+    "listRank": "Its rank in the first numbered or bulleted list, or table, naming it; null when none does.",
+    "bucket": "Which third of the answer first names it.",
+    "spans": "Where the answer names it: character offsets into its text.",
+    "cited": "Whether the answer cites the page (false: the engine only retrieved it).",
+    "classification": "`owned`: a domain of the brand; `competitor`: a competitor's; `third_party`: anyone else's.",
+    "brandMentioned": "Only answers that mention the product's own brand (`true`) or that do not (`false`).",
 }
 
 # Where a name means something else in one schema.
 SCHEMA_FIELDS: dict[str, str] = {
+    # Brands, competitors, tracked prompts, engines and answers.
+    "Brand.name": "The name AI answers are searched for: the product's name unless another is set.",
+    "Brand.domains": "Hostnames the brand owns: a cited page on one of them, or under one, is `owned`.",
+    "BrandUpdate.name": "The brand's name; null goes back to the product's name.",
+    "BrandUpdate.domains": (
+        "Hostnames the brand owns (at most 50): a cited page on one of them, or under one, is `owned`."
+    ),
+    "ProductDetail.brand": "How AI answers are searched for the product.",
+    "ProductUpdate.brand": "The brand fields to change; those left out stay.",
+    "Competitor.name": "The competitor's name, unique among the product's competitors (case-insensitive).",
+    "CompetitorCreate.name": "The competitor's name, unique among the product's competitors (case-insensitive).",
+    "CompetitorUpdate.name": "The competitor's name, unique among the product's competitors (case-insensitive).",
+    "Competitor.domains": "Hostnames the competitor owns: a cited page on one of them, or under one, is `competitor`.",
+    "CompetitorCreate.domains": "Hostnames the competitor owns (at most 50).",
+    "CompetitorUpdate.domains": "Hostnames the competitor owns (at most 50).",
+    "Prompt.text": "The prompt as it is asked of the engines.",
+    "PromptCreate.text": "The prompt as it is asked of the engines; unique among the product's prompts not archived.",
+    "PromptUpdate.text": "A new text: the prompt's version goes up by one.",
+    "Prompt.version": "How many texts the prompt has had: 1, then one more at each edit of its text.",
+    "Prompt.suggestionId": "The prompt suggestion it was made from; null when written directly.",
+    "Prompt.status": (
+        "`active` prompts run on their cadence; `paused` ones keep their answers but do not run; `archived`"
+        " ones free their text."
+    ),
+    "PromptCreate.status": "Whether it runs on its cadence (`active`) or not yet (`paused`).",
+    "PromptUpdate.status": (
+        "Whether it runs on its cadence (`active`) or not (`paused`); an archived prompt is unarchived instead."
+    ),
+    "PromptListQuery.status": "Only prompts in this state.",
+    "PromptListQuery.tag": "Only prompts with this tag.",
+    "PromptListQuery.engine": "Only prompts asked of this engine.",
+    "PromptListQuery.cadence": "Only prompts with this cadence.",
+    "Engine.id": "The engine's stable id, as prompts, runs and answers name it.",
+    "Engine.name": "The engine, as people know it.",
+    "AnswerIngest.id": (
+        "The collector's own id of the answer: sent again, it is the same answer (200); with another body, a 409."
+    ),
+    "AnswerIngest.promptId": (
+        "The tracked prompt the answer answers (its current version is recorded); or send `prompt`."
+    ),
+    "AnswerIngest.prompt": "The prompt's text, when it is not a tracked prompt of the product.",
+    "AnswerIngest.engine": (
+        "The engine that answered: an id of the catalog, or the collector's own (lowercase letters, digits,"
+        " `.` and `-`)."
+    ),
+    "AnswerIngest.text": "The answer's text as the engine gave it (at most 200,000 characters).",
+    "AnswerIngest.status": "`completed` (with text), `empty`, `refused` (the engine declined) or `failed`.",
+    "AnswerIngest.citations": "The pages the answer cites, in order (at most 200).",
+    "AnswerIngest.sources": "Pages the engine retrieved, cited or not (at most 500).",
+    "AnswerIngest.usage": "Tokens and cost of the answer, when the collector knows them.",
+    "Usage.costUsd": "What the answer cost, in US dollars; null when unknown.",
+    "UsageIn.costUsd": "What the answer cost, in US dollars.",
+    "PageIn.title": "The page's title, as the engine gave it.",
+    "Page.title": "The page's title, as the engine gave it; null when none.",
+    "Citation.title": "The page's title, as the engine gave it; null when none.",
+    "Answer.externalId": "The collector's own id of an ingested answer; null for an answer of a prompt run.",
+    "Answer.source": "`run`: asked by a prompt run; `ingested`: sent by the organization's own collector.",
+    "Answer.runId": "The prompt run that asked it; null for an ingested answer.",
+    "Answer.prompt": "The prompt answered: the tracked prompt and the version of its text, or only the text.",
+    "Answer.engine": "The engine that answered.",
+    "Answer.text": "The answer's text, exactly as the engine gave it.",
+    "Answer.status": "`completed` (with text), `empty`, `refused` (the engine declined) or `failed`.",
+    "Answer.citations": "The pages the engine cited, as it gave them (never changed).",
+    "Answer.sources": "The pages the engine retrieved, as it gave them (never changed).",
+    "Answer.usage": "Tokens and cost of the answer.",
+    "Answer.analysis": "The answer's current analysis; null for the moments before it is made.",
+    "PromptRef.id": "The tracked prompt's id; null when only the text was sent.",
+    "PromptRef.version": "The version of the prompt's text the answer answered; null when only the text was sent.",
+    "PromptRef.text": "The prompt's text the answer answered.",
+    "Analysis.id": "The analysis's id (a UUID).",
+    "Analysis.version": "The version of the analysis rules it was made with.",
+    "Analysis.brands": "The tracked brands the answer mentions (the product's own and its competitors), by position.",
+    "Analysis.citations": "Every page the answer cites, then those only retrieved, each once (normalised URL).",
+    "BrandMention.kind": "`brand`: the product's own; `competitor`: one of its competitors.",
+    "BrandMention.name": "The brand's name when the answer was analysed.",
+    "BrandMention.competitorId": "The competitor's id; null for the product's own brand.",
+    "BrandMention.sentiment": "The sentiment of the sentences naming it (VADER; reads English).",
+    "Sentiment.label": "The score's reading: positive from 0.05, negative to -0.05, else neutral.",
+    "Sentiment.score": "The mean compound score of the sentences, from -1 to 1.",
+    "Span.start": "The offset of its first character in the answer's text.",
+    "Span.end": "The offset after its last character.",
+    "Span.text": "The text as the answer writes it.",
+    "Span.fuzzy": "A near spelling of one of its names, not a name as written.",
+    "Citation.url": "The page's URL, normalised: lowercase host, no fragment, default port or tracking parameters.",
+    "Citation.host": "The page's host.",
+    "Citation.domain": "The registrable domain of the host (by the public suffix list).",
+    "Citation.competitorId": "The competitor owning the page's domain; null unless `competitor`.",
+    "AnswerListQuery.engine": "Only answers of this engine.",
+    "AnswerListQuery.competitorId": "Only answers that mention this competitor.",
+    "AnswerListQuery.domain": "Only answers citing a page of this registrable domain or host.",
+    "AnswerListQuery.from": "Only answers given at or after this time" + _WHEN + ".",
+    "AnswerListQuery.to": "Only answers given before this time" + _WHEN + ".",
+    "AnswerListQuery.runId": "Only answers of this prompt run.",
+    "AnswerListQuery.promptId": "Only answers of this tracked prompt.",
+    "ReanalysisRequest.answerIds": "Only these answers of the product (at most 1,000); left out, all of them.",
+    "ReanalysisQueued.queued": "How many answers are queued for a new analysis.",
+    "ReanalysisQueued.analysisVersion": "The version of the analysis rules the new analyses are made with.",
+    "SuggestionReview.track": "With `accepted`: track the suggestion as a prompt of its product (once).",
+    "Suggestion.trackedPromptId": "The tracked prompt made from the suggestion (in a review's answer with `track`).",
+    "PromptRunCreate.promptIds": (
+        "The prompts to ask (active or paused, at most 100); left out, every active prompt of the product."
+    ),
+    "PromptRunCreate.engines": (
+        "The engines to ask, each configured here; left out, each prompt's own, else every configured engine."
+    ),
+    "PromptRunCreate.samples": "How many times each engine is asked each prompt (1-5); left out, each prompt's own.",
+    "PromptRunListQuery.status": "Only runs in this state.",
+    "PromptRun.trigger": "`manual`: started by a call; `schedule`: started by its prompt's cadence.",
+    "PromptRun.status": (
+        "`queued`, `running`, then `completed` (every answer), `partial` (some failed), `failed` (none) or `cancelled`."
+    ),
+    "PromptRun.promptIds": "The prompts the run asks.",
+    "PromptRun.engines": "The engines the run asks.",
+    "PromptRun.samples": "How many times each engine is asked each prompt.",
+    "PromptRun.progress": "How many answers the run asks for, and how many it has and could not get.",
+    "PromptRun.usage": "Tokens and cost of the run's answers so far.",
+    "PromptRun.finishedAt": "When the run ended" + _WHEN + "; null while it runs.",
+    "PromptRunProgress.total": "How many answers the run asks for (prompts × engines × samples).",
+    "PromptRunProgress.done": "How many answers it has.",
+    "PromptRunProgress.failed": "How many asks failed after the vendor's retries.",
+    "PromptRunUsage.costUsd": "What the run's answers cost so far, in US dollars (answers of unknown cost count 0).",
     "Run.status": (
         "The run's state: `queued`, `running`, `completed` (judged, passed or not), `failed` (it could not be"
         " done; `metadata.error` says why) or `cancelled` (the contract leaves the values open, so runs recorded"
@@ -301,6 +447,9 @@ PARAMETERS: dict[str, str] = {
     "environmentId": "The agent-simulation environment's id (a UUID).",
     "endpointId": "The webhook endpoint's id (a UUID).",
     "deliveryId": "The webhook delivery's id (a UUID).",
+    "competitorId": "The competitor's id (a UUID).",
+    "promptId": "The tracked prompt's id (a UUID).",
+    "answerId": "The answer's id (a UUID).",
 }
 
 # Example values where a field's type alone makes a poor one (patterns, free text).

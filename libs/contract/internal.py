@@ -64,6 +64,14 @@ WEBHOOK_CHANGES = {
     part.name: Endpoint(part.name, "GET", "/internal/webhook-changes", "internal_webhook_changes")
     for part in WEBHOOK_SOURCES
 }
+# What the analysis of AI answers looks for (analytics reads them in the background, never while
+# serving a request of the gateway's): the product's brand, its competitors, the prompt answered.
+PRODUCT_BRAND = Endpoint("gateway", "GET", "/internal/products/{productId}/brand", "internal_product_brand")
+COMPETITOR_SET = Endpoint("personas", "GET", "/internal/products/{productId}/competitors", "internal_competitor_set")
+PROMPT = Endpoint("personas", "GET", "/internal/prompts/{promptId}", "internal_prompt_get")
+PRODUCT_PROMPTS = Endpoint("personas", "GET", "/internal/products/{productId}/prompts", "internal_product_prompts")
+# Every organization's active prompts of a cadence, for the analytics part's scheduler.
+SCHEDULED_PROMPTS = Endpoint("personas", "GET", "/internal/prompts/scheduled", "internal_scheduled_prompts")
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENTS_LOOKUP,
@@ -85,6 +93,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     CONTENT_CHANGES,
     PRODUCT_CHANGES,
     *WEBHOOK_CHANGES.values(),
+    PRODUCT_BRAND,
+    COMPETITOR_SET,
+    PROMPT,
+    PRODUCT_PROMPTS,
+    SCHEDULED_PROMPTS,
 )
 
 

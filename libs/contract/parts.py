@@ -64,7 +64,7 @@ GATEWAY = Part(
     "gateway",
     8080,
     workers=2,
-    calls=("content", "apps", "personas", "search", "simulations", "events", "traffic"),
+    calls=("content", "apps", "personas", "search", "simulations", "events", "traffic", "analytics"),
     outboxes=2,  # products, webhooks
 )
 CONTENT = Part("content", "content", "services.content", 8081, extensions=("pg_trgm",), calls=("apps",), outboxes=1)
@@ -89,8 +89,13 @@ EVENTS = Part(
 # AI traffic: agents' requests to the Apps, ingested and captured from the App edge's stream; it
 # verifies agents by reverse DNS and their operators' key directories on the public internet.
 TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), public_egress=True)
+# Answers of AI engines and their analysis: reads brands (the gateway) and competitors and prompts
+# (personas) in its background work, and calls the engines' vendors.
+ANALYTICS = Part(
+    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas"), public_egress=True
+)
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, TRAFFIC)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, TRAFFIC, ANALYTICS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
 WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
 SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
@@ -100,7 +105,7 @@ BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
     `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
-    simulations +5, events +6), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
+    simulations +5, events +6, analytics +9), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
     with another `PORT_BASE`."""
     base = int(environ.get("PORT_BASE") or GATEWAY.port)
     return {

@@ -9,6 +9,7 @@ from __future__ import annotations
 from libs.contract.event import Event
 from libs.contract.route import Route
 from services.personas import schemas as personas
+from services.personas import tracking_schemas as tracking
 
 PART = "personas"
 
@@ -43,6 +44,34 @@ ROUTES: tuple[Route, ...] = (
     Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", PART, "prompts:write",
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
           body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
+    Route("GET", "/api/v1/products/{productId}/competitors", PART, "products:read", "competitors_list",
+          "List a product's competitors, newest first", product_param="productId",
+          query=tracking.PageQuery, response=tracking.CompetitorList, tag="Competitors"),
+    Route("POST", "/api/v1/products/{productId}/competitors", PART, "products:write", "competitors_create",
+          "Add a competitor of a product", product_param="productId",
+          body=tracking.CompetitorCreate, response=tracking.Competitor, status=201, tag="Competitors"),
+    Route("GET", "/api/v1/competitors/{competitorId}", PART, "products:read", "competitors_get",
+          "Get a competitor", response=tracking.Competitor, tag="Competitors"),
+    Route("PATCH", "/api/v1/competitors/{competitorId}", PART, "products:write", "competitors_update",
+          "Change a competitor's name, aliases or domains", body=tracking.CompetitorUpdate,
+          response=tracking.Competitor, tag="Competitors"),
+    Route("DELETE", "/api/v1/competitors/{competitorId}", PART, "products:write", "competitors_delete",
+          "Delete a competitor, freeing its name", response=tracking.Competitor, tag="Competitors"),
+    Route("GET", "/api/v1/products/{productId}/prompts", PART, "prompts:read", "prompts_list",
+          "List a product's tracked prompts, newest first", product_param="productId",
+          query=tracking.PromptListQuery, response=tracking.PromptList, tag="Prompts"),
+    Route("POST", "/api/v1/products/{productId}/prompts", PART, "prompts:write", "prompts_create",
+          "Track a prompt of a product", product_param="productId",
+          body=tracking.PromptCreate, response=tracking.Prompt, status=201, tag="Prompts"),
+    Route("GET", "/api/v1/prompts/{promptId}", PART, "prompts:read", "prompts_get",
+          "Get a tracked prompt", response=tracking.Prompt, tag="Prompts"),
+    Route("PATCH", "/api/v1/prompts/{promptId}", PART, "prompts:write", "prompts_update",
+          "Change a tracked prompt; a new text is a new version", body=tracking.PromptUpdate,
+          response=tracking.Prompt, tag="Prompts"),
+    Route("POST", "/api/v1/prompts/{promptId}/archive", PART, "prompts:write", "prompts_archive",
+          "Archive a tracked prompt", response=tracking.Prompt, tag="Prompts"),
+    Route("POST", "/api/v1/prompts/{promptId}/unarchive", PART, "prompts:write", "prompts_unarchive",
+          "Make an archived prompt active again", response=tracking.Prompt, tag="Prompts"),
 )  # fmt: skip
 
 EVENTS: tuple[Event, ...] = (

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.schemas import ApiSchema, Timestamps
-from libs.common.validators import StrictString, UuidString, length
+from libs.common.validators import StrictBoolean, StrictString, UuidString, length
 
 NAME_MAX = 200
 DESCRIPTION_MAX = 4000
@@ -97,6 +97,13 @@ class SuggestionListQuery(PageQuery):
 
 class SuggestionReview(ApiSchema):
     status = StrictString(required=True, validate=validate.OneOf(SUGGESTION_STATUSES))
+    # With `accepted`: track the suggestion as a prompt of its product (once; again, the same prompt).
+    track = StrictBoolean(load_default=False)
+
+    @validates_schema
+    def _track_when_accepted(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("track") and data.get("status") != "accepted":
+            raise ValidationError("Only an accepted suggestion is tracked.", "track")
 
 
 class Suggestion(ApiSchema):
@@ -109,6 +116,8 @@ class Suggestion(ApiSchema):
     status = fields.String(required=True, validate=validate.OneOf(SUGGESTION_STATUSES))
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
+    # In the answer of a review with `track`: the tracked prompt made from the suggestion.
+    tracked_prompt_id = fields.String()
 
 
 class SuggestionList(ApiSchema):

@@ -15,7 +15,7 @@ from libs.common.errors import NotFound
 from libs.common.etags import IF_MATCH, check_if_match, record_etag, versioned_response
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, caller_of
-from services.personas import queries
+from services.personas import prompt_queries, queries
 from services.personas.regeneration import regenerate
 from services.personas.schemas import (
     PageQuery,
@@ -148,11 +148,16 @@ async def prompt_suggestions_review(request: web.Request) -> web.Response:
     """PATCH /api/v1/prompt-suggestions/{suggestionId}: accept, reject or reopen a suggestion."""
     suggestion_id = path_id(request, "suggestionId", "prompt suggestion")
     data = await load_json(request, SUGGESTION_REVIEW)
-    async with cursor(request.app[DB_POOL]) as cur:
-        suggestion = await queries.review_suggestion(cur, caller_of(request).org.id, suggestion_id, data["status"])
-    if suggestion is None:
-        raise NotFound("prompt suggestion not found")
-    return raw_json_response(suggestion.encode())
+    organization_id = caller_of(request).org.id
+    async with transaction(request.app[DB_POOL]) as cur:
+        suggestion = await queries.review_suggestion(cur, organization_id, suggestion_id, data["status"])
+        if suggestion is None:
+            raise NotFound("prompt suggestion not found")
+        if not data["track"]:
+            return raw_json_response(suggestion.encode())
+        reviewed = loads(suggestion)
+        prompt_id = await prompt_queries.track_suggestion(cur, organization_id, reviewed)
+    return json_response({**reviewed, "trackedPromptId": prompt_id})
 
 
 async def prompt_suggestions_regenerate(request: web.Request) -> web.Response:

@@ -14,8 +14,8 @@ import uuid
 from typing import Any
 
 import aiopg
-from libs.contract.clients import AppsClient
 
+from libs.common.clients import AppsClient
 from libs.common.db import transaction
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Organization, service_caller

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from deploy import seed
+from deploy import seed, seed_answers
 from libs.common.db import create_pool, cursor, fetch_value
-from libs.contract.parts import APPS, TRAFFIC
+from libs.contract.parts import ANALYTICS, APPS, TRAFFIC
 from services.apps.queries import domains as domain_queries
 from tests import conftest
 
@@ -39,3 +39,22 @@ async def test_the_demo_app_has_a_week_of_ai_traffic_seeded_once(database: conft
         )
     assert stored == len(seed.demo_traffic(datetime.now(UTC)))
     assert categories == 4  # training, search, user_fetch, dataset
+
+
+async def test_seeding_twice_leaves_the_demo_answers_analysed_once(database: conftest.TestDatabase, tmp_path):
+    for _ in range(2):
+        await seed._seed_identity(database.admin_dsn, tmp_path / "demo-api-key")
+        await seed_answers.seed_answers(database.admin_dsn, seed.ORGANIZATION["id"], seed.PRODUCT["id"])
+    async with create_pool(database.dsn(ANALYTICS), ANALYTICS.schema, 1, 1) as pool, cursor(pool) as cur:
+        counts = await fetch_value(
+            cur,
+            "SELECT json_build_array(count(*), count(analysis_id)) FROM answers WHERE organization_id = %s",
+            (seed.ORGANIZATION["id"],),
+        )
+        brands = await fetch_value(
+            cur,
+            "SELECT array_agg(DISTINCT name ORDER BY name) FROM brand_mentions WHERE organization_id = %s",
+            (seed.ORGANIZATION["id"],),
+        )
+    assert counts == [42, 42]
+    assert brands == ["Demo Product", "Globex Analytics", "Initech Insights"]

@@ -42,6 +42,21 @@ BODIES: dict[str, dict[str, Any]] = {
     "personas_update": {"name": "Probe"},
     "topics_create": {"name": "Probe"},
     "prompt_suggestions_review": {"status": "accepted"},
+    "products_update": {"brand": {"name": "Probe"}},
+    "competitors_create": {"name": "Probe"},
+    "competitors_update": {"name": "Probe"},
+    "prompts_create": {"text": "Probe"},
+    "prompts_update": {"text": "Probe"},
+    "answers_ingest": {
+        "id": "probe",
+        "prompt": "Probe",
+        "engine": "probe",
+        "model": "probe",
+        "text": "Probe",
+        "answeredAt": "2026-11-20T00:00:00Z",
+    },
+    "answers_reanalyse": {"answerIds": ["{answer}"]},
+    "prompt_runs_create": {"promptIds": ["{prompt}"]},
 }
 
 # Which id a path parameter names; `id` is a content document, except under /domain/.
@@ -58,6 +73,9 @@ PATH_IDS = {
     "runId": "run",
     "endpointId": "endpoint",
     "deliveryId": "delivery",
+    "competitorId": "competitor",
+    "promptId": "prompt",
+    "answerId": "answer",
 }
 
 

@@ -49,6 +49,12 @@ async def organization_a(
     hook = {"url": f"http://127.0.0.1:9/{marker}", "events": ["*"], "description": marker}
     endpoint = await post("/api/v1/webhook-endpoints", hook)
     delivery = (await post(f"/api/v1/webhook-endpoints/{endpoint['id']}/test", {}, 202))["delivery"]
+    await gateway.patch(f"/api/v1/products/{product['id']}", json={"brand": {"aliases": [marker]}}, headers=headers)
+    competitor = await post(f"/api/v1/products/{product['id']}/competitors", {"name": marker})
+    prompt = await post(f"/api/v1/products/{product['id']}/prompts", {"text": marker})
+    answer = await post("/api/v1/answers", {"id": marker, "productId": product["id"], "promptId": prompt["id"],
+                                            "engine": "probe", "model": marker, "text": f"{marker} is named here.",
+                                            "answeredAt": "2026-11-20T00:00:00Z"})  # fmt: skip
     return {
         "organization": org.id,
         "product": product["id"],
@@ -62,6 +68,9 @@ async def organization_a(
         "run": run["id"],
         "endpoint": endpoint["id"],
         "delivery": delivery["id"],
+        "competitor": competitor["id"],
+        "prompt": prompt["id"],
+        "answer": answer["id"],
     }
 
 

@@ -14,8 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from libs.contract.clients import AppsClient
-
+from libs.common.clients import AppsClient
 from libs.common.internal_token import Caller
 
 

@@ -1,0 +1,58 @@
+"""ChatGPT search: OpenAI's Responses API with the web search tool. The answer's `url_citation`
+annotations are its citations; the search call's sources (asked with `include`) the pages retrieved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openai import AsyncOpenAI
+
+from services.analytics.engines.reply import Reply, cost, page, status_of
+from services.analytics.settings import EngineAccess
+
+
+class OpenAISearch:
+    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
+        self._access = access
+        self._client = AsyncOpenAI(
+            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
+        )
+
+    async def ask(self, prompt: str) -> Reply:
+        response = await self._client.responses.create(
+            model=self._access.model,
+            input=prompt,
+            tools=[{"type": "web_search"}],
+            include=["web_search_call.action.sources"],
+        )
+        return reply_of(response.model_dump(), self._access)
+
+    async def close(self) -> None:
+        await self._client.close()
+
+
+def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:
+    texts: list[str] = []
+    citations = []
+    sources = []
+    refused = False
+    for item in body.get("output") or []:
+        if item.get("type") == "web_search_call":
+            action = item.get("action") or {}
+            sources += [page(source["url"]) for source in action.get("sources") or [] if source.get("url")]
+        elif item.get("type") == "message":
+            for part in item.get("content") or []:
+                if part.get("type") == "refusal":
+                    refused = True
+                elif part.get("type") == "output_text":
+                    texts.append(part.get("text") or "")
+                    citations += [
+                        page(note["url"], note.get("title"))
+                        for note in part.get("annotations") or []
+                        if note.get("type") == "url_citation" and note.get("url")
+                    ]
+    usage = body.get("usage") or {}
+    text = "".join(texts)
+    tokens = usage.get("input_tokens"), usage.get("output_tokens")
+    return Reply(text, body.get("model") or access.model, status_of(text, refused), citations, sources, *tokens,
+                 cost(*tokens, access.prices))  # fmt: skip

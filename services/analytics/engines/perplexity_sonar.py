@@ -1,0 +1,43 @@
+"""Perplexity Sonar through Perplexity's own SDK (perplexityai): chat completions whose `citations`
+are the URLs the answer cites and whose `search_results` the pages retrieved; the usage carries
+Perplexity's own cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perplexity import AsyncPerplexity
+
+from services.analytics.engines.reply import Reply, cost, page, status_of
+from services.analytics.settings import EngineAccess
+
+
+class PerplexitySonar:
+    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
+        self._access = access
+        self._client = AsyncPerplexity(
+            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
+        )
+
+    async def ask(self, prompt: str) -> Reply:
+        completion = await self._client.chat.completions.create(
+            model=self._access.model, messages=[{"role": "user", "content": prompt}]
+        )
+        return reply_of(completion.model_dump(), self._access)
+
+    async def close(self) -> None:
+        await self._client.close()
+
+
+def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:
+    choices = body.get("choices") or [{}]
+    content = (choices[0].get("message") or {}).get("content") or ""
+    text = content if isinstance(content, str) else "".join(part.get("text") or "" for part in content)
+    titles = {found.get("url"): found.get("title") for found in body.get("search_results") or []}
+    citations = [page(url, titles.get(url)) for url in body.get("citations") or []]
+    sources = [page(found["url"], found.get("title")) for found in body.get("search_results") or [] if found.get("url")]
+    usage = body.get("usage") or {}
+    tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    reported = (usage.get("cost") or {}).get("total_cost")
+    spent = float(reported) if reported is not None else cost(*tokens, access.prices)
+    return Reply(text, body.get("model") or access.model, status_of(text, False), citations, sources, *tokens, spent)
