@@ -77,11 +77,17 @@ async def issue(
 
 
 async def start(
-    cur: Any, signer: TokenSigner, client_id: str, member: Row, scopes: frozenset[str], now: datetime
+    cur: Any,
+    signer: TokenSigner,
+    client_id: str,
+    member: Row,
+    scopes: frozenset[str],
+    now: datetime,
+    device_name: str | None = None,
 ) -> Tokens:
-    """A new grant (a new family) and its first tokens."""
+    """A new grant (a new family) and its first tokens; `device_name` is how the device called itself."""
     grant_id = await queries.insert_grant(
-        cur, client_id, str(member["user_id"]), str(member["organization_id"]), sorted(scopes), now
+        cur, client_id, str(member["user_id"]), str(member["organization_id"]), sorted(scopes), now, device_name
     )
     return await issue(cur, signer, grant_id, member, scopes, now)
 
