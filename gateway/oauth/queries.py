@@ -139,9 +139,12 @@ async def find_grant(cur: Any, grant_id: str) -> Row | None:
     return await fetch_one(cur, "SELECT id, client_id FROM oauth_grants WHERE id = %s", (grant_id,))
 
 
-async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> None:
-    await cur.execute(
-        "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL",
+async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> Row | None:
+    """End a live grant; returns whose it was (None when it had already ended)."""
+    return await fetch_one(
+        cur,
+        "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL"
+        " RETURNING id, user_id, organization_id, device_name",
         (now, reason, grant_id),
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, Actor
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.client_address import client_address
 from gateway.oauth import device, grants
@@ -111,6 +112,10 @@ async def oauth_revoke(request: web.Request) -> web.Response:
         revoked = await grants.revoke(cur, request.app[SIGNER], client.client_id, value, request.app[CLOCK]())
     if revoked is None:
         raise OAuthError("unsupported_token_type", "this access token was not issued under a grant; it expires")
+    if isinstance(revoked, dict):  # a sign-out: the trail records who ended which device's sign-in
+        request[AUDIT_ACTOR] = Actor("bearer", str(revoked["user_id"]), None, str(revoked["organization_id"]),
+                                     str(revoked["id"]))  # fmt: skip
+        request[AUDIT_ACTION] = "device.signed_out"
     # An unknown or already revoked token is not an error (RFC 7009 §2.2).
     return json_response({}, headers=NO_STORE)
 

@@ -40,7 +40,7 @@ def audit() -> None:
 
 @audit.command("list")
 @click.option("--actor", help="A user id, an API key's prefix, or an email.")
-@click.option("--action", help="An action, as listed (`webhook_endpoints_create`, `session.sign_in`).")
+@click.option("--action", help="An action, as listed (`app.created`, `webhook_endpoint.deleted`, `session.sign_in`).")
 @click.option("--resource-type")
 @click.option("--resource-id")
 @click.option("--since", help="Only events at or after this time (ISO 8601, with a zone).")
