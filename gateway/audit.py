@@ -14,10 +14,12 @@ from dataclasses import dataclass, replace
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from gateway.audit_names import audit_name
 from gateway.auth.api_keys import KEY_SHAPE, key_prefix
 from gateway.client_address import client_address
 from gateway.dashboard.session import SIGNED_IN
 from gateway.identity import Identity
+from gateway.route_table import ROUTES
 from libs.common.audit import AuditRecord, publish
 from libs.common.db import cursor, fetch_value
 from libs.common.encoding import loads
@@ -25,11 +27,14 @@ from libs.common.state import DB_POOL, REDIS, REQUEST_ID, SETTINGS
 from libs.contract.internal import OAUTH
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+USER_CREDENTIALS = frozenset({"bearer", "session"})  # the actor is a user, named by email
 # A device-flow client polls the token endpoint every few seconds while its user has not yet
 # approved: those answers are not events; an issued token is.
 QUIET_FAILURES = {OAUTH.token.path}
 # Answers whose created resource's id is read from the body: never more than this many bytes.
 BODY_READ_LIMIT = 64 * 1024
+# The API's routes by name: what a change is called is read from its declaration.
+ROUTES_BY_NAME = {route.name: route for route in ROUTES}
 
 
 @dataclass(frozen=True)
@@ -38,10 +43,12 @@ class Actor:
     id: str | None
     label: str | None
     organization_id: str | None
+    grant_id: str | None = None
 
     @classmethod
     def of(cls, identity: Identity) -> Actor:
-        return cls(identity.credential, identity.principal_id, identity.key_prefix, identity.organization.id)
+        return cls(identity.credential, identity.principal_id, identity.key_prefix, identity.organization.id,
+                   identity.grant_id)  # fmt: skip
 
 
 AUDIT_ACTOR: web.RequestKey[Actor] = web.RequestKey("audit_actor", Actor)
@@ -82,9 +89,12 @@ def _created_id(response: web.StreamResponse) -> str | None:
 def _is_recorded(request: web.Request, status: int) -> bool:
     if request.path.startswith("/internal/"):
         return False
-    if request.method not in SAFE_METHODS:
-        return not (request.path in QUIET_FAILURES and status >= 400)
-    return status == 401 and request.path.startswith("/api/")  # a refused credential, even on a read
+    if status == 401 and request.path.startswith("/api/"):
+        return True  # a refused credential, even on a read
+    route = ROUTES_BY_NAME.get(request.match_info.route.name or "")
+    if request.method in SAFE_METHODS or (route is not None and route.read_only):
+        return False  # a read (a search or an import preview sent as POST) changes nothing
+    return not (request.path in QUIET_FAILURES and status >= 400)
 
 
 async def _key_organization(request: web.Request) -> str | None:
@@ -98,9 +108,26 @@ async def _key_organization(request: web.Request) -> str | None:
     return str(organization) if organization is not None else None
 
 
+async def user_label(request: web.Request, user_id: str, grant_id: str | None) -> str | None:
+    """A user as the trail shows them: their email, and the device a token came from
+    (`ada@example.com via aivis on laptop (profile default)`)."""
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        await cur.execute(
+            "SELECT u.email, g.device_name FROM users u LEFT JOIN oauth_grants g ON g.id = %s WHERE u.id = %s",
+            (grant_id, user_id),
+        )
+        row = await cur.fetchone()
+    if row is None:
+        return None
+    return f"{row['email']} via {row['device_name']}" if row["device_name"] else str(row["email"])
+
+
 async def _actor(request: web.Request, status: int) -> Actor:
     if AUDIT_ACTOR in request:
-        return request[AUDIT_ACTOR]
+        actor = request[AUDIT_ACTOR]
+        if actor.label is None and actor.id is not None and actor.kind in USER_CREDENTIALS:
+            return replace(actor, label=await user_label(request, actor.id, actor.grant_id))
+        return actor
     if SIGNED_IN in request:
         signed_in = request[SIGNED_IN]
         return Actor("session", signed_in.user_id, signed_in.email, signed_in.organization_id)
@@ -111,10 +138,16 @@ async def _actor(request: web.Request, status: int) -> Actor:
 
 
 def audit_record(request: web.Request, actor: Actor, status: int, response: web.StreamResponse) -> AuditRecord:
-    resource_type, resource_id = _resource(request, response)
     route_name = request.match_info.route.name
-    action = request.get(AUDIT_ACTION) or route_name or f"{request.method} {request.path}"
-    if status == 401 and request.method in SAFE_METHODS:
+    route = ROUTES_BY_NAME.get(route_name or "")
+    if route is not None:
+        named = audit_name(route, request.match_info, _created_id(response))
+        action, resource_type, resource_id = named.action, named.resource_type, named.resource_id
+    else:
+        resource_type, resource_id = _resource(request, response)
+        action = route_name or f"{request.method} {request.path}"
+    action = request.get(AUDIT_ACTION) or action
+    if status == 401 and (request.method in SAFE_METHODS or (route is not None and route.read_only)):
         action = "credential.refused"
     return AuditRecord(
         organization_id=actor.organization_id,

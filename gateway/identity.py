@@ -20,6 +20,8 @@ class Identity:
     # How the caller proved it: "api_key", "bearer" or "session"; and a key's public prefix.
     credential: str = "api_key"
     key_prefix: str | None = None
+    # The OAuth grant a bearer token was issued under: the device the user acts from.
+    grant_id: str | None = None
 
     def access_fields(self) -> dict[str, str]:
         """What the access log records of the caller (never a secret)."""

@@ -73,6 +73,8 @@ def _fits(value: Any, kind: str | None) -> bool:
         return isinstance(value, str)
     if kind in ("integer", "number"):
         return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, list)
     return kind != "object"
 
 
@@ -95,6 +97,8 @@ def _string(schema: dict[str, Any], name: str | None) -> str:
         return FORMATS[schema["format"]]
     if name is not None and (name == "id" or name.endswith("Id")):
         return EXAMPLE_UUID
+    if name is not None and (name.endswith("At") or name.endswith("Since")):
+        return EXAMPLE_TIME  # a timestamp declared as text
     value = "example"
     minimum, maximum = schema.get("minLength", 0), schema.get("maxLength")
     value = value.ljust(minimum, "x")

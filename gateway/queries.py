@@ -394,7 +394,8 @@ async def list_user_grants(cur: Any, user_id: str) -> list[Row]:
     """The user's authorised devices: live OAuth grants, with their organization, newest first."""
     return await fetch_all(
         cur,
-        "SELECT g.id, g.client_id, g.scopes, g.created_at, o.slug AS organization_slug, o.name AS organization_name,"
+        "SELECT g.id, g.client_id, g.device_name, g.scopes, g.created_at, o.slug AS organization_slug,"
+        " o.name AS organization_name,"
         " (SELECT max(t.created_at) FROM refresh_tokens t WHERE t.grant_id = g.id) AS last_refreshed_at"
         " FROM oauth_grants g JOIN organizations o ON o.id = g.organization_id"
         " WHERE g.user_id = %s AND g.revoked_at IS NULL ORDER BY g.created_at DESC",

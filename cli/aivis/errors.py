@@ -10,6 +10,7 @@
 | 5 | validation | 400, 405, 413, 422, and input files the command cannot read |
 | 6 | conflict | 409, and route imports that left conflicting rows out |
 | 7 | server | 429, 5xx, and a server that cannot be reached |
+| 8 | not verified | `aivis domains verify` found no valid DNS record (yet) |
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ EXIT_NOT_FOUND = 4
 EXIT_VALIDATION = 5
 EXIT_CONFLICT = 6
 EXIT_SERVER = 7
+EXIT_NOT_VERIFIED = 8
 
 # A field of an item of a list the API was sent, as the API names it: `pages.0.slug`.
 _ITEM_FIELD = re.compile(r"(\w+?)s?\.(\d+)\.(.+)")

@@ -39,6 +39,12 @@ class Factory:
             return self.terminal
         return Terminal(sys.stdout.isatty(), shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
+    def prompts(self) -> bool:
+        """Whether a person is there to answer a question: stdin and stdout are a terminal."""
+        if self.terminal is not None:
+            return self.terminal.interactive
+        return sys.stdin.isatty() and sys.stdout.isatty()
+
     def console(self, stderr: bool = False) -> Console:
         """A rich console on stdout (as wide as the terminal) or stderr (progress, notes)."""
         terminal = self.stdout()

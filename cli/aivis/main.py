@@ -42,7 +42,8 @@ def aivis(ctx: click.Context, profile: str, base_url: str | None) -> None:
     """The command line of the AI visibility API.
 
     Sign in with `aivis login`, or set AIVIS_API_KEY. Exit codes: 0 success, 1 unexpected,
-    2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network.
+    2 usage, 3 auth, 4 not found, 5 validation, 6 conflict, 7 server or network,
+    8 a domain not verified.
     """
     # A test passes its own factory (transport, terminal) as the root's `obj`.
     ctx.obj = Context(profile, base_url, ctx.obj if isinstance(ctx.obj, Factory) else Factory())

@@ -37,6 +37,8 @@ class Column:
     # "id": shortened (commands take the short form); "key": an id shown whole, never cut;
     # "time": relative; "text": cut with an ellipsis when the terminal is too narrow.
     kind: str = "text"
+    # A text column that keeps up to this many characters while the others give way.
+    keep: int | None = None
 
     @property
     def header(self) -> str:
@@ -55,6 +57,11 @@ def short_id(key: str = "id") -> Column:
 
 def when(key: str) -> Column:
     return Column(key, "time")
+
+
+def kept(key: str, width: int) -> Column:
+    """The most useful column of a table (a route's path): up to `width` characters shown whole."""
+    return Column(key, "text", width)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -133,6 +140,8 @@ class Output:
                 return value[:SHORT_ID_LENGTH]
             if column.kind == "time":
                 return relative_time(value)
+            if column.keep and len(value) > column.keep:
+                return value[: column.keep - 1] + "…"
         return cell(value)
 
     def items(
@@ -163,10 +172,13 @@ class Output:
         # Cells never wrap: the widest columns give way first (rich collapses wrappable columns,
         # widest first) and their text ends in an ellipsis; a whole id is not collapsible.
         grid = Table(title=title, title_justify="left", box=None, pad_edge=False, header_style="bold")
-        for spec in specs:
-            grid.add_column(spec.header, no_wrap=spec.kind == "key")
-        for row in rows:
-            grid.add_row(*(Text(self._cell(row, spec, True), no_wrap=True, overflow="ellipsis") for spec in specs))
+        cells = [[self._cell(row, spec, True) for spec in specs] for row in rows]
+        for index, spec in enumerate(specs):
+            longest = max((len(line[index]) for line in cells), default=0)
+            keep = min(spec.keep, max(longest, len(spec.header))) if spec.keep else None
+            grid.add_column(spec.header, no_wrap=spec.kind == "key", min_width=keep)
+        for line in cells:
+            grid.add_row(*(Text(text, no_wrap=True, overflow="ellipsis") for text in line))
         self.factory.console().print(grid)
 
     def record(self, data: dict[str, Any], fields: Sequence[str] | None, as_json: bool) -> None:

@@ -79,7 +79,7 @@ class Authenticator:
             raise invalid_token()
         granted = frozenset(claims["scope"].split())
         member = await self._as_member(claims["sub"], claims["org"], granted, invalid_token)
-        return replace(member, credential="bearer")
+        return replace(member, credential="bearer", grant_id=grant_id)
 
     async def _by_session(self, request: web.Request) -> Identity:
         session = await aiohttp_session.get_session(request)

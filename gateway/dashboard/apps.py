@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from typing import Any
 
 from aiohttp import web
@@ -175,7 +176,7 @@ async def import_page(request: web.Request) -> web.Response:
     _, membership = await member(request)
     await api.require_scope(request, "content:write")
     context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None,
-               "digest": ""}  # fmt: skip
+               "row_problems": [], "digest": ""}  # fmt: skip
     return await render(request, "route_import.html", context)
 
 
@@ -193,7 +194,7 @@ async def import_submit(request: web.Request) -> web.Response:
     text = text.replace("\r\n", "\n")  # browsers send a textarea's lines with CRLF
     digest = hashlib.sha256(text.encode()).hexdigest()
     context: dict[str, Any] = {"membership": membership, "app": app, "csv": text, "preview": None, "error": None,
-                               "digest": digest}  # fmt: skip
+                               "row_problems": [], "digest": digest}  # fmt: skip
     try:
         body = {"routes": parse_routes_csv(text)}
         # Only what was previewed is created: a CSV changed since is previewed again first.
@@ -206,9 +207,28 @@ async def import_submit(request: web.Request) -> web.Response:
     except ApiError as error:
         if error.status not in (409, 422):
             raise
-        context["error"] = error.message
+        context["row_problems"] = row_problems(error.details)
+        context["error"] = ROWS_REFUSED if context["row_problems"] else error.message
         return await render(request, "route_import.html", context, status=error.status)
     return await render(request, "route_import.html", context)
+
+
+ROWS_REFUSED = "These rows cannot be imported; fix them and preview again."
+_ROUTE_FIELD = re.compile(r"routes\.(\d+)\.(\w+)")
+
+
+def row_problems(details: object) -> list[str]:
+    """The API's field errors of an import (`routes.3.path`) as the CSV's rows, counted from 1 as
+    a person counts them: `Row 4, path: Not a valid route path.`"""
+    if not isinstance(details, dict):
+        return []
+    problems = []
+    for field, message in details.items():
+        reason = " ".join(message) if isinstance(message, list) else str(message)
+        matched = _ROUTE_FIELD.fullmatch(str(field))
+        where = f"Row {int(matched.group(1)) + 1}, {matched.group(2)}" if matched else str(field)
+        problems.append(f"{where}: {reason}")
+    return problems
 
 
 async def candidates(request: web.Request) -> web.Response:

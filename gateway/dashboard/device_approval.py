@@ -10,6 +10,7 @@ dashboard form.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -100,16 +101,20 @@ async def device_page(request: web.Request) -> web.Response:
 
 
 async def device_decide(request: web.Request) -> web.Response:
-    """POST /device: approve (for the chosen organization) or deny the code."""
+    """POST /device: approve (for the organization the drop-down shows) or deny the code; "Choose"
+    shows what approving for the drop-down's organization would grant."""
     signed_in = await require_user(request)
     form = await request.post()
     code = device.normalize_user_code(str(form.get("user_code", "")))
     decision = form.get("decision")
-    if decision not in ("approve", "deny"):
+    if decision not in ("approve", "deny", "choose"):
         raise ValidationFailed("Choose Approve or Deny.")
     membership = _chosen(signed_in, form.get("organization"))
     if membership is None:
         raise ValidationFailed("You are not a member of that organization.")
+    if decision == "choose":
+        query = urlencode({"user_code": str(form.get("user_code", "")), "organization": membership.slug})
+        raise web.HTTPSeeOther(f"{OAUTH.device_page}?{query}")
     now = request.config_dict[CLOCK]()
     async with transaction(request.config_dict[DB_POOL]) as cur:
         row = await _pending(request, signed_in, cur, code)

@@ -16,6 +16,7 @@ from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.client_address import client_address
 from gateway.dashboard.render import flash, render, try_again_in
 from gateway.dashboard.session import (
+    ORGANIZATION_ID,
     USER_ID,
     local_path,
     require_user,
@@ -148,7 +149,13 @@ async def login(request: web.Request) -> web.Response:
 
 
 async def logout(request: web.Request) -> web.Response:
-    """POST /logout: the session is deleted, not just forgotten by the browser."""
+    """POST /logout: the session is deleted, not just forgotten by the browser; the trail of the
+    organization it acted in records the sign-out."""
+    session = await get_session(request)
+    user_id, organization_id = session.get(USER_ID), session.get(ORGANIZATION_ID)
+    if isinstance(user_id, str) and isinstance(organization_id, str):
+        request[AUDIT_ACTOR] = Actor("session", user_id, None, organization_id)
+        request[AUDIT_ACTION] = "session.sign_out"
     response = web.HTTPSeeOther("/login?signed-out")
     await sign_out(request, response)
     raise response

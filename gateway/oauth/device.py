@@ -51,7 +51,9 @@ async def delete_expired(pool: aiopg.Pool, clock: Callable[[], datetime]) -> Non
         await queries.delete_expired_device_authorizations(cur, clock())
 
 
-async def start(cur: Any, client_id: str, scopes: frozenset[str], now: datetime) -> tuple[str, Row]:
+async def start(
+    cur: Any, client_id: str, scopes: frozenset[str], now: datetime, device_name: str | None = None
+) -> tuple[str, Row]:
     """A new pending authorization; returns the device code (shown once) and the stored row."""
     for _ in range(5):
         device_code = secrets.token_urlsafe(32)
@@ -59,7 +61,7 @@ async def start(cur: Any, client_id: str, scopes: frozenset[str], now: datetime)
             async with savepoint(cur):
                 row = await queries.insert_device_authorization(
                     cur, hash_key(device_code), new_user_code(), client_id, sorted(scopes),
-                    INTERVAL_SECONDS, now, now + timedelta(seconds=EXPIRES_IN_SECONDS),
+                    INTERVAL_SECONDS, now, now + timedelta(seconds=EXPIRES_IN_SECONDS), device_name,
                 )  # fmt: skip
             return device_code, row
         except psycopg2.errors.UniqueViolation:
@@ -93,7 +95,7 @@ async def poll(
     if member is None:
         return OAuthError("access_denied", "the approving user is no longer a member of the organization")
     scopes = frozenset(row["granted_scopes"]) & grants.GRANTABLE_SCOPES[member["role"]]
-    return await grants.start(cur, signer, client_id, member, scopes, now)
+    return await grants.start(cur, signer, client_id, member, scopes, now, row["device_name"])
 
 
 async def pending(cur: Any, user_code: str, now: datetime, lock: bool = False) -> Row | None:

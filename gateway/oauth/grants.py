@@ -77,11 +77,17 @@ async def issue(
 
 
 async def start(
-    cur: Any, signer: TokenSigner, client_id: str, member: Row, scopes: frozenset[str], now: datetime
+    cur: Any,
+    signer: TokenSigner,
+    client_id: str,
+    member: Row,
+    scopes: frozenset[str],
+    now: datetime,
+    device_name: str | None = None,
 ) -> Tokens:
-    """A new grant (a new family) and its first tokens."""
+    """A new grant (a new family) and its first tokens; `device_name` is how the device called itself."""
     grant_id = await queries.insert_grant(
-        cur, client_id, str(member["user_id"]), str(member["organization_id"]), sorted(scopes), now
+        cur, client_id, str(member["user_id"]), str(member["organization_id"]), sorted(scopes), now, device_name
     )
     return await issue(cur, signer, grant_id, member, scopes, now)
 
@@ -117,10 +123,12 @@ async def refresh(
     return await issue(cur, signer, grant_id, member, scopes, now)
 
 
-async def revoke(cur: Any, signer: TokenSigner, client_id: str, token: str, now: datetime) -> bool | None:
+async def revoke(cur: Any, signer: TokenSigner, client_id: str, token: str, now: datetime) -> Row | bool | None:
     """Revoke the grant of a refresh token or access token issued to the client: the whole family,
-    access tokens included (they carry the grant's id). False when the token is none of ours (or
-    not the client's); None for a valid access token issued outside any grant (an operator's)."""
+    access tokens included (they carry the grant's id). The grant this ended (its user,
+    organization and device name); True when it had ended already; False when the token is none
+    of ours (or not the client's); None for a valid access token issued outside any grant (an
+    operator's)."""
     if token.startswith(REFRESH_TOKEN_MARK):
         row = await queries.lock_refresh_token(cur, hash_key(token))
         grant = None if row is None else {"id": row["grant_id"], "client_id": row["client_id"]}
@@ -134,5 +142,4 @@ async def revoke(cur: Any, signer: TokenSigner, client_id: str, token: str, now:
         grant = await queries.find_grant(cur, claims["gid"])
     if grant is None or grant["client_id"] != client_id:
         return False
-    await queries.revoke_grant(cur, str(grant["id"]), "revoked", now)
-    return True
+    return await queries.revoke_grant(cur, str(grant["id"]), "revoked", now) or True

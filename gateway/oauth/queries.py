@@ -10,7 +10,7 @@ from libs.common.db import Row, fetch_one, fetch_returned
 
 DEVICE_COLUMNS = (
     "id, user_code, client_id, requested_scopes, status, poll_interval, created_at, expires_at, last_polled_at,"
-    " user_id, organization_id, granted_scopes"
+    " user_id, organization_id, granted_scopes, device_name"
 )
 # Expired authorizations are kept this long, so a late poll still reads expired_token, not an
 # unknown code: a client polls every few seconds, so a pending one is soon told; a decided one
@@ -28,13 +28,14 @@ async def insert_device_authorization(
     interval: int,
     now: datetime,
     expires_at: datetime,
+    device_name: str | None,
 ) -> Row:
     return await fetch_returned(
         cur,
         "INSERT INTO device_authorizations (device_code_hash, user_code, client_id, requested_scopes, poll_interval,"
-        " created_at, expires_at, last_polled_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+        " created_at, expires_at, last_polled_at, device_name) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
         f" RETURNING {DEVICE_COLUMNS}",
-        (device_code_hash, user_code, client_id, scopes, interval, now, expires_at, now),
+        (device_code_hash, user_code, client_id, scopes, interval, now, expires_at, now, device_name),
     )
 
 
@@ -91,13 +92,19 @@ async def mark_redeemed(cur: Any, authorization_id: str) -> None:
 
 
 async def insert_grant(
-    cur: Any, client_id: str, user_id: str, organization_id: str, scopes: list[str], now: datetime
+    cur: Any,
+    client_id: str,
+    user_id: str,
+    organization_id: str,
+    scopes: list[str],
+    now: datetime,
+    device_name: str | None = None,
 ) -> str:
     row = await fetch_returned(
         cur,
-        "INSERT INTO oauth_grants (client_id, user_id, organization_id, scopes, created_at)"
-        " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-        (client_id, user_id, organization_id, scopes, now),
+        "INSERT INTO oauth_grants (client_id, user_id, organization_id, scopes, created_at, device_name)"
+        " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+        (client_id, user_id, organization_id, scopes, now, device_name),
     )
     return str(row["id"])
 
@@ -132,9 +139,12 @@ async def find_grant(cur: Any, grant_id: str) -> Row | None:
     return await fetch_one(cur, "SELECT id, client_id FROM oauth_grants WHERE id = %s", (grant_id,))
 
 
-async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> None:
-    await cur.execute(
-        "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL",
+async def revoke_grant(cur: Any, grant_id: str, reason: str, now: datetime) -> Row | None:
+    """End a live grant; returns whose it was (None when it had already ended)."""
+    return await fetch_one(
+        cur,
+        "UPDATE oauth_grants SET revoked_at = %s, revoked_reason = %s WHERE id = %s AND revoked_at IS NULL"
+        " RETURNING id, user_id, organization_id, device_name",
         (now, reason, grant_id),
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, Actor
 from gateway.auth.scopes import ALL_SCOPES
 from gateway.client_address import client_address
 from gateway.oauth import device, grants
@@ -20,6 +21,7 @@ from libs.contract.route import register_handlers
 
 DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 REFRESH_GRANT = "refresh_token"
+DEVICE_NAME_LENGTH = 100
 
 
 def public_url(request: web.Request) -> str:
@@ -39,12 +41,23 @@ def parse_scope(text: str | None) -> frozenset[str] | None:
     return scopes
 
 
+def parse_device_name(text: str | None) -> str | None:
+    """`device_name`, an addition to RFC 8628: how the device calls itself (1-100 printable characters)."""
+    if text is None:
+        return None
+    name = " ".join(text.split())
+    if not name or len(name) > DEVICE_NAME_LENGTH or not name.isprintable():
+        raise OAuthError("invalid_request", f"device_name must be 1-{DEVICE_NAME_LENGTH} printable characters")
+    return name
+
+
 @oauth_endpoint
 async def oauth_device_code(request: web.Request) -> web.Response:
     """POST /api/v1/oauth/device/code: start a device authorization (RFC 8628 §3.1-3.2)."""
     parameters = await read_parameters(request)
     client = client_of(parameters)
     scopes = parse_scope(parameters.get("scope")) or client.default_scopes
+    name = parse_device_name(parameters.get("device_name"))
     wait = await DeviceFlowLimits(request.config_dict).reserve_code(client_address(request))
     if wait:
         raise OAuthError(
@@ -52,7 +65,7 @@ async def oauth_device_code(request: web.Request) -> web.Response:
             headers={"Retry-After": str(wait)},
         )  # fmt: skip
     async with transaction(request.app[DB_POOL]) as cur:
-        code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK]())
+        code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK](), name)
     verification_uri = public_url(request) + OAUTH.device_page
     user_code = device.show_user_code(row["user_code"])
     body = {
@@ -99,6 +112,10 @@ async def oauth_revoke(request: web.Request) -> web.Response:
         revoked = await grants.revoke(cur, request.app[SIGNER], client.client_id, value, request.app[CLOCK]())
     if revoked is None:
         raise OAuthError("unsupported_token_type", "this access token was not issued under a grant; it expires")
+    if isinstance(revoked, dict):  # a sign-out: the trail records who ended which device's sign-in
+        request[AUDIT_ACTOR] = Actor("bearer", str(revoked["user_id"]), None, str(revoked["organization_id"]),
+                                     str(revoked["id"]))  # fmt: skip
+        request[AUDIT_ACTION] = "device.signed_out"
     # An unknown or already revoked token is not an error (RFC 7009 §2.2).
     return json_response({}, headers=NO_STORE)
 

@@ -346,6 +346,10 @@ SCHEMA_FIELDS: dict[str, str] = {
     "PromptRunProgress.done": "How many answers it has.",
     "PromptRunProgress.failed": "How many asks failed after the vendor's retries.",
     "PromptRunUsage.costUsd": "What the run's answers cost so far, in US dollars (answers of unknown cost count 0).",
+    "Delivery.status": "Where the delivery stands: `pending` (to be sent or retried), `succeeded` or `failed`.",
+    "AuditEvent.status": "The HTTP status the request was answered with; null when it had no answer.",
+    "AuditEvent.action": "What was done, as `<resource type>.<action>` (`app.created`, `session.sign_in`).",
+    "DnsRecord.type": "The DNS record's type.",
     "Run.status": (
         "The run's state: `queued`, `running`, `completed` (judged, passed or not), `failed` (it could not be"
         " done; `metadata.error` says why) or `cancelled` (the contract leaves the values open, so runs recorded"
@@ -488,6 +492,37 @@ EXAMPLES: dict[str, Any] = {
     "type": "page",
     # A document's status where it is not an enumeration (a run's gives its own example).
     "status": "published",
+    "metaDescription": "What each plan costs, and what every plan includes.",
+    "descriptionForAgent": "Prices of each plan, for agents comparing documentation platforms.",
+    "ogTitle": "Pricing",
+    "ogDescription": "What each plan costs.",
+    "twitterTitle": "Pricing",
+    "twitterDescription": "What each plan costs.",
+    "event": "content.document.published",
+    "eventType": "content.document.published",
+    "disabledReason": "deliveries failed for 3 days, since 2026-10-30T09:30:00+00:00",
+    "value": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "nextCursor": "MjAyNi0xMS0wMlQwOTozMDowMFp8M2YyYjhjMWU",
+    "cursor": "MjAyNi0xMS0wMlQwOTozMDowMFp8M2YyYjhjMWU",
+    "sourceChecksum": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+    "publishedHash": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+    "publishError": "The origin answered 502 while the configuration was published.",
+    "response": '{"received": true}',
+    "error": "no answer within 10 seconds",
+    "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    "targetType": "product_document",
+    "action": "app.created",
+    "actor": "ada@example.com",
+    "resourceType": "app",
+    "method": "POST",
+    "clientAddress": "203.0.113.7",
+    "result": "success",
+    "If-None-Match": '"5d41402abc4b2a76"',
+    "If-Match": '"5d41402abc4b2a76"',
+    "document": "Every plan includes unlimited pages and a custom domain.",
+    "uri": "https://docs.example.com/pricing",
+    "included": ["documents", "uris"],
+    "sandboxSnapshot": "snapshot-2026-11-01-base",
 }
 
 # Answers that are documents rather than JSON (an App's llms.txt, its markdown pages, its sitemap), by media type.

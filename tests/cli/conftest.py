@@ -70,12 +70,13 @@ class Aivis:
     config_dir: Path
     api_key: str | None = "avk_test_key"
 
-    def __call__(self, *args: str, interactive: bool = False, width: int = 80, **env: str) -> Result:
+    def __call__(self, *args: str, interactive: bool = False, width: int = 80, input: str | None = None,
+                 **env: str) -> Result:  # fmt: skip
         factory = Factory(transport=httpx.MockTransport(self.api.handle), terminal=Terminal(interactive, width))
         environ: dict[str, str | None] = {"AIVIS_CONFIG_DIR": str(self.config_dir), "AIVIS_API_KEY": self.api_key,
                                           "AIVIS_BASE_URL": "http://api.test", "AIVIS_PROFILE": None,
                                           "AIVIS_ORG_ID": None, **env}  # fmt: skip
-        return CliRunner().invoke(aivis, list(args), obj=factory, env=environ, prog_name="aivis")
+        return CliRunner().invoke(aivis, list(args), obj=factory, env=environ, prog_name="aivis", input=input)
 
 
 @pytest.fixture

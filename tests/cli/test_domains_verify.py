@@ -30,14 +30,18 @@ def test_a_hostname_is_looked_up_among_the_apps_domains_and_verified(run: Aivis,
     assert [(r.method, r.url.path) for r in api.requests][-1] == ("POST", VERIFY)
 
 
-def test_a_failed_check_prints_the_record_and_why_and_exits_1(run: Aivis, api: FakeApi):
+def test_a_failed_check_prints_the_record_and_why_and_exits_8_as_the_help_says(run: Aivis, api: FakeApi):
     failed = domain(verificationError={"code": "NO_RECORD", "message": f"No TXT record at {RECORD['name']}."})
     api.on("POST", VERIFY, ok(failed))
     result = run("domains", "verify", APP_ID, DOMAIN_ID)
-    assert result.exit_code == 1
+    assert result.exit_code == 8
     assert f"verification\t{json.dumps([RECORD])}" in result.stdout
     assert "verificationError.code\tNO_RECORD" in result.stdout
     assert result.stderr == f"error: {HOSTNAME} is not verified: NO_RECORD: No TXT record at {RECORD['name']}.\n"
+    assert "Exits 0 when verified; 8, saying why, when not." in " ".join(
+        run("domains", "verify", "--help").stdout.split()
+    )
+    assert "8 a domain not verified" in " ".join(run("--help").stdout.split())
 
 
 def test_a_short_id_names_the_domain(run: Aivis, api: FakeApi):

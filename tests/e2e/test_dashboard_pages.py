@@ -242,17 +242,17 @@ def test_the_audit_trail_and_webhooks_under_settings(page: Page, accounts: Accou
     expect(page.get_by_role("heading", name="Audit trail")).to_be_visible()
     # The trail is written a moment after the request: reload until the change shows.
     for _ in range(20):
-        if page.get_by_role("cell", name="webhook_endpoints_update").count():
+        if page.get_by_role("cell", name="webhook_endpoint.updated").count():
             break
         page.wait_for_timeout(500)
         page.reload()
-    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_update")).to_be_visible()
-    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_create")).to_be_visible()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoint.updated")).to_be_visible()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoint.created")).to_be_visible()
     shoot(page, "audit")
-    page.get_by_label("Action").fill("webhook_endpoints_update")
+    page.get_by_label("Action").fill("webhook_endpoint.updated")
     page.get_by_role("button", name="Filter").click()
-    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_create")).to_have_count(0)
-    expect(page.get_by_role("cell").filter(has_text="webhook_endpoints_update")).to_be_visible()
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoint.created")).to_have_count(0)
+    expect(page.get_by_role("cell").filter(has_text="webhook_endpoint.updated")).to_be_visible()
     expect(page.get_by_role("link", name="Older")).to_have_attribute("aria-disabled", "true")
     shoot(page, "audit-filtered")
 

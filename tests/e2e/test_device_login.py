@@ -59,3 +59,31 @@ def test_cli_login_denied_in_the_browser_fails_the_command(
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 3
     assert "the sign-in was denied" in stderr
+
+
+def test_the_organization_in_the_drop_down_is_the_one_approved_whatever_button_is_pressed(
+    page: Page, accounts: Accounts, live_stack: LiveStack, tmp_path
+):
+    first, second = accounts.organization("First Org"), accounts.organization("Second Org")
+    account = accounts.user((first, "owner"), (second, "admin"))
+    sign_in(page, account)
+    for index, press_choose in enumerate((False, True)):
+        cli = Cli(live_stack, tmp_path / f"config-{index}")
+        process = cli.login()
+        try:
+            code = read_user_code(process)
+            page.goto(f"/device?user_code={code}&organization={first['slug']}")
+            card = page.get_by_role("region", name="Approve aivis command line?")
+            card.get_by_label("Organization").select_option(second["slug"])
+            if press_choose:
+                card.get_by_role("button", name="Choose").click()
+                expect(card.get_by_label("Organization")).to_have_value(second["slug"])
+                expect(page.locator("#confirm-code")).to_have_text(code)
+                shoot(page, "device-organization-chosen")
+            card.get_by_role("button", name="Approve").click()  # without "Choose" too: what the drop-down shows
+            expect(page.get_by_role("heading", name="Device connected")).to_be_visible()
+            stdout, stderr = process.communicate(timeout=60)
+        finally:
+            process.kill()
+        assert process.returncode == 0, stderr
+        assert f"to Second Org ({second['slug']})" in stdout

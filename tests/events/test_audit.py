@@ -40,9 +40,9 @@ async def test_a_change_through_the_api_is_recorded(tenant: Tenant):
         headers={"X-Request-Id": "audit-req-1"},
     )  # fmt: skip
     assert status == 201
-    [event] = await until_audited(tenant, 1, "?action=webhook_endpoints_create")
+    [event] = await until_audited(tenant, 1, "?action=webhook_endpoint.created")
     assert event["actor"] == {"kind": "api_key", "id": event["actor"]["id"], "label": tenant.key[:12]}
-    assert event["resource"] == {"type": "webhook-endpoints", "id": created["data"]["id"]}
+    assert event["resource"] == {"type": "webhook_endpoint", "id": created["data"]["id"]}
     assert event["requestId"] == "audit-req-1"
     assert event["clientAddress"] == "127.0.0.1"
     assert (event["method"], event["path"], event["status"], event["result"]) == (
@@ -56,8 +56,8 @@ async def test_reads_are_not_recorded_and_failures_are(tenant: Tenant):
                                   json={"enabled": False})  # fmt: skip
     assert status == 404
     [event] = await until_audited(tenant, 1)
-    assert (event["action"], event["result"], event["status"]) == ("webhook_endpoints_update", "failure", 404)
-    assert event["resource"] == {"type": "endpoint", "id": "00000000-0000-4000-8000-000000000000"}
+    assert (event["action"], event["result"], event["status"]) == ("webhook_endpoint.updated", "failure", 404)
+    assert event["resource"] == {"type": "webhook_endpoint", "id": "00000000-0000-4000-8000-000000000000"}
 
 
 async def test_a_refused_key_is_recorded_for_its_organization(identity: IdentityFactory, tenant: Tenant):

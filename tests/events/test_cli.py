@@ -54,9 +54,9 @@ async def test_webhooks_from_the_command_line(tenant: Tenant, tmp_path: Path, re
 async def test_audit_list_from_the_command_line(tenant: Tenant, tmp_path: Path):
     await tenant.call("POST", "/api/v1/webhook-endpoints", json={"url": "https://example.com/a", "events": ["*"]})
     await until_audited(tenant, 1)
-    listed = await ok_json(tenant, tmp_path, "audit", "list", "--action", "webhook_endpoints_create")
-    assert [item["action"] for item in listed["items"]] == ["webhook_endpoints_create"]
+    listed = await ok_json(tenant, tmp_path, "audit", "list", "--action", "webhook_endpoint.created")
+    assert [item["action"] for item in listed["items"]] == ["webhook_endpoint.created"]
     assert listed["items"][0]["actor"]["label"] == tenant.key[:12]
     code, out, err = await aivis(tenant, tmp_path, "audit", "list")
     assert code == 0, err
-    assert "webhook_endpoints_create" in out
+    assert "webhook_endpoint.created" in out

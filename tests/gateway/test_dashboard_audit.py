@@ -27,7 +27,7 @@ async def _endpoints(client: Client, key: str, count: int) -> list[dict[str, Any
 
 async def _audited(client: Client, key: str, count: int) -> None:
     async def enough() -> bool:
-        found = await api(client, key, "GET", "/api/v1/audit-events?action=webhook_endpoints_create&limit=100")
+        found = await api(client, key, "GET", "/api/v1/audit-events?action=webhook_endpoint.created&limit=100")
         return len(found["events"]) >= count
 
     await eventually(enough, within=20.0)
@@ -54,7 +54,7 @@ async def test_every_role_reads_the_trail_newest_first_with_who_what_and_where(s
         assert rows is not None, html
         # Newest first: the second endpoint's creation comes before the first's.
         assert rows.group(1).index(created[1]["id"]) < rows.group(1).index(created[0]["id"])
-        for text in ("webhook_endpoints_create", "webhook-endpoints", key[:12], "127.0.0.1", "audit-page-1",
+        for text in ("webhook_endpoint.created", "webhook_endpoint", key[:12], "127.0.0.1", "audit-page-1",
                      "success", 'aria-current="page">Audit trail'):  # fmt: skip
             assert text in html, text
 
@@ -66,22 +66,22 @@ async def test_filters_and_older_pages_by_cursor(stack: Stack, identity: Identit
     path = f"/{org.slug}/settings/audit"
 
     async def deleted_listed() -> bool:
-        return "webhook_endpoints_delete" in await page(client, path + "?action=webhook_endpoints_delete")
+        return "webhook_endpoint.deleted" in await page(client, path + "?action=webhook_endpoint.deleted")
 
     await eventually(deleted_listed, within=20.0)
-    only_deletes = ROWS.search(await page(client, path + "?action=webhook_endpoints_delete"))
+    only_deletes = ROWS.search(await page(client, path + "?action=webhook_endpoint.deleted"))
     assert only_deletes is not None and only_deletes.group(1).count("<tr>") == 1
-    assert "webhook_endpoints_create" not in only_deletes.group(1)
+    assert "webhook_endpoint.created" not in only_deletes.group(1)
     # By actor and resource type; an actor who did nothing shows none.
     assert "No audit events match these filters" in await page(client, path + "?actor=operator")
-    assert created[3]["id"] in await page(client, path + f"?actor={key[:12]}&resourceType=webhook-endpoints")
+    assert created[3]["id"] in await page(client, path + f"?actor={key[:12]}&resourceType=webhook_endpoint")
     # A time range from the form's fields (read as UTC): everything is before 2100, nothing after.
     assert "No audit events match" in await page(client, path + "?since=2100-01-01T00:00")
-    assert created[26]["id"] in await page(client, path + "?until=2100-01-01T00:00&action=webhook_endpoints_create")
+    assert created[26]["id"] in await page(client, path + "?until=2100-01-01T00:00&action=webhook_endpoint.created")
     # Twenty-five a page, newest first; "Older" carries the cursor and keeps the filters.
-    first = await page(client, path + "?action=webhook_endpoints_create")
+    first = await page(client, path + "?action=webhook_endpoint.created")
     older = re.search(r'href="([^"]*cursor=[^"]+)" rel="next"', first)
-    assert older is not None and "action=webhook_endpoints_create" in older.group(1)
+    assert older is not None and "action=webhook_endpoint.created" in older.group(1)
     assert created[26]["id"] in first and created[0]["id"] not in first
     second = await page(client, older.group(1).replace("&amp;", "&"))
     assert created[0]["id"] in second and created[1]["id"] in second and created[26]["id"] not in second
@@ -104,7 +104,7 @@ async def test_another_organizations_trail_and_webhooks_are_404(stack: Stack, id
         assert "Page not found" in await page(client, f"/{theirs.slug}{path}", 404)
     # My own trail does not show their events (my sign-in, maybe; never their endpoint).
     mine_html = await page(client, f"/{mine.slug}/settings/audit")
-    assert theirs_endpoint["id"] not in mine_html and "webhook_endpoints_create" not in mine_html
+    assert theirs_endpoint["id"] not in mine_html and "webhook_endpoint.created" not in mine_html
 
 
 async def test_webhooks_page_lists_endpoints_with_their_recent_deliveries(stack: Stack, identity: IdentityFactory):

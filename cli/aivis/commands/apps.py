@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from aivis.api import Endpoint
+from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
-from aivis.errors import CliError
+from aivis.errors import EXIT_NOT_VERIFIED, CliError
 from aivis.inputs import compact, json_object
 from aivis.output import json_option, short_id, when
-from aivis.resolve import APPS_LIST, app_argument, by_prefix, is_full_id, product_argument
+from aivis.resolve import (
+    APP_DOMAINS,
+    APP_RESOURCES,
+    APPS_LIST,
+    app_argument,
+    domain_argument,
+    is_full_id,
+    product_argument,
+    resource_argument,
+)
 
 APPS_CREATE = Endpoint("POST", "/api/v1/apps")
 APP = Endpoint("GET", "/api/v1/apps/{appId}")
 APP_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}")
 APP_CONFIG_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}/app-config")
-APP_RESOURCES = Endpoint("GET", "/api/v1/apps/{appId}/resources")
 APP_RESOURCES_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/resources")
-APP_DOMAINS = Endpoint("GET", "/api/v1/apps/{appId}/domains")
 APP_DOMAINS_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/domains")
 APP_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}")
 APP_RESTORE = Endpoint("POST", "/api/v1/apps/{appId}/restore")
@@ -32,7 +38,7 @@ APP_LLMS_FULL_TXT = Endpoint("GET", "/api/v1/apps/{appId}/llms-full.txt")
 
 APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
-DOMAIN_COLUMNS = ("id", "domain", "type", "verified", when("createdAt"))
+DOMAIN_COLUMNS = (short_id(), "domain", "type", "verified", when("createdAt"))
 DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt", "verified", "verification", "expiresAt")
 VERIFY_FIELDS = ("id", "domain", "verified", "verifiedAt", "verification", "verificationError.code",
                  "verificationError.message", "expiresAt", "releasedAt")  # fmt: skip
@@ -110,7 +116,7 @@ def apps_config(context: Context, app_id: str, config: str, as_json: bool) -> No
 def apps_resources(context: Context, app_id: str, as_json: bool) -> None:
     """List an app's resources (its products)."""
     data = context.api().call(APP_RESOURCES, appId=app_id)
-    columns = ("id", "resourceType", "product.slug", "product.name", when("createdAt"))
+    columns = (short_id(), "resourceType", "product.slug", "product.name", when("createdAt"))
     context.out.items(data, columns, as_json, total=len(data))
 
 
@@ -128,21 +134,25 @@ def apps_add_product(context: Context, app_id: str, product_id: str, as_json: bo
 
 @apps.command("remove-resource")
 @app_argument
-@click.argument("resource_id")
+@resource_argument
+@yes_option
 @json_option
 @pass_context
-def apps_remove_resource(context: Context, app_id: str, resource_id: str, as_json: bool) -> None:
-    """Remove a resource (its id, as `aivis apps resources` shows it) from an app."""
+def apps_remove_resource(context: Context, app_id: str, resource_id: str, yes: bool, as_json: bool) -> None:
+    """Remove a resource (its id or short id, as `aivis apps resources` shows it) from an app."""
+    confirm(context, yes, f"Remove the resource {resource_id} from the app {app_id}?")
     data = context.api().call(APP_RESOURCE_DELETE, appId=app_id, appResourceId=resource_id)
     context.out.record(data, (*RESOURCE_FIELDS, "deletedAt"), as_json)
 
 
 @apps.command("delete")
 @app_argument
+@yes_option
 @json_option
 @pass_context
-def apps_delete(context: Context, app_id: str, as_json: bool) -> None:
+def apps_delete(context: Context, app_id: str, yes: bool, as_json: bool) -> None:
     """Delete an app with its config, resources, domains and routes; `aivis apps restore` brings it back."""
+    confirm(context, yes, f"Delete the app {app_id} with its domains and routes?")
     data = context.api().call(APP_DELETE, appId=app_id)
     context.out.record(data, ("id", "slug", "name", "deletedAt"), as_json)
     if not as_json:
@@ -201,41 +211,34 @@ def domains_add(context: Context, app_id: str, hostname: str, domain_type: str |
 
 @domains.command("delete")
 @app_argument
-@click.argument("domain_id")
+@domain_argument
+@yes_option
 @json_option
 @pass_context
-def domains_delete(context: Context, app_id: str, domain_id: str, as_json: bool) -> None:
-    """Remove a domain (its id, as `aivis domains list` shows it) from an app; its hostname is free at once."""
+def domains_delete(context: Context, app_id: str, domain_id: str, yes: bool, as_json: bool) -> None:
+    """Remove a domain (its hostname, id or short id) from an app; its hostname is free at once."""
+    confirm(context, yes, f"Remove the domain {domain_id} from the app {app_id}?")
     data = context.api().call(APP_DOMAIN_DELETE, appId=app_id, domainId=domain_id)
     context.out.record(data, (*DOMAIN_FIELDS, "deletedAt"), as_json)
 
 
 @domains.command("verify")
 @app_argument
-@click.argument("domain")
+@domain_argument
 @json_option
 @pass_context
-def domains_verify(context: Context, app_id: str, domain: str, as_json: bool) -> None:
+def domains_verify(context: Context, app_id: str, domain_id: str, as_json: bool) -> None:
     """Check a domain's DNS record and mark the domain verified.
 
     DOMAIN is the hostname, the id or the short id `aivis domains list` shows. Publish the TXT record
-    shown under `verification` first. Exits 0 when verified; 1, saying why, when not.
+    shown under `verification` first. Exits 0 when verified; 8, saying why, when not.
     """
-    domain_id = domain if is_full_id(domain) else app_domain(context, app_id, domain)
     data = context.api().call(APP_DOMAIN_VERIFY, appId=app_id, domainId=domain_id)
     context.out.record(data, VERIFY_FIELDS, as_json)
     if not data["verified"]:
         reason = data["verificationError"] or {"code": "NOT_VERIFIED", "message": "the record was not checked"}
-        raise CliError(f"{data['domain']} is not verified: {reason['code']}: {reason['message']}")
-
-
-def app_domain(context: Context, app_id: str, text: str) -> str:
-    """The id of the app's domain named by its hostname or a prefix of its id."""
-    listed: list[dict[str, Any]] = context.api().call(APP_DOMAINS, appId=app_id)
-    for item in listed:
-        if item["domain"] == text.lower():
-            return str(item["id"])
-    return by_prefix(listed, text, "domain")
+        message = f"{data['domain']} is not verified: {reason['code']}: {reason['message']}"
+        raise CliError(message, EXIT_NOT_VERIFIED)
 
 
 @domains.command("routing")

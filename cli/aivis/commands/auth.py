@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 import webbrowser
 from typing import Any
@@ -25,6 +26,7 @@ from aivis.errors import EXIT_AUTH, EXIT_SERVER, CliError
 from aivis.output import json_option, print_json
 
 CREDENTIAL = Endpoint("GET", "/api/v1/credential")
+DEVICE_NAME_LENGTH = 100  # the most the server keeps
 
 
 @click.command()
@@ -35,7 +37,7 @@ CREDENTIAL = Endpoint("GET", "/api/v1/credential")
 def login(context: Context, login_base_url: str | None, open_browser: bool, scope: str | None) -> None:
     """Sign in through the browser with a one-time code (OAuth device flow)."""
     api = context.api(login_base_url)
-    form = {"client_id": CLIENT_ID, **({"scope": scope} if scope else {})}
+    form = {"client_id": CLIENT_ID, "device_name": device_name(context.profile), **({"scope": scope} if scope else {})}
     status, started = api.oauth(OAUTH_DEVICE_CODE, **form)
     if status != 200:
         raise oauth_error(status, started)
@@ -46,9 +48,29 @@ def login(context: Context, login_base_url: str | None, open_browser: bool, scop
         webbrowser.open(started["verification_uri_complete"])
     click.echo("Waiting for approval...", err=True)
     body = wait_for_approval(api, started)
+    previous = config.load_profile(context.profile)
     config.save_profile(context.profile, tokens_profile(api.base_url, body))
     user, organization = body["user"], body["organization"]
     click.echo(f"Signed in as {user['email']} to {organization['name']} ({organization['slug']}).")
+    if previous is not None:
+        end_previous_sign_in(context, previous)
+
+
+def device_name(profile: str) -> str:
+    """How the Security page names this sign-in: the machine and the profile."""
+    return f"aivis on {socket.gethostname() or 'this machine'} (profile {profile})"[:DEVICE_NAME_LENGTH]
+
+
+def end_previous_sign_in(context: Context, previous: dict[str, Any]) -> None:
+    """Signing in again on a profile replaces its sign-in: the one it had is revoked on its server."""
+    api = context.api(previous["base_url"])
+    try:
+        revoke(api, previous["refresh_token"], "refresh_token")
+    except CliError as failure:
+        click.echo(f"warning: could not revoke the profile's previous sign-in: {failure.message}", err=True)
+        return
+    who = (previous.get("user") or {}).get("email", "unknown")
+    click.echo(f"The profile's previous sign-in ({who}) was revoked.", err=True)
 
 
 def wait_for_approval(api: Api, started: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from aivis.api import Endpoint
+from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact, json_value, text_or_file
 from aivis.output import json_option, plural, print_json, when
@@ -158,10 +159,12 @@ def pages_update(context: Context, /, product_id: str, page_id: str | None, file
 @pages.command("delete")
 @product_option()
 @click.argument("page_ids", nargs=-1, required=True)
+@yes_option
 @json_option
 @pass_context
-def pages_delete(context: Context, product_id: str, page_ids: tuple[str, ...], as_json: bool) -> None:
+def pages_delete(context: Context, product_id: str, page_ids: tuple[str, ...], yes: bool, as_json: bool) -> None:
     """Delete site pages by id (1-50)."""
+    confirm(context, yes, f"Delete {plural(len(page_ids), 'page')}?")
     data = context.api().call(PAGES_DELETE, body={"productId": product_id, "pageIds": list(page_ids)})
     report_bulk(context, data, as_json, "deleted")
 

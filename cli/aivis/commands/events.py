@@ -5,31 +5,31 @@ from __future__ import annotations
 import click
 
 from aivis.api import Endpoint
+from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
-from aivis.output import json_option, plural, when
+from aivis.output import json_option, plural, short_id, when
+from aivis.resolve import DELIVERIES, ENDPOINTS, delivery_argument, endpoint_argument
 
 AUDIT_EVENTS = Endpoint("GET", "/api/v1/audit-events")
-ENDPOINTS = Endpoint("GET", "/api/v1/webhook-endpoints")
 ENDPOINT_CREATE = Endpoint("POST", "/api/v1/webhook-endpoints")
 ENDPOINT = Endpoint("GET", "/api/v1/webhook-endpoints/{endpointId}")
 ENDPOINT_UPDATE = Endpoint("PATCH", "/api/v1/webhook-endpoints/{endpointId}")
 ENDPOINT_DELETE = Endpoint("DELETE", "/api/v1/webhook-endpoints/{endpointId}")
 ROTATE = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/rotate-secret")
 TEST = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/test")
-DELIVERIES = Endpoint("GET", "/api/v1/webhook-endpoints/{endpointId}/deliveries")
 RETRY = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry")
 
 AUDIT_COLUMNS = (when("occurredAt"), "actor.kind", "actor.label", "action", "resource.type", "resource.id",
                  "status", "clientAddress")  # fmt: skip
-ENDPOINT_COLUMNS = ("id", "url", "events", "enabled", "disabledReason")
+ENDPOINT_COLUMNS = (short_id(), "url", "events", "enabled", "disabledReason")
 ENDPOINT_FIELDS = ("id", "url", "events", "description", "enabled", "disabledReason", "failingSince", "createdAt",
                    "updatedAt", "secret")  # fmt: skip
-DELIVERY_COLUMNS = ("id", "eventType", "status", when("createdAt"), when("nextAttemptAt"))
+DELIVERY_COLUMNS = (short_id(), "eventType", "status", when("createdAt"), when("nextAttemptAt"))
 
 
-def _page_note(count: int, word: str, next_cursor: str | None) -> str:
-    note = plural(count, word)
+def _page_note(count: int, word: str, words: str, next_cursor: str | None) -> str:
+    note = plural(count, word, words)
     return note + (f"; the next page: --cursor {next_cursor}" if next_cursor else "")
 
 
@@ -40,7 +40,7 @@ def audit() -> None:
 
 @audit.command("list")
 @click.option("--actor", help="A user id, an API key's prefix, or an email.")
-@click.option("--action", help="An action, as listed (`webhook_endpoints_create`, `session.sign_in`).")
+@click.option("--action", help="An action, as listed (`app.created`, `webhook_endpoint.deleted`, `session.sign_in`).")
 @click.option("--resource-type")
 @click.option("--resource-id")
 @click.option("--since", help="Only events at or after this time (ISO 8601, with a zone).")
@@ -57,7 +57,7 @@ def audit_list(context: Context, actor: str | None, action: str | None, resource
                     until=until, limit=limit, cursor=cursor)  # fmt: skip
     data = context.api().call(AUDIT_EVENTS, query=query)
     context.out.items(data["events"], AUDIT_COLUMNS, as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["events"]), "event", data["nextCursor"]))  # fmt: skip
+                      note=_page_note(len(data["events"]), "event", "events", data["nextCursor"]))  # fmt: skip
 
 
 @click.group()
@@ -88,7 +88,7 @@ def webhooks_create(context: Context, url: str, events: tuple[str, ...], descrip
 
 
 @webhooks.command("get")
-@click.argument("endpoint_id")
+@endpoint_argument
 @json_option
 @pass_context
 def webhooks_get(context: Context, endpoint_id: str, as_json: bool) -> None:
@@ -97,7 +97,7 @@ def webhooks_get(context: Context, endpoint_id: str, as_json: bool) -> None:
 
 
 @webhooks.command("update")
-@click.argument("endpoint_id")
+@endpoint_argument
 @click.option("--url")
 @click.option("--event", "events", multiple=True, help="The event types to receive (repeat; replaces the list).")
 @click.option("--description")
@@ -115,17 +115,19 @@ def webhooks_update(context: Context, endpoint_id: str, url: str | None, events:
 
 
 @webhooks.command("delete")
-@click.argument("endpoint_id")
+@endpoint_argument
+@yes_option
 @json_option
 @pass_context
-def webhooks_delete(context: Context, endpoint_id: str, as_json: bool) -> None:
+def webhooks_delete(context: Context, endpoint_id: str, yes: bool, as_json: bool) -> None:
     """Delete an endpoint: nothing more is sent to it."""
+    confirm(context, yes, f"Delete the webhook endpoint {endpoint_id}? Nothing more will be sent to it.")
     data = context.api().call(ENDPOINT_DELETE, endpointId=endpoint_id)
     context.out.record(data, ENDPOINT_FIELDS[:-1], as_json)
 
 
 @webhooks.command("rotate-secret")
-@click.argument("endpoint_id")
+@endpoint_argument
 @json_option
 @pass_context
 def webhooks_rotate_secret(context: Context, endpoint_id: str, as_json: bool) -> None:
@@ -134,7 +136,7 @@ def webhooks_rotate_secret(context: Context, endpoint_id: str, as_json: bool) ->
 
 
 @webhooks.command("test")
-@click.argument("endpoint_id")
+@endpoint_argument
 @json_option
 @pass_context
 def webhooks_test(context: Context, endpoint_id: str, as_json: bool) -> None:
@@ -144,7 +146,7 @@ def webhooks_test(context: Context, endpoint_id: str, as_json: bool) -> None:
 
 
 @webhooks.command("deliveries")
-@click.argument("endpoint_id")
+@endpoint_argument
 @click.option("--status", type=click.Choice(["pending", "succeeded", "failed"]))
 @click.option("--limit", type=int, help="At most this many (1-200, default 50).")
 @click.option("--cursor", help="The page after the one that printed this cursor.")
@@ -155,13 +157,13 @@ def webhooks_deliveries(context: Context, endpoint_id: str, status: str | None, 
     """List an endpoint's deliveries, newest first."""
     data = context.api().call(DELIVERIES, endpointId=endpoint_id, query=compact(status=status, limit=limit,
                                                                                 cursor=cursor))  # fmt: skip
-    context.out.items(data["deliveries"], DELIVERY_COLUMNS, as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["deliveries"]), "delivery", data["nextCursor"]))  # fmt: skip
+    note = _page_note(len(data["deliveries"]), "delivery", "deliveries", data["nextCursor"])
+    context.out.items(data["deliveries"], DELIVERY_COLUMNS, as_json, next_cursor=data["nextCursor"], note=note)
 
 
 @webhooks.command("retry")
-@click.argument("endpoint_id")
-@click.argument("delivery_id")
+@endpoint_argument
+@delivery_argument
 @json_option
 @pass_context
 def webhooks_retry(context: Context, endpoint_id: str, delivery_id: str, as_json: bool) -> None:

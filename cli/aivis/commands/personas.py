@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from aivis.api import Endpoint
+from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact, text_or_file
 from aivis.output import json_option, plural, print_json, span, when
@@ -89,10 +90,12 @@ def personas_update(context: Context, persona_id: str, name: str | None, descrip
 
 @personas.command("delete")
 @click.argument("persona_id")
+@yes_option
 @json_option
 @pass_context
-def personas_delete(context: Context, persona_id: str, as_json: bool) -> None:
+def personas_delete(context: Context, persona_id: str, yes: bool, as_json: bool) -> None:
     """Delete a persona (its name becomes free)."""
+    confirm(context, yes, f"Delete the persona {persona_id}?")
     context.out.record(context.api().call(PERSONA_DELETE, personaId=persona_id), PERSONA_FIELDS, as_json)
 
 

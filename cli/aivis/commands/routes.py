@@ -10,20 +10,21 @@ import click
 from rich.progress import Progress
 
 from aivis.api import Api, Endpoint
+from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.errors import EXIT_CONFLICT, EXIT_VALIDATION, ApiError, CliError
 from aivis.inputs import compact
-from aivis.output import Output, json_option, plural, print_json
-from aivis.resolve import app_argument, product_option
+from aivis.output import Output, json_option, kept, plural, print_json, short_id
+from aivis.resolve import ROUTES_LIST, app_argument, product_option, route_argument
 from aivis.route_files import read_routes
 
 ROUTE_CANDIDATES = Endpoint("GET", "/api/v1/apps/{appId}/route-candidates")
 ROUTES_PREVIEW = Endpoint("POST", "/api/v1/apps/{appId}/routes/import-preview")
 ROUTES_BATCH = Endpoint("POST", "/api/v1/apps/{appId}/routes/batch")
 ROUTE_UPDATE = Endpoint("PATCH", "/api/v1/apps/{appId}/routes/{routeId}")
-ROUTES_LIST = Endpoint("GET", "/api/v1/apps/{appId}/routes")
 ROUTE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/routes/{routeId}")
 
+PATH_WIDTH = 70  # a route's path, the column a person reads, is cut only past this
 BATCH_SIZE = 100  # the most one preview or batch call takes
 Batch = list[tuple[int, dict[str, str]]]  # rows of the file, each with its number (from 1)
 
@@ -70,24 +71,26 @@ def routes_list(context: Context, app_id: str, path_prefix: str | None, target_i
     query = compact(pathPrefix=path_prefix, targetId=target_id, limit=limit, cursor=cursor)
     data = context.api().call(ROUTES_LIST, appId=app_id, query=query)
     note = f"the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else None
-    columns = ("id", "path", "targetId", "target.title")
+    columns = (short_id(), kept("path", PATH_WIDTH), "targetId", "target.title")
     context.out.items(data["routes"], columns, as_json, next_cursor=data["nextCursor"], note=note)
 
 
 @routes.command("delete")
 @app_argument
-@click.argument("route_id")
+@route_argument
+@yes_option
 @json_option
 @pass_context
-def routes_delete(context: Context, app_id: str, route_id: str, as_json: bool) -> None:
-    """Delete a route; its path is free at once."""
+def routes_delete(context: Context, app_id: str, route_id: str, yes: bool, as_json: bool) -> None:
+    """Delete a route (its id or short id); its path is free at once."""
+    confirm(context, yes, f"Delete the route {route_id}?")
     data = context.api().call(ROUTE_DELETE, appId=app_id, routeId=route_id)
     context.out.record(data, ("id", "path", "targetType", "targetId", "deletedAt"), as_json)
 
 
 @routes.command("update")
 @app_argument
-@click.argument("route_id")
+@route_argument
 @click.option("--path")
 @click.option("--target", "target_id", help="The id of the content document to route to.")
 @json_option
