@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from gateway.client_address import Network, parse_trusted_proxies
+from libs.common.client_address import Network, parse_trusted_proxies
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import SERVICES, Part
 

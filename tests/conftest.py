@@ -34,7 +34,7 @@ from libs.common import bootstrap as db
 from libs.common.db import create_pool
 from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
-from libs.contract.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
+from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY, PARTS, SERVICES, Part
 from libs.local.stores import forget_prefix
 from tests.answer_shapes import answer_shapes_middleware
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
@@ -194,7 +194,7 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
         return TestServer(app, socket_factory=lambda *_: sockets[part.name])
 
     try:
-        for part in SERVICES:
+        for part in (*SERVICES, EDGE):
             servers[part.name] = server(part)
             await servers[part.name].start_server()
         client = TestClient(server(GATEWAY))

@@ -9,7 +9,6 @@ from gateway import queries
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
-from gateway.client_address import client_address
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import (
     ANONYMOUS_MAX_AGE,
@@ -22,6 +21,7 @@ from gateway.dashboard.session import (
 )
 from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
+from libs.common.client_address import client_address
 from libs.common.db import cursor
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL, REDIS, SETTINGS

@@ -5,13 +5,13 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway.auth.scopes import ALL_SCOPES
-from gateway.client_address import client_address
 from gateway.oauth import device, grants
 from gateway.oauth.clients import client_of
 from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
 from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK, SIGNER
+from libs.common.client_address import client_address
 from libs.common.db import transaction
 from libs.common.encoding import json_response
 from libs.common.state import DB_POOL, SETTINGS

@@ -21,3 +21,8 @@ def webhook_events_stream(redis_prefix: str, part: str) -> str:
 def audit_stream(redis_prefix: str) -> str:
     """Where the gateway (and the operator's commands) publish audit records, for the events service."""
     return f"{redis_prefix}events:audit"
+
+
+def edge_requests_stream(redis_prefix: str) -> str:
+    """Where the edge records every request it answered on an App's domain (docs/architecture.md, "The edge")."""
+    return f"{redis_prefix}edge.requests"

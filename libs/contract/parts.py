@@ -71,17 +71,23 @@ SIMULATIONS = Part("simulations", "simulations", "services.simulations", 8085, r
 # Webhooks and the audit trail: reads every part's events, sends deliveries to the public internet.
 EVENTS = Part("events", "events", "services.events", 8086, calls=("content",), public_egress=True)
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS)
+# The public face of every App on its own domains (services/edge): no credential, no table of its
+# own (its schema stays empty: it keeps nothing), everything read through apps and kept warm in
+# memory; it proxies to customers' origins on the public internet.
+EDGE = Part("edge", "edge", "services.edge", 8087, workers=2, calls=("apps",), public_egress=True)
+
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, EDGE)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
 WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, APPS, PERSONAS, SIMULATIONS)
-SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
+# The parts behind the gateway: each serves a share of the API's routes (the edge serves none).
+SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part not in (GATEWAY, EDGE))
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 
 
 def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
     `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
-    simulations +5, events +6), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
+    simulations +5, events +6, edge +7), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
     with another `PORT_BASE`."""
     base = int(environ.get("PORT_BASE") or GATEWAY.port)
     return {

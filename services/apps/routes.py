@@ -7,7 +7,7 @@ from aiohttp import web
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
-from services.apps.views import agent_files, app_routes, apps, domains, legacy, resources
+from services.apps.views import agent_files, app_routes, apps, domains, edge, legacy, resources
 
 HANDLERS = (
     apps.apps_list,
@@ -37,7 +37,16 @@ HANDLERS = (
     agent_files.apps_page_markdown,
     agent_files.apps_sitemap,
 )
-INTERNAL_HANDLERS = (domains.internal_domains_resolve,)
+INTERNAL_HANDLERS = (
+    domains.internal_domains_resolve,
+    edge.internal_edge_host,
+    edge.internal_edge_site,
+    edge.internal_edge_page,
+    edge.internal_edge_llms_txt,
+    edge.internal_edge_llms_full_txt,
+    edge.internal_edge_sitemap,
+    edge.internal_edge_versions,
+)
 
 
 def setup_routes(app: web.Application) -> None:
