@@ -9,6 +9,7 @@ so every answer is dropped and made again from apps until reading resumes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 # Below the Redis client's socket timeout, so a quiet stream is not taken for a dead connection.
 READ_BLOCK_MS = 500
 READ_COUNT = 500
+RETRY_SECONDS = 1.0
 
 
 class ContentChanges:
@@ -45,7 +47,8 @@ class ContentChanges:
             log.warning("content changes unreadable (%r): every answer is made again until they are", exc)
             self._store.forget_all_answers()
             self._after = None
-            raise
+            await asyncio.sleep(RETRY_SECONDS)
+            return
         for _, entries in read or ():
             for entry_id, fields in entries:
                 self._after = entry_id.decode()

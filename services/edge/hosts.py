@@ -53,7 +53,9 @@ def parse_host(header: str | None) -> Host:
         raise BadHost("a Host header is required")
     value = header.strip()
     if value.startswith("["):
-        literal, _, rest = value[1:].partition("]")
+        literal, bracket, rest = value[1:].partition("]")
+        if not bracket:
+            raise BadHost("not an IPv6 address")
         if rest and not (rest.startswith(":") and rest[1:].isdigit()):
             raise BadHost("not a host and port")
         try:
