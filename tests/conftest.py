@@ -204,7 +204,8 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
     finally:
         if client is not None:
             await client.close()
-        for started in servers.values():
+        # The last started first: the edge, which calls the others every second, before them.
+        for started in reversed(servers.values()):
             await started.close()
         for sock in sockets.values():
             sock.close()
