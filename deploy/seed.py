@@ -28,13 +28,16 @@ from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
+from libs.common.validators import normalize_route_path
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, Part
 from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
+from services.apps.queries import app_routes as route_queries
 from services.apps.queries import apps as apps_queries
 from services.apps.queries import domains as domain_queries
+from services.apps.queries import publication
 from services.content import editing
 from services.content.domains import DomainChange
 from services.content.locations import locate
@@ -175,14 +178,23 @@ async def _seed_identity(admin: str, key_file: Path) -> Demo:
     return Demo(key, USER["email"], password)
 
 
-async def _seed_content(admin: str) -> None:
-    """Site pages of the demo product, through the content service's own write path (events included)."""
+async def _seed_content(admin: str) -> dict[str, str]:
+    """Site pages of the demo product, through the content service's own write path (events included);
+    answers the path -> id of the published ones."""
+    published: dict[str, str] = {}
     async with _pool(admin, CONTENT) as pool, transaction(pool) as cur:
         for page in PAGES:
             values = dict(page)
             slug = values.pop("slug")
-            if await documents.find_by_path(cur, PRODUCT["id"], locate(slug, None).file_path) is None:
-                await editing.create_document(cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {})
+            path = locate(slug, None).file_path
+            found = await documents.find_by_path(cur, PRODUCT["id"], path)
+            if found is None:
+                found = await editing.create_document(
+                    cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {}
+                )
+            if page["status"] == "published":
+                published[path] = str(found["id"])
+    return published
 
 
 async def _seed_simulations(admin: str) -> None:
@@ -213,8 +225,10 @@ async def _seed_personas(admin: str) -> None:
             await regenerate(pool, TemplateGenerator(), organization_id, Product(**PRODUCT))
 
 
-async def _seed_apps(admin: str) -> None:
-    """An app of the demo product with a domain, and a legacy routing domain pointing at it."""
+async def _seed_apps(admin: str, published: dict[str, str]) -> None:
+    """An app of the demo product with a domain routing its published pages (served by the edge:
+    `curl -H 'Host: docs.demo.example.com' http://127.0.0.1:8087/pricing`), and a legacy routing
+    domain pointing at it."""
     organization_id, edge = ORGANIZATION["id"], LocalEdgeProvider()
     async with _pool(admin, APPS) as pool, transaction(pool) as cur:
         if not await apps_queries.app_exists(cur, APP["id"]):  # a deleted demo app stays deleted
@@ -225,14 +239,19 @@ async def _seed_apps(admin: str) -> None:
         if await domain_queries.find_domain(cur, LEGACY_DOMAIN["id"]) is None:
             data = legacy.load_legacy_domain(LEGACY_DOMAIN)
             await legacy.create_legacy_domain(cur, edge, organization_id, data)
+        if await apps_queries.live_app_ids(cur, organization_id, [APP["id"]]):
+            routed = {path for path, _ in loads(await publication.route_listing(cur, APP["id"]))}
+            missing = [(path, normalize_route_path(path), "product_document", document_id)
+                       for path, document_id in published.items() if path not in routed]  # fmt: skip
+            await route_queries.insert_routes(cur, organization_id, APP["id"], missing)
 
 
 async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
-    await _seed_content(admin)
+    published = await _seed_content(admin)
     await _seed_personas(admin)
     await _seed_simulations(admin)
-    await _seed_apps(admin)
+    await _seed_apps(admin, published)
     return demo
 
 
