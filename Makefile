@@ -36,13 +36,15 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
-## The rollout test runs the manifests' PgBouncer with Debian's pgbouncer, and the alert rules'
-## tests run Debian's promtool: installed the same way when missing.
+## The rollout test runs the manifests' PgBouncer with Debian's pgbouncer, the alert rules'
+## tests run Debian's promtool, and the edge's TLS test Debian's Caddy: installed the same way when missing.
 tools:
 	@test -x /usr/sbin/pgbouncer || { echo "installing pgbouncer for the rollout test"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; }
 	@command -v promtool >/dev/null || { echo "installing promtool for the alert rules' tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
+	@command -v caddy >/dev/null || { echo "installing caddy for the edge's TLS test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy; }
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
