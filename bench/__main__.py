@@ -15,6 +15,7 @@ BENCHMARKS = (
     "bench.search_replicas",
     "bench.reference",
     "bench.webhooks",
+    "bench.edge",
 )
 
 for name in BENCHMARKS:
