@@ -53,7 +53,8 @@ def row(name: str, edge: Throughput, reference: Throughput) -> tuple[str, str]:
         name,
         f"edge {edge.requests_per_second:,.0f} req/s p50 {edge.p50_ms:.2f} ms | nginx"
         f" {reference.requests_per_second:,.0f} req/s p50 {reference.p50_ms:.2f} ms | ratio"
-        f" {edge.requests_per_second / reference.requests_per_second:.2f} | non-2xx {edge.non_2xx}",
+        f" {edge.requests_per_second / reference.requests_per_second:.2f} | non-2xx {edge.non_2xx}"
+        f" / {reference.non_2xx}",
     )
 
 
@@ -63,6 +64,9 @@ def main() -> None:
         edge = stack.url(EDGE.name)
         root = Path(files, "site")
         root.mkdir()
+        # nginx's workers run as an unprivileged user: the files must be readable to them.
+        for directory in (Path(files), root):
+            directory.chmod(0o755)
         for index, (_, path, headers) in enumerate(CASES):
             # The same bytes the edge answers, as files nginx serves.
             root.joinpath(f"case{index}").write_bytes(fetch(edge + path, {"Host": HOST, **headers}))
