@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: install run test lint bench lock admin manifests chromium tools
+.PHONY: install run test check lint bench lock admin manifests chromium tools
 
 $(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,9 +25,12 @@ run: $(STAMP)
 ## make test: lint, types, then the whole suite against real PostgreSQL and Redis (and a real browser),
 ## on TEST_WORKERS pytest-xdist workers (each with its own database, Redis prefix and, for the
 ## end-to-end tests, its own gunicorn processes); idle workers take tests queued for busy ones.
+## The suite gets a throwaway PostgreSQL of its own, sized for its workers by tests/budget.py (the
+## suite refuses a smaller one), so it never competes with `make run` or another run.
 TEST_WORKERS ?= 3
 test: $(STAMP) lint chromium tools
-	$(PY) -m deploy.stack exec -- $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(PY) -m deploy.stack exec --own-postgres $$($(PY) -m tests.budget $(TEST_WORKERS)) -- \
+		$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 ## The dashboard's browser tests drive the machine's Chromium: installed from Debian's packages
 ## (as root) when it is missing, the way the stores are brought up when they do not answer.
@@ -36,15 +39,23 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
-## The rollout test runs the manifests' PgBouncer with Debian's pgbouncer, the alert rules'
-## tests run Debian's promtool, and the edge's TLS test Debian's Caddy: installed the same way when missing.
+## The rollout test builds the image and runs the manifests' containers with podman (runc as its
+## runtime, a base image made by debootstrap: deploy/local_image.py), the alert rules' tests
+## run Debian's promtool, and the edge's TLS test Debian's Caddy: installed from Debian's
+## packages when missing.
+CONTAINER_TOOLS := podman buildah runc debootstrap
 tools:
-	@test -x /usr/sbin/pgbouncer || { echo "installing pgbouncer for the rollout test"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; }
+	@for tool in $(CONTAINER_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	test -z "$$missing" || { echo "installing$$missing for the rollout test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CONTAINER_TOOLS); }
 	@command -v promtool >/dev/null || { echo "installing promtool for the alert rules' tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
 	@command -v caddy >/dev/null || { echo "installing caddy for the edge's TLS test"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy; }
+
+## make check: the quick loop, under a minute: lint, types and the tests that need no store.
+check: lint
+	$(PY) -m pytest -q -m "not stores and not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

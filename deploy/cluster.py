@@ -12,6 +12,8 @@ POSTGRES_PORT = 5432
 DATABASE = "aivis"
 PGBOUNCER = "pgbouncer"
 PGBOUNCER_PORT = 6432
+# PgBouncer's metrics sidecar (the port prometheus-pgbouncer-exporters use).
+PGBOUNCER_METRICS_PORT = 9127
 # A headless Service naming every ready search pod (the gateway hashes organizations over them).
 SEARCH_REPLICAS = "search-replicas"
 REDIS_PORT = 6379
@@ -28,11 +30,21 @@ RUNBOOK_BASE = "https://git.example.com/aivis/platform/-/blob/main/docs/operatio
 NODE_LOCAL_DNS = "169.254.20.10/32"
 
 
-def metadata(name: str) -> str:
-    """The metadata block of every object: its name, the namespace and the platform's labels."""
+# The label of the parts' objects (not PgBouncer's): `kubectl rollout restart deployment -l PARTS_SELECTOR`
+# restarts every part and leaves the connections PgBouncer holds alone.
+PARTS_SELECTOR = "app.kubernetes.io/component=part"
+# The pod template's annotation holding a digest of the settings its containers read from the
+# ConfigMap: a changed setting changes the template, so `kubectl apply` rolls the pods.
+CONFIG_DIGEST = "aivis/config-digest"
+
+
+def metadata(name: str, *, part: bool = False) -> str:
+    """The metadata block of every object: its name, the namespace and the platform's labels
+    (a part's objects also carry PARTS_SELECTOR's)."""
+    component = ", app.kubernetes.io/component: part" if part else ""
     return (
         "metadata:\n"
         f"  name: {name}\n"
         f"  namespace: {NAMESPACE}\n"
-        f"  labels: {{app.kubernetes.io/name: {name}, app.kubernetes.io/part-of: aivis}}\n"
+        f"  labels: {{app.kubernetes.io/name: {name}, app.kubernetes.io/part-of: aivis{component}}}\n"
     )

@@ -5,6 +5,10 @@ deploy/cluster_manifests.py (PgBouncer) build their objects from them."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+
 from deploy.cluster import metadata
 from libs.contract.parts import Part
 
@@ -64,3 +68,8 @@ def disruption_budget(name: str) -> str:
         f"apiVersion: policy/v1\nkind: PodDisruptionBudget\n{metadata(name)}spec:\n  minAvailable: 1\n"
         f"  selector:\n    matchLabels: {{app.kubernetes.io/name: {name}}}\n---\n"
     )
+
+
+def digest(settings: Mapping[str, str]) -> str:
+    """A short digest of settings, for a pod template's CONFIG_DIGEST annotation."""
+    return hashlib.sha256(json.dumps(dict(settings), sort_keys=True).encode()).hexdigest()[:16]

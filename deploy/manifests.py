@@ -15,8 +15,11 @@ import re
 import sys
 from pathlib import Path
 
-from deploy import images
+import yaml
+
+from deploy import capacity, images
 from deploy.cluster import (
+    CONFIG_DIGEST,
     DATABASE,
     NAMESPACE,
     PGBOUNCER,
@@ -34,6 +37,7 @@ from deploy.k8s_objects import (
     CONTAINER_SECURITY,
     POD_SECURITY,
     SECRET,
+    digest,
     disruption_budget,
     every_password_env,
     password_env,
@@ -42,6 +46,7 @@ from deploy.k8s_objects import (
     spread_constraints,
 )
 from deploy.network_policies import MONITORING_NAMESPACE, render_migrate_policy, render_part_policy
+from deploy.pgbouncer import SESSION_DATABASE_SUFFIX
 from libs.common.health import READY_TIMEOUT_SECONDS
 from libs.contract.parts import GATEWAY, PARTS, ROOT, SEARCH, Part
 
@@ -57,14 +62,19 @@ TERMINATION_GRACE_SECONDS = 30
 # in the answer, never a probe timeout.
 READY_PROBE_TIMEOUT_SECONDS = math.ceil(READY_TIMEOUT_SECONDS) + 1
 MIN_REPLICAS, MAX_REPLICAS = 2, 10
+MIGRATE_JOB_KEPT_SECONDS = 7 * 24 * 3600
+# Each worker's database pool: connections to PgBouncer, which lends a role at most POOL_SIZE
+# server connections per replica anyway (deploy/capacity.py counts them).
+DB_POOL_MAX = 8
 
 
 def database_env(part: Part) -> str:
-    """Where a part's connections go: PgBouncer, and PostgreSQL itself for a relay's session."""
-    env = f'            - {{name: DATABASE_URL, value: "postgresql://{part.role}@{PGBOUNCER}:{PGBOUNCER_PORT}/{DATABASE}"}}\n'
+    """Where a part's connections go: PgBouncer's transaction pool, and its session pool for a
+    relay's lock (deploy/pgbouncer.py)."""
+    bouncer = f"postgresql://{part.role}@{PGBOUNCER}:{PGBOUNCER_PORT}"
+    env = f'            - {{name: DATABASE_URL, value: "{bouncer}/{DATABASE}"}}\n'
     if part.relays:
-        direct = f"postgresql://{part.role}@{POSTGRES_HOST}:{POSTGRES_PORT}/{DATABASE}"
-        env += f'            - {{name: SESSION_DATABASE_URL, value: "{direct}"}}\n'
+        env += f'            - {{name: SESSION_DATABASE_URL, value: "{bouncer}/{DATABASE}{SESSION_DATABASE_SUFFIX}"}}\n'
     return env + password_env(part)
 
 
@@ -82,7 +92,9 @@ kind: Deployment
     metadata:
       labels: {{app.kubernetes.io/name: {name}, app.kubernetes.io/part-of: aivis}}
       # Prometheus scrapes the metrics port, which only the monitoring namespace may reach.
-      annotations: {{prometheus.io/scrape: "true", prometheus.io/port: "{metrics_port}", prometheus.io/path: /metrics}}
+      # The digest of the ConfigMap: changing a setting rolls the pods, which read it only at start.
+      annotations: {{prometheus.io/scrape: "true", prometheus.io/port: "{metrics_port}", prometheus.io/path: /metrics,
+        {digest_key}: "{config_digest}"}}
     spec:
       serviceAccountName: {name}
       automountServiceAccountToken: false
@@ -98,7 +110,7 @@ kind: Deployment
           env:
 {database_env}          resources:
             requests: {{cpu: 50m, memory: 64Mi}}
-            limits: {{memory: 128Mi}}
+            limits: {init_limits}
           securityContext: {container_security}
       containers:
         - name: {name}
@@ -110,6 +122,7 @@ kind: Deployment
           ports: [{{name: http, containerPort: {port}}}, {{name: metrics, containerPort: {metrics_port}}}]
           env:
             - {{name: WORKERS, value: "{workers}"}}
+            - {{name: DB_POOL_MAX, value: "{db_pool_max}"}}
             - {{name: PROMETHEUS_MULTIPROC_DIR, value: /tmp/metrics}}
             - {{name: METRICS_BIND, value: "0.0.0.0:{metrics_port}"}}
 {database_env}            - name: INTERNAL_TOKEN_SECRET
@@ -192,15 +205,16 @@ kind: ConfigMap
 
 MIGRATE_TEMPLATE = """\
 # Applies every part's migrations and sets each part's role password from the secret; the parts'
-# pods wait for it in their init container. Idempotent and safe to run twice at once. Deleted 10
-# minutes after it finishes, so the next `kubectl apply -k` creates it anew with the new image.
+# pods wait for it in their init container. Idempotent and safe to run twice at once. Kept a week
+# after it finishes, so a failed one's logs can be read and its alert stays until it is dealt
+# with; an apply deletes it first (docs/operations.md, "First rollout", step 6).
 # Rendered by `python -m deploy.manifests`.
 {service_account}apiVersion: batch/v1
 kind: Job
 {metadata}spec:
   backoffLimit: 2
   activeDeadlineSeconds: 900
-  ttlSecondsAfterFinished: 600
+  ttlSecondsAfterFinished: {ttl}
   template:
     metadata:
       labels: {{app.kubernetes.io/name: migrate, app.kubernetes.io/part-of: aivis}}
@@ -266,13 +280,17 @@ resources:
 """
 
 
-def render_part(part: Part, image: str) -> str:
+def render_part(part: Part, image: str, config_digest: str) -> str:
     heavy = part is SEARCH  # holds the embedding model and an organization's vectors in memory
     # Search sizes its indexing threads from its CPU quota (libs/common/cpu.py): give it one.
     limits = "{cpu: 2, memory: 2Gi}" if heavy else "{memory: 512Mi}"
+    # Every container of search has a CPU limit (docs/operations.md accepts none only for the others).
+    init_limits = "{cpu: 500m, memory: 128Mi}" if heavy else "{memory: 128Mi}"
     return PART_TEMPLATE.format(
         name=part.name,
-        metadata=metadata(part.name),
+        metadata=metadata(part.name, part=True),
+        digest_key=CONFIG_DIGEST,
+        config_digest=config_digest,
         service_account=service_account(part.name),
         spread=spread_constraints(part.name),
         service=service(part.name, "http", part.port),
@@ -280,6 +298,7 @@ def render_part(part: Part, image: str) -> str:
         port=part.port,
         metrics_port=part.metrics_port,
         workers=part.workers,
+        db_pool_max=DB_POOL_MAX,
         app=part.app,
         image=image,
         secret=SECRET,
@@ -294,6 +313,7 @@ def render_part(part: Part, image: str) -> str:
         startup_probe=SEARCH_STARTUP_PROBE if heavy else "",
         memory_request="512Mi" if heavy else "192Mi",
         limits=limits,
+        init_limits=init_limits,
         min_replicas=MIN_REPLICAS,
         max_replicas=MAX_REPLICAS,
         replicas_service=SEARCH_REPLICAS_SERVICE.format(
@@ -330,6 +350,7 @@ def render(release: images.Images | None = None) -> dict[str, str]:
             pod_security=POD_SECURITY,
             container_security=CONTAINER_SECURITY,
             network_policy=render_migrate_policy(),
+            ttl=MIGRATE_JOB_KEPT_SECONDS,
         ),
         "secrets.example.yaml": SECRETS_TEMPLATE.format(
             metadata=metadata(SECRET),
@@ -343,14 +364,27 @@ def render(release: images.Images | None = None) -> dict[str, str]:
             parts="".join(f"  - {p.name}.yaml\n" for p in PARTS),
         ),
     }
-    files.update(render_cluster(release))
-    files.update({f"{part.name}.yaml": render_part(part, release.platform) for part in PARTS})
+    settings = yaml.safe_load(files["config.yaml"])["data"]
+    files.update(render_cluster(release, settings))
+    every_setting = digest(settings)
+    files.update({f"{part.name}.yaml": render_part(part, release.platform, every_setting) for part in PARTS})
     return files
 
 
+# What Prometheus scrapes: every part, and PgBouncer's metrics sidecar.
+SCRAPED = (*(part.name for part in PARTS), PGBOUNCER)
+
+
 def render_alerts(text: str) -> str:
-    """The alert rules with every runbook link under RUNBOOK_BASE (the anchor kept)."""
-    return re.sub(r"(runbook_url: )\S*#", lambda match: f"{match[1]}{RUNBOOK_BASE}#", text)
+    """The alert rules with every runbook link under RUNBOOK_BASE (the anchor kept), and
+    PartNotScraped's expression naming every part of SCRAPED."""
+    text = re.sub(r"(runbook_url: )\S*#", lambda match: f"{match[1]}{RUNBOOK_BASE}#", text)
+    absent = "\n          or ".join(f'absent(up{{job="aivis", app="{name}"}})' for name in SCRAPED)
+    return re.sub(
+        r"(- alert: PartNotScraped\n(?:        #.*\n)*        expr: \|\n)(?:          .*\n)+",
+        lambda match: f"{match[1]}          {absent}\n",
+        text,
+    )
 
 
 def write(directory: Path = K8S, release: images.Images | None = None) -> None:
@@ -358,6 +392,7 @@ def write(directory: Path = K8S, release: images.Images | None = None) -> None:
     for name, content in render(release).items():
         (directory / name).write_text(content)
     ALERTS.write_text(render_alerts(ALERTS.read_text()))
+    capacity.DOCS.write_text(capacity.with_table(capacity.DOCS.read_text(), capacity.compute(render(release))))
 
 
 def main(argv: list[str]) -> int:

@@ -2,9 +2,10 @@
 
 Ingress: the gateway takes outside traffic on its HTTP port; a service takes only the parts that
 call it (the gateway, and the callers in docs/architecture.md's table of internal contracts); the
-metrics port only the monitoring namespace. Egress: PgBouncer, PostgreSQL, Redis, DNS and the
-parts it calls. PostgreSQL and Redis are matched by port, not by pod, so the same policy holds
-for stores inside the cluster and for managed ones outside it.
+metrics port only the monitoring namespace. Egress: PgBouncer (every connection of a part, its
+relays' sessions included, goes through it), Redis, DNS and the parts it calls. PostgreSQL (for
+the migrate Job and PgBouncer) and Redis are matched by port, not by pod, so the same policy
+holds for stores inside the cluster and for managed ones outside it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ def _store_egress() -> str:
     return (
         f"    - to: [{_selector(PGBOUNCER)}]\n"
         f"      ports: [{{port: {PGBOUNCER_PORT}, protocol: TCP}}]\n"
-        f"    - ports: [{{port: {POSTGRES_PORT}, protocol: TCP}}]  # PostgreSQL (migrations, relays' sessions)\n"
         f"    - ports: [{{port: {REDIS_PORT}, protocol: TCP}}]  # Redis\n"
     )
 
@@ -65,17 +65,22 @@ def _policy(name: str, ingress: str, egress: str) -> str:
     )
 
 
+def _metrics_from() -> str:
+    """The monitoring namespace, to the pod's port named `metrics`."""
+    return (
+        "    - from: [{namespaceSelector: {matchLabels: "
+        f"{{kubernetes.io/metadata.name: {MONITORING_NAMESPACE}}}}}}}]\n"
+        "      ports: [{port: metrics}]"
+    )
+
+
 def render_part_policy(part: Part) -> str:
     if part in (GATEWAY, EDGE):
         http_from = "    - ports: [{port: http}]  # from anywhere: a public entrance (the API; the Apps' sites)\n"
     else:
         sources = ", ".join(_selector(caller.name) for caller in callers_of(part))
         http_from = f"    - from: [{sources}]\n      ports: [{{port: http}}]\n"
-    metrics_from = (
-        "    - from: [{namespaceSelector: {matchLabels: "
-        f"{{kubernetes.io/metadata.name: {MONITORING_NAMESPACE}}}}}}}]\n"
-        "      ports: [{port: metrics}]"
-    )
+    metrics_from = _metrics_from()
     calls = "".join(
         f"    - to: [{_selector(name)}]\n      ports: [{{port: {_BY_NAME[name].port}, protocol: TCP}}]\n"
         for name in part.calls
@@ -95,5 +100,5 @@ def render_migrate_policy() -> str:
 def render_pgbouncer_policy() -> str:
     """PgBouncer takes the parts' connections and makes its own to PostgreSQL."""
     sources = ", ".join(_selector(part.name) for part in PARTS)
-    ingress = f"\n    - from: [{sources}]\n      ports: [{{port: {PGBOUNCER_PORT}, protocol: TCP}}]"
+    ingress = f"\n    - from: [{sources}]\n      ports: [{{port: {PGBOUNCER_PORT}, protocol: TCP}}]\n{_metrics_from()}"
     return _policy(PGBOUNCER, ingress, f"    - ports: [{{port: {POSTGRES_PORT}, protocol: TCP}}]  # PostgreSQL\n")

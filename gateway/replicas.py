@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import bisect
 import hashlib
+import ipaddress
 import logging
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -34,6 +36,31 @@ VIRTUAL_NODES = 128  # points per replica on the ring: evens the shares out to a
 DOWN_SECONDS = 5.0  # a replica that refused a connection is skipped this long
 REFRESH_SECONDS = 5.0
 DNS_SCHEME = "dns+"
+
+
+def base_url(scheme: str, host: str, port: int) -> str:
+    """A replica's base URL: an IPv6 address in brackets (`http://[fd00::1]:8084`), names lower-cased."""
+    with_brackets = f"[{host}]" if ":" in host else host.lower()
+    return f"{scheme.lower()}://{with_brackets}:{port}"
+
+
+def normalized(url: str) -> str:
+    """One spelling of a replica's URL (`HTTP://Search-1:8084/` and `http://search-1:8084` are one
+    replica, the port always written), so a replica is never on the ring twice."""
+    parts = urlsplit(url.strip())
+    if not parts.scheme or not parts.hostname:
+        raise ValueError(f"SEARCH_REPLICAS: {url!r} is not a base URL (http://HOST:PORT)")
+    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    return base_url(parts.scheme, parts.hostname, port) + parts.path.rstrip("/")
+
+
+def resolved_urls(scheme: str, port: int, infos: Sequence[tuple[Any, ...]]) -> set[str]:
+    """The replicas a name resolved to, once each. A dual-stack headless Service answers an IPv4
+    and an IPv6 address for every pod: only one family is kept (IPv4 when there is any), or each
+    pod would be on the ring twice."""
+    addresses = {ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos}
+    family = 4 if any(address.version == 4 for address in addresses) else 6
+    return {base_url(scheme, str(address), port) for address in addresses if address.version == family}
 
 
 def _point(text: str) -> int:
@@ -76,7 +103,7 @@ class Replicas:
             self._dns = (parts.scheme, parts.hostname, parts.port)
             self.ring = Ring(())
         else:
-            self.ring = Ring(url.strip().rstrip("/") for url in spec.split(",") if url.strip())
+            self.ring = Ring(normalized(url) for url in spec.split(",") if url.strip())
 
     @property
     def resolves(self) -> bool:
@@ -88,7 +115,7 @@ class Replicas:
             return
         scheme, host, port = self._dns
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        members = {f"{scheme}://{info[4][0]}:{port}" for info in infos}
+        members = resolved_urls(scheme, port, infos)
         if members != set(self.ring.members):
             log.info("search replicas: %s", ", ".join(sorted(members)))
             self.ring = Ring(members)

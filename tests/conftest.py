@@ -37,6 +37,7 @@ from libs.common.redis_client import create_redis
 from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY, PARTS, SERVICES, Part
 from libs.local.stores import forget_prefix
 from tests.answer_shapes import answer_shapes_middleware
+from tests.budget import TEST_POOL_MAX, max_connections
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
 ADMIN_URL = os.environ.get("DATABASE_URL") or db.DEFAULT_DATABASE_URL
@@ -69,8 +70,28 @@ def fresh_database() -> Iterator[TestDatabase]:
 
 @pytest.fixture(scope="session")
 def database() -> Iterator[TestDatabase]:
+    check_connection_budget()
     with fresh_database() as created:
         yield created
+
+
+def check_connection_budget() -> None:
+    """Refuse to start on a PostgreSQL too small for the suite: a run that meets "remaining
+    connection slots are reserved" halfway through tells nobody why. `make test` starts one of
+    the suite's own, sized for its workers."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    conn = psycopg2.connect(make_dsn(ADMIN_URL, dbname="postgres"))
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SHOW max_connections")
+            (allowed,) = cur.fetchone()
+            usable = int(allowed)
+    finally:
+        conn.close()
+    needed = max_connections(workers)
+    if usable < needed:
+        pytest.exit(f"PostgreSQL at {ADMIN_URL} allows {usable} connections; {workers} test workers need {needed} "
+                    "(`make test` starts a PostgreSQL of the suite's own, sized for them)", returncode=3)  # fmt: skip
 
 
 @pytest.fixture(scope="session")
@@ -90,7 +111,7 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Test gateways listen on free ports: their links and OAuth endpoints follow each request's
         # origin, which only development allows (an outer PUBLIC_URL, e.g. `make test`'s, is not theirs).
         "PUBLIC_URL": "",
-        "DB_POOL_MAX": "8",
+        "DB_POOL_MAX": str(TEST_POOL_MAX),
         # High enough that only the limits' own tests, which lower them, ever meet them.
         "RATE_LIMIT_PER_MINUTE": "600000",
         "RATE_LIMIT_BURST": "10000",
@@ -178,8 +199,9 @@ class Stack:
         return client
 
 
-@pytest.fixture
-async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
+@contextlib.asynccontextmanager
+async def started_stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
+    """Every part on a port of its own, wired together as in production."""
     sockets = {part.name: bound_socket() for part in PARTS}
     urls = {name: f"http://127.0.0.1:{sock.getsockname()[1]}" for name, sock in sockets.items()}
     environ = {**base_environ, **{f"{name.upper()}_URL": url for name, url in urls.items()}}
@@ -200,7 +222,6 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
         client = TestClient(server(GATEWAY))
         await client.start_server()
         yield Stack(environ, database, servers, client, shape_violations)
-        assert shape_violations == [], "answers their declared response schema refuses"
     finally:
         if client is not None:
             await client.close()
@@ -209,6 +230,23 @@ async def stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIt
             await started.close()
         for sock in sockets.values():
             sock.close()
+
+
+@pytest.fixture(scope="module")
+async def module_stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
+    """One stack for the tests of a module: they isolate by organization, so they share it."""
+    async with started_stack(base_environ, database) as started:
+        yield started
+
+
+@pytest.fixture
+async def stack(module_stack: Stack) -> AsyncIterator[Stack]:
+    """The module's stack, as a test of its own sees it: no cookie of an earlier test, and each
+    answer its declared schema refuses reported against the test that received it."""
+    module_stack.gateway.session.cookie_jar.clear()
+    module_stack.shape_violations.clear()
+    yield module_stack
+    assert module_stack.shape_violations == [], "answers their declared response schema refuses"
 
 
 @pytest.fixture
@@ -245,3 +283,15 @@ async def domains(database: TestDatabase) -> AsyncIterator[DomainFactory]:
 async def content(database: TestDatabase) -> AsyncIterator[ContentFactory]:
     async with create_pool(database.dsn(CONTENT), CONTENT.schema, 1, 2) as pool:
         yield ContentFactory(pool)
+
+
+# Fixtures that need running stores (PostgreSQL, Redis) or start the platform's processes: a test
+# whose fixtures include one is marked `stores`, and `make check` runs the tests with neither
+# this mark nor `slow`.
+STORE_FIXTURES = frozenset({"database", "base_environ", "cluster", "private_stack", "postgres"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if STORE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.stores)

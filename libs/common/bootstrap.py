@@ -53,8 +53,8 @@ def ensure_database(admin: str) -> None:
             if cur.fetchone() is None:
                 try:
                     cur.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-                except psycopg2.errors.DuplicateDatabase:
-                    pass  # created by a concurrent bootstrap
+                except (psycopg2.errors.DuplicateDatabase, psycopg2.errors.UniqueViolation):
+                    pass  # created by a concurrent bootstrap (which of the two depends on the moment)
     finally:
         conn.close()
 
@@ -114,7 +114,8 @@ def roles_turn(admin: str) -> Iterator[None]:
 
 def setup(admin: str, parts: Iterable[Part] = PARTS) -> dict[str, list[str]]:
     """Bring the database to the current state of every part; returns the migrations applied."""
-    ensure_database(admin)
+    with roles_turn(admin):  # two bootstraps of a fresh server: one creates, the other finds it
+        ensure_database(admin)
     conn = psycopg2.connect(admin)
     applied: dict[str, list[str]] = {}
     try:

@@ -6,8 +6,11 @@ names them and turns a row into the event.
 
 Two hazards and how they are met (docs/architecture.md, "Events"):
 - Several workers and replicas each run a relay, but only the holder of a PostgreSQL advisory
-  lock publishes. The lock lives on the relay's own connection, so a relay that dies or loses
-  its connection frees it and a standby takes over within a round.
+  lock publishes. The lock lives on the relay's own session (PgBouncer's session pool in a
+  cluster, deploy/pgbouncer.py), so a relay that dies or loses its connection frees it. A
+  standby keeps no connection: it tries for the lock every STANDBY_RETRY_SECONDS on a fresh one
+  and hangs up when it is taken, so the sessions held are one per outbox, whatever the number of
+  workers and replicas (docs/operations.md, "Capacity"), and a standby takes over within that.
 - A crash between publishing and marking as published would publish again. Every event gets
   its stream position in a committed transaction before it is published, and its stream entry
   id is that position; Redis refuses an id at or below the stream's last one, so a second
@@ -48,6 +51,8 @@ log = logging.getLogger(__name__)
 
 BATCH_SIZE = 500
 INTERVAL_SECONDS = 0.2
+# How often a standby relay asks for the lock again.
+STANDBY_RETRY_SECONDS = 5.0
 # The stream keeps about this many entries; older ones are trimmed (consumers that fall
 # further behind re-read from the publishing part).
 STREAM_MAX_ENTRIES = 1_000_000
@@ -187,9 +192,11 @@ class OutboxRelay:
         self._conn: aiopg.Connection | None = None
         self._holding = False
         self._pruned_at = 0.0
+        self._standby_until = 0.0
 
     async def acquire(self) -> bool:
-        """Whether this relay is the publisher: connect if need be, then try for the lock."""
+        """Whether this relay is the publisher: connect if need be, then try for the lock. A relay
+        that does not get it hangs up: a standby holds no session."""
         if self._conn is None or self._conn.closed:
             self._holding = False
             with closing_half_made():
@@ -206,8 +213,10 @@ class OutboxRelay:
             async with self._conn.cursor() as cur:
                 await cur.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (self._outbox.lock_name,))
                 self._holding = bool((await cur.fetchone())[0])
-            if self._holding:
-                await self._follow_stream()
+            if not self._holding:
+                await self.close()
+                return False
+            await self._follow_stream()
         return self._holding
 
     async def _follow_stream(self) -> None:
@@ -285,8 +294,11 @@ class OutboxRelay:
 
     async def step(self) -> None:
         """A round of the periodic task: publish everything pending, if this relay holds the lock."""
+        if not self._holding and time.monotonic() < self._standby_until:
+            return
         try:
             if not await self.acquire():
+                self._standby_until = time.monotonic() + STANDBY_RETRY_SECONDS
                 return
             while await self.relay_once() == BATCH_SIZE:
                 pass

@@ -29,6 +29,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from libs.common.encoding import loads
 from libs.common.metrics import REDIS_ERRORS
+from libs.common.tasks import interruptible
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +154,10 @@ class StreamConsumer(ABC):
         return len(entries)
 
     async def _next_entries(self) -> list[Entry]:
-        return await self._claim_stale() or await self._read_own_pending() or await self._read(">", READ_BLOCK_MS)
+        if entries := await self._claim_stale() or await self._read_own_pending():
+            return entries
+        with interruptible():  # waiting for new entries: a stop need not wait for the block to end
+            return await self._read(">", READ_BLOCK_MS)
 
     async def coverage(self) -> tuple[int | None, int | None]:
         """The position of the stream's first entry (None when the stream is empty or gone), and

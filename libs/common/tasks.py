@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 
 from libs.common.db import OUTAGE, is_database_unavailable
@@ -13,6 +14,30 @@ from libs.common.db import OUTAGE, is_database_unavailable
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
+# Tasks whose current wait loses nothing when cut short (a blocking stream read): a stop cancels
+# them at once instead of waiting for the wait to time out.
+_idle_waits: weakref.WeakSet[asyncio.Task[object]] = weakref.WeakSet()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Mark the current task's wait as one a stop may cancel: nothing is applied or half-written
+    inside it (what a cancelled read was given stays pending and is read again)."""
+    task = asyncio.current_task()
+    if task is None:
+        yield
+        return
+    _idle_waits.add(task)
+    try:
+        yield
+    finally:
+        _idle_waits.discard(task)
+
+
+def _interrupt_idle(tasks: Iterable[asyncio.Task[object]]) -> None:
+    for task in tasks:
+        if task in _idle_waits:
+            task.cancel()
 
 
 async def _every(interval: float, step: Callable[[], Awaitable[object]], name: str, stopping: asyncio.Event) -> None:
@@ -46,6 +71,7 @@ async def periodic(
         yield
     finally:
         stopping.set()
+        _interrupt_idle((task,))
         await asyncio.wait({task}, timeout=grace)
         while not task.done():
             log.warning("periodic task %s outlived its grace period; cancelling it", name)
@@ -68,6 +94,7 @@ async def periodic_group(
         yield
     finally:
         stopping.set()
+        _interrupt_idle(tasks)
         await asyncio.wait(tasks, timeout=grace)
         while pending := {task for task in tasks if not task.done()}:
             names = sorted(task.get_name() for task in pending)

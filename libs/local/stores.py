@@ -8,6 +8,8 @@ into `.data/secrets.env`; nothing secret is ever written in the repository.
 
 `python -m deploy.stack exec -- CMD...` runs CMD with the stores up and the environment set; the
 tests and benchmarks start and stop private stores of their own with the same functions.
+`python -m deploy.stack exec --own-postgres N -- CMD...` (what `make test` runs) gives CMD a
+throwaway PostgreSQL of its own that allows N connections, whatever else runs on the machine.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -97,8 +100,11 @@ def private_port(name: str, default: int) -> int:
 
 
 @contextmanager
-def private_postgres(directory: Path | None = None, port: int | None = None) -> Iterator[str]:
-    """A PostgreSQL of our own (default: under .data/postgres), stopped when the context exits."""
+def private_postgres(
+    directory: Path | None = None, port: int | None = None, options: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """A PostgreSQL of our own (default: under .data/postgres), stopped when the context exits;
+    `options` are server settings for this start (`-c name=value`)."""
     if not (shutil.which("initdb") and shutil.which("pg_ctl")):
         raise SystemExit("PostgreSQL does not answer at DATABASE_URL and initdb/pg_ctl are not installed")
     directory = directory or DATA / "postgres"
@@ -109,9 +115,9 @@ def private_postgres(directory: Path | None = None, port: int | None = None) -> 
         if prefix:
             shutil.chown(directory, "postgres")
         log(f"initialising a private PostgreSQL in {directory}")
-        subprocess.run([*prefix, "initdb", "-D", str(directory), "-U", "postgres", "--auth=trust"], check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
-    start_postgres(directory, port)
+        initdb = [*prefix, "initdb", "-D", str(directory), "-U", "postgres", "--auth=trust"]
+        subprocess.run(initdb, check=True, stdout=subprocess.DEVNULL)
+    start_postgres(directory, port, options)
     url = f"postgresql://postgres@127.0.0.1:{port}/aivis"
     log(f"private PostgreSQL on port {port}")
     try:
@@ -121,11 +127,30 @@ def private_postgres(directory: Path | None = None, port: int | None = None) -> 
         log("private PostgreSQL stopped")
 
 
-def start_postgres(directory: Path, port: int) -> None:
+def start_postgres(directory: Path, port: int, options: Mapping[str, str] | None = None) -> None:
     """Start the private PostgreSQL in `directory` on `port` and wait until it accepts connections."""
-    options = f"-p {port} -c listen_addresses=127.0.0.1 -k {directory}"
-    command = [*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-o", options, "-l", str(directory / "server.log")]
+    settings = " ".join(f"-c {name}={value}" for name, value in (options or {}).items())
+    flags = f"-p {port} -c listen_addresses=127.0.0.1 -k {directory} {settings}".strip()
+    command = [*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-o", flags, "-l", str(directory / "server.log")]
     subprocess.run([*command, "-w", "start"], check=True, stdout=subprocess.DEVNULL)
+
+
+@contextmanager
+def throwaway_postgres(max_connections: int) -> Iterator[str]:
+    """A PostgreSQL that lives as long as the context, in a temporary directory on a free port,
+    allowing `max_connections`. Built for test runs: durability is traded for speed (no fsync),
+    since its data is deleted when it stops."""
+    with tempfile.TemporaryDirectory(prefix="aivis-postgres-") as scratch:
+        os.chmod(scratch, 0o755)  # initdb may run as the `postgres` user: it must reach its directory
+        directory = Path(scratch) / "data"
+        options = {"max_connections": str(max_connections), "fsync": "off", "synchronous_commit": "off",
+                   "full_page_writes": "off"}  # fmt: skip
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        with private_postgres(directory, port, options) as url:
+            log(f"the run's own PostgreSQL: port {port}, max_connections {max_connections}, data in {directory}")
+            yield url
 
 
 def stop_postgres(directory: Path) -> None:
@@ -176,12 +201,16 @@ def local_secrets() -> dict[str, str]:
 
 
 @contextmanager
-def local_stack() -> Iterator[dict[str, str]]:
-    """The environment of a local run: reachable stores (started if need be) and local secrets."""
+def local_stack(own_postgres: int = 0) -> Iterator[dict[str, str]]:
+    """The environment of a local run: reachable stores (started if need be) and local secrets.
+    With `own_postgres`, a throwaway PostgreSQL allowing that many connections is started for the
+    run instead of using the one at DATABASE_URL."""
     with ExitStack() as stack:
         environ = dict(os.environ)
         database_url = environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-        if not postgres_answers(database_url):
+        if own_postgres:
+            database_url = stack.enter_context(throwaway_postgres(own_postgres))
+        elif not postgres_answers(database_url):
             log(f"no PostgreSQL answers at {database_url}")
             database_url = stack.enter_context(private_postgres())
             _wait_until(lambda: postgres_answers(database_url), "the private PostgreSQL")

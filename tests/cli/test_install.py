@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 CLI_PROJECT = Path(__file__).resolve().parents[2] / "cli"
 SERVICES_ONLY = {"aiohttp", "aiopg", "numpy", "onnxruntime", "psycopg2-binary", "redis", "tokenizers"}
 
 
+@pytest.mark.slow
 def test_the_client_installs_alone_in_a_clean_venv_and_answers_help(tmp_path: Path):
     # A copy of the project, so the build leaves nothing in the checkout.
     project = shutil.copytree(CLI_PROJECT, tmp_path / "cli", ignore=shutil.ignore_patterns("*.egg-info", "build"))

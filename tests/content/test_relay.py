@@ -7,9 +7,11 @@ content service would run a relay of its own on the same outbox).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator, Callable
 
+import psycopg2
 import pytest
 import redis.asyncio as aioredis
 
@@ -110,10 +112,18 @@ async def test_an_event_committed_late_is_still_published_after_earlier_ones(
     ]
 
 
-async def test_only_one_relay_publishes_until_it_goes_away(relay):
-    first, second = relay(), relay()
+async def test_only_one_relay_publishes_until_it_goes_away(relay, database):
+    first, second, third = relay(), relay(), relay()
     assert await first.acquire()
     assert not await second.acquire()
+    assert not await third.acquire()
+    # The standbys hung up: one session for the outbox, however many relays wait.
+    with contextlib.closing(psycopg2.connect(database.dsn(CONTENT))) as conn, conn.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s",
+            (f"relay {outbox.CONTENT_OUTBOX.lock_name}",),
+        )
+        assert cur.fetchone() == (1,)
     await first.close()
     assert await second.acquire()
 

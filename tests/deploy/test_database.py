@@ -127,6 +127,24 @@ def test_a_part_waits_for_its_migrations_before_serving(database):
         drop_database(database.admin_dsn, fresh)
 
 
+def test_two_migrate_jobs_at_once_on_a_fresh_database_both_succeed(database):
+    fresh = f"aivis_test_twice_{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "DATABASE_URL": make_dsn(database.admin_dsn, dbname=fresh)}
+    command = [sys.executable, "-m", "deploy.db", "setup"]
+    try:
+        jobs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(2)]  # fmt: skip
+        finished = [job.communicate(timeout=120) for job in jobs]
+        assert [job.returncode for job in jobs] == [0, 0], [stderr for _, stderr in finished]
+        conn = psycopg2.connect(db.part_dsn(env["DATABASE_URL"], CONTENT))
+        try:
+            assert pending_migrations(conn, CONTENT.schema, CONTENT.migrations) == []
+        finally:
+            conn.close()
+    finally:
+        drop_database(database.admin_dsn, fresh)
+
+
 def test_a_migration_added_to_the_code_is_pending_until_applied(database, tmp_path):
     for source in CONTENT.migrations.glob("*.sql"):
         shutil.copy(source, tmp_path / source.name)

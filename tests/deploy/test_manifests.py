@@ -13,12 +13,12 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from deploy import images
-from deploy.cluster import NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
+from deploy import images, pgbouncer
+from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
 from libs.common.health import READY_TIMEOUT_SECONDS
-from libs.contract.parts import BY_NAME, EDGE, GATEWAY, PARTS, ROOT, SERVICES, callers_of
+from libs.contract.parts import BY_NAME, EDGE, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
 
 KUBERNETES_VERSION = "1.32.0"
 
@@ -106,7 +106,7 @@ def test_every_container_is_hardened_and_bounded(name, template):
 
 def test_the_migrate_job_is_cleaned_up_and_parts_wait_for_their_schema():
     (job,) = of_kind("Job")
-    assert job["spec"]["ttlSecondsAfterFinished"] > 0
+    assert job["spec"]["ttlSecondsAfterFinished"] >= 3 * 24 * 3600  # a failed Job's logs outlast a weekend
     assert job["spec"]["template"]["spec"]["containers"][0]["command"][-2:] == ["deploy.db", "setup"]
     for deployment in part_deployments():
         name = deployment["metadata"]["name"]
@@ -158,7 +158,8 @@ def test_network_policies_follow_the_declared_calls():
                    and "namespaceSelector" not in rule["to"][0]}  # fmt: skip
         assert reached == {*part.calls, PGBOUNCER}
         egress_ports = {port.get("port") for rule in policy["egress"] for port in rule.get("ports", [])}
-        assert {PGBOUNCER_PORT, 5432, 6379, 53} <= egress_ports
+        assert {PGBOUNCER_PORT, 6379, 53} <= egress_ports
+        assert 5432 not in egress_ports  # every connection of a part, relays' included, goes through PgBouncer
         public = [rule for rule in policy["egress"] if "ipBlock" in rule.get("to", [{}])[0]
                   and rule["to"][0]["ipBlock"]["cidr"] == "0.0.0.0/0"]  # fmt: skip
         assert bool(public) == part.public_egress, part.name  # webhook receivers and origins: events and edge
@@ -252,6 +253,9 @@ def test_parts_that_run_an_outbox_relay_declare_it_and_get_a_session_connection(
         source = "".join(path.read_text() for path in ROOT.joinpath(*part.package.split(".")).rglob("*.py"))
         relays = "OutboxRelay(" in source or "webhook_relay_ctx" in source  # its own relay, or the webhook outbox's
         assert relays == part.relays, part.name
+        # The outboxes the connection budget counts (one lock holder each) are the ones in the code.
+        outboxes = source.count("OutboxRelay(") + ("webhook_relay_ctx" in source)
+        assert pgbouncer.outboxes(part) == outboxes, part.name
     for deployment in part_deployments():
         (main,) = deployment["spec"]["template"]["spec"]["containers"]
         names = {item["name"] for item in main["env"]}
@@ -273,3 +277,24 @@ def test_help_writes_nothing(tmp_path):
                           text=True, check=False)  # fmt: skip
     assert done.returncode == 0 and "usage" in done.stdout
     assert {path: path.read_bytes() for path in K8S.glob("*")} == before
+
+
+def test_a_changed_setting_rolls_exactly_the_pods_that_read_it(monkeypatch):
+    def digests() -> dict[str, str]:
+        return {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["annotations"][CONFIG_DIGEST]
+                for d in of_kind("Deployment")}  # fmt: skip
+
+    before = digests()
+    assert set(before) == {*(part.name for part in PARTS), PGBOUNCER}
+    monkeypatch.setattr("deploy.manifests.PUBLIC_URL", "https://api.example.org")
+    after = digests()
+    assert {name for name in before if before[name] != after[name]} == {part.name for part in PARTS}
+    monkeypatch.setattr("deploy.manifests.POSTGRES_HOST", "postgres-primary")
+    assert digests()[PGBOUNCER] != before[PGBOUNCER]
+
+
+def test_every_container_of_search_has_a_cpu_limit():
+    (deployment,) = [d for d in part_deployments() if d["metadata"]["name"] == SEARCH.name]
+    spec = deployment["spec"]["template"]["spec"]
+    for container in spec["initContainers"] + spec["containers"]:
+        assert "cpu" in container["resources"]["limits"], container["name"]

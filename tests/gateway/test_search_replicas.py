@@ -3,13 +3,16 @@ on the ring while it does not answer."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from collections import Counter
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from gateway import contract as gateway_contract
-from gateway.replicas import Replicas, Ring
+from gateway.replicas import Replicas, Ring, resolved_urls
 from libs.contract.route import Route
 from tests.factories import IdentityFactory
 
@@ -45,6 +48,37 @@ def test_a_replica_that_refused_goes_last_for_a_while():
     assert replicas.candidates("org")[0] == fallback
     now[0] += 60
     assert replicas.candidates("org") == [owner, fallback]
+
+
+def test_one_replica_spelled_twice_is_on_the_ring_once():
+    replicas = Replicas("http://search-1:8084, HTTP://Search-1:8084/, http://search-2:8084")
+    assert replicas.ring.members == ("http://search-1:8084", "http://search-2:8084")
+
+
+def test_resolved_addresses_make_urls_an_ipv6_address_in_brackets_and_each_pod_once():
+    def infos(*hosts: str) -> list[tuple]:
+        return [(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, 6, "", (host, 8084))
+                for host in hosts]  # fmt: skip
+
+    assert resolved_urls("http", 8084, infos("fd00::1", "fd00::2")) == {
+        "http://[fd00::1]:8084",
+        "http://[fd00::2]:8084",
+    }
+    # Dual stack: every pod answers with both families; one family, so each pod is there once.
+    dual = infos("10.0.0.1", "fd00::1", "10.0.0.2", "fd00::2", "10.0.0.1")
+    assert resolved_urls("http", 8084, dual) == {"http://10.0.0.1:8084", "http://10.0.0.2:8084"}
+    assert Ring(resolved_urls("http", 8084, dual)).order("org")[0].startswith("http://10.0.0.")
+    assert urlsplit("http://[fd00::1]:8084").port == 8084  # what the proxy will connect to
+
+
+async def test_a_name_resolving_to_ipv6_addresses_routes_to_bracketed_urls(monkeypatch):
+    async def getaddrinfo(host: str, port: int, **_: object) -> list[tuple]:
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("fd00::7", port, 0, 0))]
+
+    replicas = Replicas("dns+http://search-replicas:8084")
+    monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", getaddrinfo)
+    await replicas.refresh()
+    assert replicas.candidates("org") == ["http://[fd00::7]:8084"]
 
 
 def replica(name: str) -> web.Application:

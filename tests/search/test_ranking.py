@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime
 
 import numpy as np
+import pytest
 
 from services.search.filtering import Filters
 from services.search.ranking import best_chunk, rank
@@ -139,6 +140,7 @@ def clustered(rng: np.random.Generator, rows: int, centres: int = 400) -> np.nda
     return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
 
 
+@pytest.mark.slow
 def test_a_large_organization_is_ranked_as_by_a_full_scan():
     """Past PREFIX_MIN_ROWS the rows are kept in principal axes and scanned by a prefix first: the
     top documents are those of an exact scan over the stored vectors, with their exact scores and
