@@ -126,6 +126,9 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Webhook receivers of the tests listen on loopback, over plain http.
         "WEBHOOK_ALLOW_HTTP": "true",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+        # The edge's origins of the tests listen on 127.0.0.2 alone: every other internal address,
+        # 127.0.0.1 included, stays refused (tests/edge/test_origin.py).
+        "EDGE_ORIGIN_ALLOWED_NETWORKS": "127.0.0.2/32",
         "EVENTS_DB_POOL_MAX": "3",
     }
     yield environ

@@ -4,17 +4,14 @@ recorded in the request log."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import aiohttp
 import pytest
 import redis.asyncio as aioredis
 from aiohttp import web
 
 from libs.common.events import edge_requests_stream
-from libs.contract.parts import EDGE
-from tests.conftest import REDIS_URL, Stack, build_app
+from tests.conftest import REDIS_URL, Stack
 from tests.edge.conftest import Apps, Edge
 from tests.factories import eventually
 
@@ -49,27 +46,19 @@ def origin_app() -> web.Application:
 
 @pytest.fixture
 async def origin(aiohttp_server: Any) -> str:
-    server = await aiohttp_server(origin_app())
-    return f"http://127.0.0.1:{server.port}"
-
-
-@pytest.fixture
-async def local_edge(stack: Stack, aiohttp_server: Any) -> AsyncIterator[Edge]:
-    """An edge that may reach origins on loopback, as in development."""
-    app = build_app(EDGE, stack.part_environ(EDGE, EDGE_ORIGIN_ALLOWED_NETWORKS="127.0.0.0/8"))
-    server = await aiohttp_server(app)
-    async with aiohttp.ClientSession(auto_decompress=False) as session:
-        yield Edge(session, f"http://127.0.0.1:{server.port}")
+    """The origin, on the one internal address the tests' edge may reach (EDGE_ORIGIN_ALLOWED_NETWORKS)."""
+    server = await aiohttp_server(origin_app(), host="127.0.0.2")
+    return f"http://127.0.0.2:{server.port}"
 
 
 async def test_unrouted_paths_go_to_the_origin_with_method_body_and_forwarding_headers(
-    local_edge: Edge, apps: Apps, origin: str
+    edge: Edge, apps: Apps, origin: str
 ):
     app = await apps.new()
     host = await app.domain(origin=origin)
     await app.page("/pricing", title="Pricing", content="ours")
 
-    response = await local_edge.get(
+    response = await edge.get(
         host, "/api/items%2F1?q=a%20b", {"X-Custom": "kept", "Connection": "keep-alive, X-Hop", "X-Hop": "dropped",
                                           "Content-Type": "application/json"},
         method="POST", data=b'{"name": "x"}',
@@ -81,29 +70,29 @@ async def test_unrouted_paths_go_to_the_origin_with_method_body_and_forwarding_h
     assert echoed["body"] == '{"name": "x"}'
     headers = {name.lower(): value for name, value in echoed["headers"].items()}
     assert headers["x-custom"] == "kept" and "x-hop" not in headers
-    assert headers["host"] == origin.removeprefix("http://")
+    assert headers["host"] == origin.removeprefix("http://")  # the origin's own name
     assert headers["x-forwarded-host"] == host and headers["x-forwarded-proto"] == "http"
     assert headers["x-forwarded-for"] == "127.0.0.1"
     assert response.headers["X-Origin"] == "yes" and "X-Secret-Hop" not in response.headers
-    routed = await local_edge.get(host, "/pricing.md")
+    routed = await edge.get(host, "/pricing.md")
     assert await routed.text() == "ours"  # what the App routes is the edge's own
 
 
-async def test_the_origins_answer_is_streamed_and_redirects_are_passed_on(local_edge: Edge, apps: Apps, origin: str):
+async def test_the_origins_answer_is_streamed_and_redirects_are_passed_on(edge: Edge, apps: Apps, origin: str):
     app = await apps.new()
     host = await app.domain(origin=origin)
 
-    streamed = await local_edge.get(host, "/stream")
-    moved = await local_edge.get(host, "/moved")
+    streamed = await edge.get(host, "/stream")
+    moved = await edge.get(host, "/moved")
 
     assert streamed.status == 200 and await streamed.text() == "".join(f"line {i}\n" for i in range(100))
     assert moved.status == 302 and moved.headers["Location"] == "/elsewhere"
 
 
-async def test_without_an_origin_an_unrouted_path_is_the_404_page(local_edge: Edge, apps: Apps):
+async def test_without_an_origin_an_unrouted_path_is_the_404_page(edge: Edge, apps: Apps):
     app = await apps.new()
 
-    response = await local_edge.get(app.hostname, "/anything")
+    response = await edge.get(app.hostname, "/anything")
 
     assert response.status == 404 and response.headers["Content-Type"] == "text/html; charset=utf-8"
 
