@@ -40,8 +40,9 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 
 ## The rollout test builds the image and runs the manifests' containers with podman (runc as its
-## runtime, a base image made by debootstrap: deploy/local_image.py), and the alert rules' tests
-## run Debian's promtool: installed from Debian's packages when missing.
+## runtime, a base image made by debootstrap: deploy/local_image.py), the alert rules' tests
+## run Debian's promtool, and the edge's TLS test Debian's Caddy: installed from Debian's
+## packages when missing.
 CONTAINER_TOOLS := podman buildah runc debootstrap
 tools:
 	@for tool in $(CONTAINER_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
@@ -49,6 +50,8 @@ tools:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CONTAINER_TOOLS); }
 	@command -v promtool >/dev/null || { echo "installing promtool for the alert rules' tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
+	@command -v caddy >/dev/null || { echo "installing caddy for the edge's TLS test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy; }
 
 ## make check: the quick loop, under a minute: lint, types and the tests that need no store.
 check: lint

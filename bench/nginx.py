@@ -81,3 +81,46 @@ def nginx_proxy(upstream: str) -> Iterator[str]:
         finally:
             process.terminate()
             process.wait(timeout=10)
+
+
+STATIC_CONFIG = """
+daemon off;
+worker_processes {workers};
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    default_type text/html;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+"""
+
+
+@contextmanager
+def nginx_static(root: Path, workers: int = 1) -> Iterator[str]:
+    """nginx serving the files under `root` with `workers` processes; yields its base URL."""
+    binary = ensure_program("nginx", "nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+    with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
+        port = free_port()
+        config = Path(directory, "nginx.conf")
+        config.write_text(STATIC_CONFIG.format(dir=directory, port=port, root=root, workers=workers))
+        say(f"nginx: {binary} on port {port}, serving {root}")
+        log = Path(directory, "error.log")
+        process = subprocess.Popen(
+            [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
+        )
+        try:
+            _wait_listening(port, process, log)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)

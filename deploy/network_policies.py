@@ -11,7 +11,7 @@ holds for stores inside the cluster and for managed ones outside it.
 from __future__ import annotations
 
 from deploy.cluster import NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_PORT, REDIS_PORT, metadata
-from libs.contract.parts import GATEWAY, PARTS, Part, callers_of
+from libs.contract.parts import EDGE, GATEWAY, PARTS, Part, callers_of
 
 MONITORING_NAMESPACE = "monitoring"
 
@@ -39,15 +39,15 @@ def _store_egress() -> str:
     )
 
 
-# Webhook receivers: anywhere on the internet, never the private, loopback or link-local ranges
-# (the events service refuses those itself too, at connection time).
+# Webhook receivers and Apps' origins: anywhere on the internet, never the private, loopback or
+# link-local ranges (the events service and the edge refuse those themselves too, at connection time).
 PUBLIC_EXCEPT = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8")
 
 
 def _public_egress() -> str:
     return (
         "    - to: [{ipBlock: {cidr: 0.0.0.0/0, except: [" + ", ".join(PUBLIC_EXCEPT) + "]}}]"
-        "  # webhook receivers, on any port\n"
+        "  # webhook receivers, Apps' origins, on any port\n"
         "      ports: [{protocol: TCP}]\n"
     )
 
@@ -75,8 +75,8 @@ def _metrics_from() -> str:
 
 
 def render_part_policy(part: Part) -> str:
-    if part is GATEWAY:
-        http_from = "    - ports: [{port: http}]  # from anywhere: the platform's only public entrance\n"
+    if part in (GATEWAY, EDGE):
+        http_from = "    - ports: [{port: http}]  # from anywhere: a public entrance (the API; the Apps' sites)\n"
     else:
         sources = ", ".join(_selector(caller.name) for caller in callers_of(part))
         http_from = f"    - from: [{sources}]\n      ports: [{{port: http}}]\n"

@@ -13,7 +13,7 @@ import time
 
 from deploy import seed
 from libs.common.bootstrap import setup
-from libs.contract.parts import GATEWAY, PARTS, part_ports
+from libs.contract.parts import EDGE, GATEWAY, PARTS, part_ports
 from libs.local.processes import HOST, Running, start, stop, wait_ready
 from libs.local.stores import local_stack
 
@@ -43,7 +43,7 @@ def main() -> int:
             ports = part_ports(environ)
             running = start(PARTS, environ, ports)
             wait_ready(running)
-            print(banner(demo, ports[GATEWAY.name]), flush=True)
+            print(banner(demo, ports[GATEWAY.name], ports[EDGE.name]), flush=True)
             while all(item.process.poll() is None for item in running):
                 time.sleep(0.5)
             exited = ", ".join(item.part.name for item in running if item.process.poll() is not None)
@@ -59,15 +59,20 @@ def main() -> int:
     return status
 
 
-def banner(demo: seed.Demo, port: int) -> str:
-    url = f"http://{HOST}:{port}"
+def banner(demo: seed.Demo, port: int, edge_port: int) -> str:
+    url, edge = f"http://{HOST}:{port}", f"http://{HOST}:{edge_port}"
+    host = seed.APP_DOMAIN["domain"]
     key = demo.key
     return (
         f"\nThe API is up at {url}\n\nDashboard: {url}/login\n  email:    {demo.email}\n  password: {demo.password}\n"
         f"API reference: {url}/docs\n\nDemo API key (every scope):\n  {key}\n\nTry:\n"
         f"  curl -s -H 'x-api-key: {key}' {url}/api/v1/agent-simulation/runs\n"
         f"  curl -s -H 'x-api-key: {key}' -H 'Content-Type: application/json' -d '{{\"query\": \"getting started\"}}'"
-        f" {url}/api/v1/content/search/{seed.ORGANIZATION['id']}\n\nCtrl-C stops everything.\n"
+        f" {url}/api/v1/content/search/{seed.ORGANIZATION['id']}\n\n"
+        f"The demo App on its domain, through the edge ({edge}):\n"
+        f"  curl -H 'Host: {host}' {edge}/pricing\n"
+        f"  curl -H 'Host: {host}' -H 'Accept: text/markdown' {edge}/pricing\n"
+        f"  curl -H 'Host: {host}' {edge}/llms.txt\n\nCtrl-C stops everything.\n"
     )
 
 

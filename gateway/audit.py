@@ -16,11 +16,11 @@ from aiohttp.typedefs import Handler
 
 from gateway.audit_names import audit_name
 from gateway.auth.api_keys import KEY_SHAPE, key_prefix
-from gateway.client_address import client_address
 from gateway.dashboard.session import SIGNED_IN
 from gateway.identity import Identity
 from gateway.route_table import ROUTES
 from libs.common.audit import AuditRecord, publish
+from libs.common.client_address import client_address
 from libs.common.db import cursor, fetch_value
 from libs.common.encoding import loads
 from libs.common.state import DB_POOL, REDIS, REQUEST_ID, SETTINGS

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from gateway.client_address import Network, parse_trusted_proxies
+from libs.common.client_address import Network, parse_trusted_proxies
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import SERVICES, Part
 
@@ -39,7 +39,7 @@ class GatewaySettings(ServiceSettings):
     # Where people reach the gateway: the OAuth issuer (metadata and the JWTs' `iss`) and every
     # link it gives. Required outside development; empty there means each request's own origin.
     public_url: str
-    # Proxies whose X-Forwarded-For is believed (gateway/client_address.py).
+    # Proxies whose X-Forwarded-For is believed (libs/common/client_address.py).
     trusted_proxies: tuple[Network, ...]
     # Failed dashboard sign-ins allowed within the window: per account from one address, per
     # address, and per account over all addresses (never refusing an address that has not failed).

@@ -34,7 +34,7 @@ from libs.common import bootstrap as db
 from libs.common.db import create_pool
 from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
-from libs.contract.parts import APPS, CONTENT, GATEWAY, PARTS, SERVICES, Part
+from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY, PARTS, SERVICES, Part
 from libs.local.stores import forget_prefix
 from tests.answer_shapes import answer_shapes_middleware
 from tests.budget import TEST_POOL_MAX, max_connections
@@ -137,6 +137,9 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # Webhook receivers of the tests listen on loopback, over plain http.
         "WEBHOOK_ALLOW_HTTP": "true",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+        # The edge's origins of the tests listen on 127.0.0.2 alone: every other internal address,
+        # 127.0.0.1 included, stays refused (tests/edge/test_origin.py).
+        "EDGE_ORIGIN_ALLOWED_NETWORKS": "127.0.0.2/32",
         "EVENTS_DB_POOL_MAX": "3",
     }
     yield environ
@@ -227,7 +230,7 @@ async def started_stack(base_environ: dict[str, str], database: TestDatabase) ->
         return TestServer(app, socket_factory=lambda *_: sockets[part.name])
 
     try:
-        for part in SERVICES:
+        for part in (*SERVICES, EDGE):
             servers[part.name] = server(part)
             await servers[part.name].start_server()
         client = TestClient(server(GATEWAY))
@@ -236,7 +239,8 @@ async def started_stack(base_environ: dict[str, str], database: TestDatabase) ->
     finally:
         if client is not None:
             await client.close()
-        for started in servers.values():
+        # The last started first: the edge, which calls the others every second, before them.
+        for started in reversed(servers.values()):
             await started.close()
         for sock in sockets.values():
             sock.close()

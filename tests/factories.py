@@ -186,13 +186,16 @@ class DomainFactory:
     def __init__(self, pool: aiopg.Pool) -> None:
         self.pool = pool
 
-    async def create(self, org: Org, hostname: str | None = None, app_id: str | None = None) -> dict[str, Any]:
+    async def create(
+        self, org: Org, hostname: str | None = None, app_id: str | None = None, **columns: Any
+    ) -> dict[str, Any]:
+        """A verified domain (`columns` may set its `type` and `origin`)."""
         async with transaction(self.pool) as cur:
             if app_id is None:
                 app = await app_queries.create_app(cur, org.id, "Site", unique("site"), {})
                 app_id = app["id"]
             values = {"scope": "app", "app_id": app_id, "domain": hostname or f"{unique('site')}.example.com"}
-            domain = await register_domain(cur, LocalEdgeProvider(), org.id, {"type": "web", **values})
+            domain = await register_domain(cur, LocalEdgeProvider(), org.id, {"type": "web", **values, **columns})
         return {"id": str(domain["id"]), "domain": domain["domain"]}
 
 

@@ -18,9 +18,9 @@ from gateway.auth.failures import FailedCredentials
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.sessions import SESSION_COOKIE, opened_at
 from gateway.auth.tokens import TokenSigner, invalid_token
-from gateway.client_address import client_address
 from gateway.directory import Directory
 from gateway.identity import Identity
+from libs.common.client_address import client_address
 from libs.common.errors import Unauthorized
 from libs.common.internal_token import Organization
 

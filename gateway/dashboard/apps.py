@@ -79,6 +79,12 @@ async def _candidates_page(request: web.Request, app_id: str, query: dict[str, A
     return page
 
 
+def served_at(domains: list[dict[str, Any]]) -> str | None:
+    """Where the edge serves the app's routed pages: its first verified web domain, if any."""
+    served = (d["domain"] for d in domains if d["type"] == "web" and d["verified"] and not d["releasedAt"])
+    return next(served, None)
+
+
 async def routes(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps/{appId}/routes[?pathPrefix=&cursor=]: `GET /apps/{appId}/routes`, the
     app's live routes oldest first, those under a path prefix, a page at a time (next by cursor)."""
@@ -93,10 +99,15 @@ async def routes(request: web.Request) -> web.Response:
         if failure.status != 422:  # a prefix that is no route path, a stale cursor
             raise
         page, error = {"routes": [], "nextCursor": None}, failure
+    domains = await api.call(request, "apps_domains_list", appId=app["id"])
     context = {
         "membership": membership,
         "app": app,
         "routes": page["routes"],
+        # Where the edge serves the routed pages: the first verified web domain.
+        "site": next(
+            (d["domain"] for d in domains if d["type"] == "web" and d["verified"] and not d["releasedAt"]), None
+        ),
         "prefix": prefix,
         "error": _field_messages(error) if error else None,
         "next_cursor": page["nextCursor"],

@@ -15,7 +15,6 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from gateway.auth.scopes import SCOPE_GRANTS
-from gateway.client_address import client_address
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
 from gateway.oauth import device
@@ -23,6 +22,7 @@ from gateway.oauth.clients import CLIENTS
 from gateway.oauth.grants import GRANTABLE_SCOPES
 from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.state import CLOCK
+from libs.common.client_address import client_address
 from libs.common.db import cursor, transaction
 from libs.common.errors import ValidationFailed
 from libs.common.state import DB_POOL

@@ -11,7 +11,6 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 from aiohttp_session import get_session
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from gateway.auth.scopes import ALL_SCOPES
@@ -20,10 +19,10 @@ from gateway.dashboard.session import ANONYMOUS_MAX_AGE, current_user
 from gateway.dashboard.static_files import asset_url
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
+from libs.common.markdown import render_markdown
 from libs.common.state import SETTINGS
 
 FLASH = "flash"
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
 def when(moment: datetime | str | None) -> Markup:
@@ -53,7 +52,7 @@ def page_link(query: Mapping[str, str], page: int) -> str:
 def markdown(text: str | None) -> Markup:
     """Markdown as HTML for a preview. Raw HTML in the text is shown as text, never run, and links
     keep only safe schemes (markdown-it's CommonMark preset with `html` off)."""
-    return Markup(_MARKDOWN.render(text or ""))
+    return Markup(render_markdown(text))
 
 
 def setup_templates(app: web.Application) -> None:

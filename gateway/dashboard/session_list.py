@@ -18,8 +18,8 @@ from aiohttp import web
 from aiohttp_session import Session
 
 from gateway.auth.sessions import close_session, opened_at, session_record_key
-from gateway.client_address import client_address
 from gateway.settings import GatewaySettings
+from libs.common.client_address import client_address
 from libs.common.encoding import dumps, loads
 from libs.common.state import REDIS, SETTINGS
 

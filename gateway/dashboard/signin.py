@@ -13,7 +13,6 @@ from gateway import invitations, queries
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor, audit_record
 from gateway.auth.attempts import Attempts
 from gateway.auth.passwords import upgraded_hash, verify_password
-from gateway.client_address import client_address
 from gateway.dashboard.render import flash, render, try_again_in
 from gateway.dashboard.session import (
     ORGANIZATION_ID,
@@ -29,6 +28,7 @@ from gateway.dashboard.throttle import SignInThrottle
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
 from libs.common.audit import BURST_ACTION, publish
+from libs.common.client_address import client_address
 from libs.common.db import cursor
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL, REDIS, SETTINGS

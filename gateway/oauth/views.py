@@ -6,13 +6,13 @@ from aiohttp import web
 
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, Actor
 from gateway.auth.scopes import ALL_SCOPES
-from gateway.client_address import client_address
 from gateway.oauth import device, grants
 from gateway.oauth.clients import client_of
 from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
 from gateway.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK, SIGNER
+from libs.common.client_address import client_address
 from libs.common.db import transaction
 from libs.common.encoding import json_response
 from libs.common.state import DB_POOL, SETTINGS

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from libs.common.errors import NotFound
 from libs.common.http_client import InternalClient, RawResponse, upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Caller
@@ -185,3 +186,54 @@ class PersonasClient:
         """A prompt of the caller's organization as the API answers it; `NotFound` when unknown."""
         found: dict[str, Any] = await self._http.request(internal.PROMPT, self._base_url, caller, promptId=prompt_id)
         return found
+
+
+class EdgeAppsClient:
+    """What the public edge asks of the apps service (docs/architecture.md, "The edge")."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def host(self, caller: Caller, hostname: str) -> dict[str, Any] | None:
+        """The verified domain of a live App holding `hostname`, or None."""
+        try:
+            host: dict[str, Any] = await self._http.request(
+                internal.EDGE_HOST, self._base_url, caller, hostname=hostname
+            )
+        except NotFound:
+            return None
+        return host
+
+    async def site(self, caller: Caller, app_id: str) -> dict[str, Any]:
+        """The App's `{appId, name, config, baseUrl, routes: [[path, targetId], ...]}`."""
+        site: dict[str, Any] = await self._http.request(internal.EDGE_SITE, self._base_url, caller, appId=app_id)
+        return site
+
+    async def page(self, caller: Caller, app_id: str, path: str) -> dict[str, Any] | None:
+        """`{path, baseUrl, document}` of the published document routed at `path`, or None."""
+        try:
+            page: dict[str, Any] = await self._http.request(
+                internal.EDGE_PAGE, self._base_url, caller, query=[("path", path)], appId=app_id
+            )
+        except NotFound:
+            return None
+        return page
+
+    async def file(self, caller: Caller, name: str, app_id: str) -> RawResponse:
+        """One of the App's agent files (`llms.txt`, `llms-full.txt`, `sitemap.xml`) as apps answered it."""
+        endpoint = {"llms.txt": internal.EDGE_LLMS_TXT, "llms-full.txt": internal.EDGE_LLMS_FULL_TXT}.get(
+            name, internal.EDGE_SITEMAP
+        )
+        headers = {INTERNAL_TOKEN_HEADER: self._http.token(caller)}
+        if caller.request_id:
+            headers["X-Request-Id"] = caller.request_id
+        return await self._http.send("GET", endpoint.url(self._base_url, appId=app_id), headers=headers)
+
+    async def versions(self, caller: Caller, app_ids: Sequence[str]) -> dict[str, str]:
+        """appId -> version of the live Apps among `app_ids` (at most 500)."""
+        answer = await self._http.request(
+            internal.EDGE_VERSIONS, self._base_url, caller, json={"appIds": list(app_ids)}
+        )
+        versions: dict[str, str] = answer["versions"]
+        return versions

@@ -24,5 +24,6 @@ def audit_stream(redis_prefix: str) -> str:
 
 
 def edge_requests_stream(redis_prefix: str) -> str:
-    """Where the App edge appends every request it answered, for AI traffic to record."""
+    """Where the App edge appends every request it answered on an App's domain, for AI traffic to
+    record (docs/architecture.md, "The edge")."""
     return f"{redis_prefix}edge.requests"

@@ -53,6 +53,15 @@ APP_PUBLISHED = Endpoint("apps", "GET", "/internal/apps/{appId}/published", "int
 # The apps service's withdrawn domains (released, deleted, purged: docs/architecture.md, "Domain ownership"
 # and "Whole resources"), detached from documents.
 DOMAINS_WITHDRAWN = Endpoint("content", "POST", "/internal/domains/withdrawn", "internal_domains_withdrawn")
+# What the public edge (services/edge) reads of apps: which App a hostname serves, and that App's
+# site, routed pages and agent files; the versions tell it when its copies are stale.
+EDGE_HOST = Endpoint("apps", "GET", "/internal/edge/hosts/{hostname}", "internal_edge_host")
+EDGE_SITE = Endpoint("apps", "GET", "/internal/edge/apps/{appId}/site", "internal_edge_site")
+EDGE_PAGE = Endpoint("apps", "GET", "/internal/edge/apps/{appId}/page", "internal_edge_page")
+EDGE_LLMS_TXT = Endpoint("apps", "GET", "/internal/edge/apps/{appId}/llms.txt", "internal_edge_llms_txt")
+EDGE_LLMS_FULL_TXT = Endpoint("apps", "GET", "/internal/edge/apps/{appId}/llms-full.txt", "internal_edge_llms_full_txt")
+EDGE_SITEMAP = Endpoint("apps", "GET", "/internal/edge/apps/{appId}/sitemap.xml", "internal_edge_sitemap")
+EDGE_VERSIONS = Endpoint("apps", "POST", "/internal/edge/versions", "internal_edge_versions")
 TASKS_CREATE = Endpoint("simulations", "POST", "/internal/tasks", "internal_tasks_create")
 ENVIRONMENTS_CREATE = Endpoint("simulations", "POST", "/internal/environments", "internal_environments_create")
 RUNS_CREATE = Endpoint("simulations", "POST", "/internal/runs", "internal_runs_create")
@@ -87,6 +96,13 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOMAINS_BY_HOST,
     APP_PUBLISHED,
     DOMAINS_WITHDRAWN,
+    EDGE_HOST,
+    EDGE_SITE,
+    EDGE_PAGE,
+    EDGE_LLMS_TXT,
+    EDGE_LLMS_FULL_TXT,
+    EDGE_SITEMAP,
+    EDGE_VERSIONS,
     TASKS_CREATE,
     ENVIRONMENTS_CREATE,
     RUNS_CREATE,

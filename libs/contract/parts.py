@@ -86,6 +86,10 @@ EVENTS = Part(
     public_egress=True,
 )
 
+# The public face of every App on its own domains (services/edge): no credential, no table of its
+# own (its schema stays empty: it keeps nothing), everything read through apps and kept warm in
+# memory; it proxies to customers' origins on the public internet.
+EDGE = Part("edge", "edge", "services.edge", 8087, workers=2, calls=("apps",), public_egress=True)
 # AI traffic: agents' requests to the Apps, ingested and captured from the App edge's stream; it
 # verifies agents by reverse DNS and their operators' key directories on the public internet.
 TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), public_egress=True)
@@ -95,17 +99,18 @@ ANALYTICS = Part(
     "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas"), public_egress=True
 )
 
-PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, TRAFFIC, ANALYTICS)
+PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, EDGE, TRAFFIC, ANALYTICS)
 # The parts that keep a webhook outbox (libs/common/webhook_outbox.py), read by the events service.
 WEBHOOK_SOURCES: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SIMULATIONS)
-SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part is not GATEWAY)
+# The parts behind the gateway: each serves a share of the API's routes (the edge serves none).
+SERVICES: tuple[Part, ...] = tuple(part for part in PARTS if part not in (GATEWAY, EDGE))
 BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 
 
 def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
     `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
-    simulations +5, events +6, analytics +9), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
+    simulations +5, events +6, edge +7, traffic +8, analytics +9), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
     with another `PORT_BASE`."""
     base = int(environ.get("PORT_BASE") or GATEWAY.port)
     return {

@@ -62,6 +62,8 @@ def part_environ(
     # Webhook receivers on the developer's machine work out of the box: plain http, loopback.
     environ.setdefault("WEBHOOK_ALLOW_HTTP", "true")
     environ.setdefault("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8, ::1/128")
+    # Likewise an App's origin on the developer's machine.
+    environ.setdefault("EDGE_ORIGIN_ALLOWED_NETWORKS", "127.0.0.0/8, ::1/128")
     return environ
 
 

@@ -8,7 +8,7 @@ from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
-from services.apps.views import agent_files, app_routes, apps, domains, legacy, resources
+from services.apps.views import agent_files, app_routes, apps, domains, edge, legacy, resources
 
 HANDLERS = (
     apps.apps_list,
@@ -43,6 +43,13 @@ INTERNAL_HANDLERS = (
     domains.internal_domains_by_host,
     agent_files.internal_app_published,
     internal_webhook_changes,
+    edge.internal_edge_host,
+    edge.internal_edge_site,
+    edge.internal_edge_page,
+    edge.internal_edge_llms_txt,
+    edge.internal_edge_llms_full_txt,
+    edge.internal_edge_sitemap,
+    edge.internal_edge_versions,
 )
 
 

@@ -18,7 +18,7 @@ from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, 
 from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
 from libs.common.health import READY_TIMEOUT_SECONDS
-from libs.contract.parts import BY_NAME, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
+from libs.contract.parts import BY_NAME, EDGE, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
 
 KUBERNETES_VERSION = "1.32.0"
 
@@ -147,8 +147,8 @@ def test_network_policies_follow_the_declared_calls():
     for part in PARTS:
         policy = policies[part.name]
         http = next(rule for rule in policy["ingress"] if rule["ports"] == [{"port": "http"}])
-        if part is GATEWAY:
-            assert "from" not in http  # the only part the outside reaches
+        if part in (GATEWAY, EDGE):
+            assert "from" not in http  # the parts the outside reaches: the API and the Apps' sites
         else:
             sources = {source["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for source in http["from"]}
             assert sources == {caller.name for caller in callers_of(part)}
@@ -162,7 +162,7 @@ def test_network_policies_follow_the_declared_calls():
         assert 5432 not in egress_ports  # every connection of a part, relays' included, goes through PgBouncer
         public = [rule for rule in policy["egress"] if "ipBlock" in rule.get("to", [{}])[0]
                   and rule["to"][0]["ipBlock"]["cidr"] == "0.0.0.0/0"]  # fmt: skip
-        assert bool(public) == part.public_egress, part.name  # webhook receivers: the events part only
+        assert bool(public) == part.public_egress, part.name  # webhook receivers and origins: events and edge
         for rule in public:
             assert {"10.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16"} <= set(rule["to"][0]["ipBlock"]["except"])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.client_address import parse_trusted_proxies, resolve_client_address
+from libs.common.client_address import parse_trusted_proxies, resolve_client_address
 from libs.common.settings import SettingsError
 
 PROXIES = parse_trusted_proxies("10.0.0.0/8, 192.168.1.1")

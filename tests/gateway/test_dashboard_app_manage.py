@@ -57,6 +57,7 @@ async def test_routes_are_listed_by_prefix_a_page_at_a_time_and_deleted_after_a_
 
     first = await page(client, f"{base}/routes")
     assert "/pricing" in first and "/docs/intro" in first and "/docs/setup" not in first  # oldest first
+    assert 'href="https://' not in first  # no verified domain: no page to link
     following = NEXT.search(first)
     assert following is not None
     second = await page(client, html.unescape(following.group(1)))
@@ -197,6 +198,9 @@ async def test_a_domain_shows_its_record_until_verified_and_the_app_its_llms_txt
     assert record["value"] not in shown and f'action="{verify}"' not in shown
     (stored,) = await api(client, key, "GET", f"/api/v1/apps/{app['id']}/domains")
     assert stored["verified"] is True
+    for path in ("", "llms.txt", "sitemap.xml", "robots.txt"):  # where the edge serves it now
+        assert f'href="https://{hostname}/{path}"' in shown
+    assert f'href="https://{hostname}/pricing"' in await page(client, f"{base}/routes")
 
 
 async def test_dashboard_files_are_served_by_content_hash_and_cached_for_a_year(stack: Stack):

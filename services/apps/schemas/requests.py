@@ -162,3 +162,7 @@ class RouteUpdate(ApiSchema):
     path = StrictString(validate=route_path_validators())
     target_id = UuidString()
     target_type = StrictString(validate=validate.OneOf(TARGET_TYPES))
+
+
+class EdgeVersionsQuery(ApiSchema):
+    app_ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
