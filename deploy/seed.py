@@ -150,23 +150,14 @@ async def _seed_identity(admin: str, key_file: Path) -> Demo:
     return Demo(key, USER["email"], password)
 
 
-async def _seed_content(admin: str) -> dict[str, str]:
-    """Site pages of the demo product, through the content service's own write path (events included);
-    answers the path -> id of the published ones."""
-    published: dict[str, str] = {}
+async def _seed_content(admin: str) -> None:
+    """Site pages of the demo product, through the content service's own write path (events included)."""
     async with _pool(admin, CONTENT) as pool, transaction(pool) as cur:
         for page in PAGES:
             values = dict(page)
             slug = values.pop("slug")
-            path = locate(slug, None).file_path
-            found = await documents.find_by_path(cur, PRODUCT["id"], path)
-            if found is None:
-                found = await editing.create_document(
-                    cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {}
-                )
-            if page["status"] == "published":
-                published[path] = str(found["id"])
-    return published
+            if await documents.find_by_path(cur, PRODUCT["id"], locate(slug, None).file_path) is None:
+                await editing.create_document(cur, ORGANIZATION["id"], PRODUCT["id"], slug, values, DomainChange(), {})
 
 
 async def _seed_simulations(admin: str) -> None:
@@ -276,7 +267,7 @@ async def _seed_traffic(admin: str) -> None:
 
 async def seed(admin: str, key_file: Path) -> Demo:
     demo = await _seed_identity(admin, key_file)
-    published = await _seed_content(admin)
+    await _seed_content(admin)
     await _seed_personas(admin)
     await seed_answers(admin, ORGANIZATION["id"], PRODUCT["id"])
     await _seed_apps(admin)
