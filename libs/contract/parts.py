@@ -110,8 +110,8 @@ BY_NAME: dict[str, Part] = {part.name: part for part in PARTS}
 def part_ports(environ: Mapping[str, str]) -> dict[str, int]:
     """The port each part listens on locally: `<PART>_PORT` (`GATEWAY_PORT`, ...) when set, else
     `PORT_BASE` plus the part's offset from the gateway's default port (gateway +0 ...
-    simulations +5, events +6, edge +7, traffic +8, analytics +9), where `PORT_BASE` defaults to 8080. A second copy runs beside the first
-    with another `PORT_BASE`."""
+    simulations +5, events +6, edge +7, traffic +8, analytics +9), where `PORT_BASE` defaults to
+    8080. A second copy runs beside the first with another `PORT_BASE`."""
     base = int(environ.get("PORT_BASE") or GATEWAY.port)
     return {
         part.name: int(environ.get(f"{part.name.upper()}_PORT") or base + part.port - GATEWAY.port) for part in PARTS
