@@ -29,6 +29,14 @@ COLLECTIONS = {
     "prompt-suggestions": "prompt_suggestion",
     "webhook-endpoints": "webhook_endpoint",
     "deliveries": "webhook_delivery",
+    "competitors": "competitor",
+    "prompts": "prompt",
+    "prompt-runs": "prompt_run",
+    "answers": "answer",
+    "tasks": "simulation_task",
+    "environments": "simulation_environment",
+    "runs": "simulation_run",
+    "events": "ai_traffic_event",
 }
 # A final action segment, as the past participle a log line reads.
 ACTIONS = {
@@ -40,6 +48,10 @@ ACTIONS = {
     "batch": "created",
     "regenerate": "regenerated",
     "app-config": "config_updated",
+    "archive": "archived",
+    "unarchive": "unarchived",
+    "cancel": "cancelled",
+    "reanalyse": "reanalysis_requested",
 }
 BY_METHOD = {"POST": "created", "PUT": "updated", "PATCH": "updated", "DELETE": "deleted"}
 # Routes whose path does not say what they do: (resource type, action).

@@ -323,7 +323,7 @@ SCHEMA_FIELDS: dict[str, str] = {
     "ReanalysisQueued.queued": "How many answers are queued for a new analysis.",
     "ReanalysisQueued.analysisVersion": "The version of the analysis rules the new analyses are made with.",
     "SuggestionReview.track": "With `accepted`: track the suggestion as a prompt of its product (once).",
-    "Suggestion.trackedPromptId": "The tracked prompt made from the suggestion (in a review's answer with `track`).",
+    "SuggestionReviewed.trackedPromptId": "The tracked prompt made from the suggestion (with `track`).",
     "PromptRunCreate.promptIds": (
         "The prompts to ask (active or paused, at most 100); left out, every active prompt of the product."
     ),
@@ -360,6 +360,7 @@ SCHEMA_FIELDS: dict[str, str] = {
         " accepted, as the contract leaves them open)."
     ),
     "Suggestion.status": "Where the suggestion stands in its review.",
+    "SuggestionReviewed.status": "Where the suggestion stands in its review.",
     "SuggestionReview.status": "The review's decision.",
     "AppDomain.type": "What the domain is used for.",
     "DomainCreate.type": "What the domain is used for.",
@@ -458,6 +459,41 @@ PARAMETERS: dict[str, str] = {
 
 # Example values where a field's type alone makes a poor one (patterns, free text).
 EXAMPLES: dict[str, Any] = {
+    # Brands, answers, engines, AI traffic and simulations.
+    "text": "The best documentation platforms for AI agents are Acme Docs and Globex.",
+    "aliases": ["Acme", "Acme Docs"],
+    "alias": "Acme Docs",
+    "engines": ["openai-search", "perplexity-sonar"],
+    "engine": "openai-search",
+    "model": "gpt-4.1-mini",
+    "vendor": "openai",
+    "goal": "Find the price of the Team plan.",
+    "referenceAnswer": "$29 per month",
+    "host": "docs.example.com",
+    "kind": "bm25",
+    "source": "ingested",
+    "key": "pricing",
+    "tag": "pricing",
+    "timeZone": "Europe/Paris",
+    "userAgent": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+    "clientNetwork": "203.0.113.0/24",
+    "referer": "https://chatgpt.com/",
+    "operator": "OpenAI",
+    "matchedBy": "rdns",
+    "referralPlatform": "chatgpt",
+    "granularity": "day",
+    "groupBy": "bot",
+    "patterns": ["GPTBot"],
+    "pattern": "GPTBot",
+    "docs": "https://platform.openai.com/docs/bots",
+    "rdnsSuffixes": [".openai.com"],
+    "rdnsSuffix": ".openai.com",
+    "signatureAgents": ["https://chatgpt.com"],
+    "signatureAgent": "https://chatgpt.com",
+    # The headers of a webhook delivery (Standard Webhooks).
+    "webhook-id": "6d1c9f2e-3b4a-4f7e-9a10-2c8b5e7d4f31",
+    "webhook-timestamp": "1764322200",
+    "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
     "slug": "docs-home",
     "name": "Docs site",
     "domain": "docs.example.com",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from libs.common.address_policy import Network, parse_networks
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
-from libs.contract.parts import WEBHOOK_SOURCES, Part
+from libs.contract.parts import Part
 
 
 def parse_flag(name: str, text: str) -> bool:
@@ -41,7 +41,14 @@ class EventsSettings(ServiceSettings):
         fields["db_pool_max"] = env.integer("EVENTS_DB_POOL_MAX", fields["db_pool_max"], minimum=1)
         return cls(
             **fields,
-            source_urls={source.name: env.part_url(source.name) for source in WEBHOOK_SOURCES},
+            # Each of WEBHOOK_SOURCES (tests/deploy/test_manifests.py holds the names to the parts list).
+            source_urls={
+                "gateway": env.part_url("gateway"),
+                "content": env.part_url("content"),
+                "apps": env.part_url("apps"),
+                "personas": env.part_url("personas"),
+                "simulations": env.part_url("simulations"),
+            },
             webhook_allow_http=parse_flag("WEBHOOK_ALLOW_HTTP", env.text("WEBHOOK_ALLOW_HTTP", "false")),
             webhook_allowed_networks=parse_networks(
                 "WEBHOOK_ALLOWED_NETWORKS", env.text("WEBHOOK_ALLOWED_NETWORKS", " ")

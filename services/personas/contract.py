@@ -43,7 +43,7 @@ ROUTES: tuple[Route, ...] = (
           query=personas.SuggestionListQuery, response=personas.SuggestionList, tag="Prompt suggestions"),
     Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", PART, "prompts:write",
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
-          body=personas.SuggestionReview, response=personas.Suggestion, tag="Prompt suggestions"),
+          body=personas.SuggestionReview, response=personas.SuggestionReviewed, tag="Prompt suggestions"),
     Route("GET", "/api/v1/products/{productId}/competitors", PART, "products:read", "competitors_list",
           "List a product's competitors, newest first", product_param="productId",
           query=tracking.PageQuery, response=tracking.CompetitorList, tag="Competitors"),

@@ -116,7 +116,11 @@ class Suggestion(ApiSchema):
     status = fields.String(required=True, validate=validate.OneOf(SUGGESTION_STATUSES))
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
-    # In the answer of a review with `track`: the tracked prompt made from the suggestion.
+
+
+class SuggestionReviewed(Suggestion):
+    """A review's answer: the suggestion, and with `track` the tracked prompt made from it."""
+
     tracked_prompt_id = fields.String()
 
 

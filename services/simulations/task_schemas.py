@@ -144,7 +144,9 @@ class AgentConfig(ApiSchema):
     )
     temperature = StrictNumber(load_default=0.0, validate=validate.Range(min=0, max=5), metadata=_described(
         "0 reads pages in rank order; above 0 the seed draws the order from the ranking's softmax."))  # fmt: skip
-    engine = StrictString(validate=validate.OneOf(ENGINES), metadata=_described("The AI engine of an `llm` agent."))
+    engine = StrictString(
+        validate=validate.OneOf(ENGINES), metadata=_described("The AI engine of an agent of the llm kind.")
+    )
 
 
 class EnvironmentCreate(ApiSchema):

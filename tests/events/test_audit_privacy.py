@@ -41,7 +41,7 @@ async def test_viewers_and_members_do_not_see_sign_ins_owners_and_admins_do(
     assert await sign_in(stack, email, password) == 303
     await tenant.call("POST", "/api/v1/webhook-endpoints", json={"url": "ftp://x", "events": ["*"]})  # a refusal
     seen = await until_audited(tenant, 3)  # the tenant's key holds every scope
-    assert {"session.sign_in", "webhook_endpoints_create"} <= {event["action"] for event in seen}
+    assert {"session.sign_in", "webhook_endpoint.created"} <= {event["action"] for event in seen}
     for role in ("owner", "admin"):
         signed = await trail_as(tenant, identity, role, "?action=session.sign_in")
         assert [event["result"] for event in signed] == ["success", "failure"], role
@@ -49,7 +49,7 @@ async def test_viewers_and_members_do_not_see_sign_ins_owners_and_admins_do(
     for role in ("member", "viewer"):
         trail = await trail_as(tenant, identity, role)
         assert "session.sign_in" not in {event["action"] for event in trail}, role
-        assert "webhook_endpoints_create" in {event["action"] for event in trail}, role
+        assert "webhook_endpoint.created" in {event["action"] for event in trail}, role
         assert await trail_as(tenant, identity, role, "?action=session.sign_in") == []
 
 

@@ -25,11 +25,13 @@ CONTENT_EVENTS = [
 PERSONA_EVENTS = ["persona.updated", "prompt_suggestions.regenerated"]
 KEY_EVENTS = ["api_key.created", "api_key.rotated", "api_key.revoked"]
 RUN_EVENTS = ["simulation.run.recorded"]
+# Received, verified and checked in tests/simulations/test_lifecycle.py.
+COMPLETED_RUN_EVENTS = ["simulation.run.completed"]
 
 
 def test_every_type_of_the_catalog_is_received_by_a_test():
     received_here = [*APP_EVENTS, *CONTENT_EVENTS, *PERSONA_EVENTS, *KEY_EVENTS, *RUN_EVENTS]
-    assert sorted([*received_here, *DOMAIN_EVENTS, *ROUTE_EVENTS]) == sorted(BY_TYPE)
+    assert sorted([*received_here, *DOMAIN_EVENTS, *ROUTE_EVENTS, *COMPLETED_RUN_EVENTS]) == sorted(BY_TYPE)
 
 
 async def received(receiver: Receiver, endpoint: dict[str, Any], count: int) -> list[dict[str, Any]]:

@@ -76,6 +76,8 @@ PATH_IDS = {
     "competitorId": "competitor",
     "promptId": "prompt",
     "answerId": "answer",
+    "taskId": "task",
+    "environmentId": "environment",
 }
 
 

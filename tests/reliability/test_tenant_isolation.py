@@ -66,6 +66,8 @@ async def organization_a(
         "persona": persona["id"],
         "suggestion": suggestions["ids"][0],
         "run": run["id"],
+        "task": environment["task"]["id"],
+        "environment": environment["id"],
         "endpoint": endpoint["id"],
         "delivery": delivery["id"],
         "competitor": competitor["id"],
