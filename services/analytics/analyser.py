@@ -16,6 +16,7 @@ from psycopg2.extras import Json
 
 from libs.common import errors
 from libs.common.db import Row, fetch_all, fetch_value, transaction
+from services.analytics import rollups
 from services.analytics.analysis.analyse import ANALYSIS_VERSION, Analysis, analyse
 from services.analytics.brand_sets import BRAND, BrandSet, BrandSets
 
@@ -40,7 +41,9 @@ def run(answer: Row, found: BrandSet) -> Analysis:
 
 
 async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
-    """Write an analysis of `answer` and make it the current one; its id."""
+    """Write an analysis of `answer` and make it the current one, moving the daily rollups from
+    its previous analysis to this one; its id."""
+    previous = await fetch_value(cur, "SELECT analysis_id::text FROM answers WHERE id = %s", (answer["id"],))
     analysis_id: str = await fetch_value(
         cur,
         "INSERT INTO analyses (answer_id, organization_id, version, competitor_set_version, brand)"
@@ -111,6 +114,7 @@ async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
         "UPDATE answers SET analysis_id = %s, reanalyse = false, analysis_attempts = 0 WHERE id = %s",
         (analysis_id, answer["id"]),
     )
+    await rollups.move(cur, previous, analysis_id)
     return analysis_id
 
 

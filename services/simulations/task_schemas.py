@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, Ratio
 from libs.common.validators import JsonInteger, StrictBoolean, StrictNumber, StrictString, UuidString, length
 from services.simulations.agent.kinds import ENGINES, KINDS
 from services.simulations.agent.scoring import CRITERION_TYPES
@@ -219,12 +219,6 @@ class AnalyticsQuery(ApiSchema):
         "The range's end, excluded (ISO 8601 with a zone); default now."))  # fmt: skip
     task_id = UuidString(metadata=_described("Only this task's runs."))
     environment_id = UuidString(metadata=_described("Only this environment's runs."))
-
-
-class Ratio(ApiSchema):
-    value = fields.Float(required=True, allow_none=True, metadata=_described("count / total; null when total is 0."))
-    count = fields.Integer(required=True, metadata=_described("The numerator."))
-    total = fields.Integer(required=True, metadata=_described("The denominator."))
 
 
 class PassHatK(Ratio):
