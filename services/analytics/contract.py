@@ -45,4 +45,8 @@ ROUTES: tuple[Route, ...] = (
           "The brand's and each competitor's visibility, share of voice, average position, sentiment and citation"
           " rate over [from, to) in UTC days, beside the period before", product_param="productId",
           query=report_schemas.OverviewQuery, response=report_schemas.Overview, tag="Analytics"),
+    Route("POST", "/api/v1/analytics/query", PART, "analytics:read", "analytics_query",
+          "A report of a product's brands over [from, to) in UTC days, by day, week (from Monday) or month, or per"
+          " engine, with filters; a read (POST for the body)", product_body="productId",
+          body=report_schemas.AnalyticsQuery, response=report_schemas.QueryResult, status=200, tag="Analytics"),
 )  # fmt: skip

@@ -7,9 +7,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from marshmallow import ValidationError, fields, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.schemas import ApiSchema, Ratio
+from libs.common.validators import UuidString, is_uuid
+from services.analytics.brand_sets import BRAND
 
 # The longest period a report reads.
 PERIOD_MAX_DAYS = 366
@@ -118,3 +120,75 @@ class Overview(ApiSchema):
     answers = fields.Nested(PeriodAnswers, required=True)
     previous_answers = fields.Nested(PeriodAnswers, required=True)
     brands = fields.List(fields.Nested(OverviewBrand), required=True)
+
+
+# What a report's filters may name, and the values each takes.
+FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand")
+FILTER_VALUES_MAX = 100
+
+
+def _filter_value(field: str, value: Any) -> str | None:
+    """Why `value` cannot be a value of `field`; None when it can."""
+    if field == "competitorSetVersion":
+        return None if isinstance(value, int) and not isinstance(value, bool) and value > 0 else "A positive integer."
+    if not isinstance(value, str):
+        return "A string."
+    if field in ("promptId", "topicId") and not is_uuid(value):
+        return "Not a valid UUID."
+    if field == "brand" and value != BRAND and not is_uuid(value):
+        return "brand (the product's own) or a competitor's id."
+    if field == "engine" and not 1 <= len(value) <= 100:
+        return "Not a valid engine."
+    return None
+
+
+class QueryFilter(ApiSchema):
+    field = fields.String(required=True, validate=validate.OneOf(FILTER_FIELDS))
+    operator = fields.String(required=True, validate=validate.OneOf(("eq", "in")))
+    values = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=FILTER_VALUES_MAX))
+
+    @validates_schema
+    def _values(self, data: dict[str, Any], **_: Any) -> None:
+        if data["operator"] == "eq" and len(data["values"]) != 1:
+            raise ValidationError("eq takes exactly one value; in takes several.", "values")
+        for value in data["values"]:
+            if (problem := _filter_value(data["field"], value)) is not None:
+                raise ValidationError(problem, "values")
+
+
+class AnalyticsQuery(ApiSchema):
+    report = fields.String(required=True, validate=validate.OneOf(("brands", "engines")))
+    product_id = UuidString(required=True)
+    from_ = fields.Date(data_key="from", required=True)
+    to = fields.Date(required=True)
+    # Rollups are kept by UTC day: that is the zone every report is read in.
+    time_zone = fields.String(load_default="UTC", validate=validate.OneOf(("UTC",), error="Only UTC is served."))
+    # Weeks start on Monday; none (left out): the whole period as one row.
+    granularity = fields.String(load_default=None, validate=validate.OneOf(("day", "week", "month")))
+    filters = fields.List(fields.Nested(QueryFilter), load_default=list, validate=validate.Length(max=20))
+
+    @validates_schema
+    def _period(self, data: dict[str, Any], **_: Any) -> None:
+        if "from_" in data and "to" in data:
+            check_period(data["from_"], data["to"])
+
+
+class QueryRow(ApiSchema):
+    period = fields.Nested(DayPeriod, required=True)
+    # Only in the engines report.
+    engine = fields.String()
+    kind = fields.String(required=True)
+    competitor_id = fields.String(required=True, allow_none=True)
+    # The name the latest analysis looked for.
+    name = fields.String(required=True, allow_none=True)
+    competitor_set_versions = fields.List(fields.Integer(), required=True)
+    answers = fields.Nested(PeriodAnswers, required=True)
+    metrics = fields.Nested(BrandMetrics, required=True)
+
+
+class QueryResult(ApiSchema):
+    report = fields.String(required=True)
+    time_zone = fields.String(required=True)
+    week_starts = fields.String(required=True)
+    granularity = fields.String(required=True, allow_none=True)
+    items = fields.List(fields.Nested(QueryRow), required=True)

@@ -7,15 +7,17 @@ from aiohttp import web
 
 from libs.common.db import cursor
 from libs.common.encoding import json_response
-from libs.common.schemas import load_query
+from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
-from services.analytics import overview
+from services.analytics import overview, report_query
 from services.analytics.brand_sets import BRAND
-from services.analytics.report_schemas import Overview, OverviewQuery, default_period
+from services.analytics.report_schemas import AnalyticsQuery, Overview, OverviewQuery, QueryResult, default_period
 from services.analytics.state import PERSONAS
 
 OVERVIEW_QUERY = OverviewQuery()
 OVERVIEW = Overview()
+ANALYTICS_QUERY = AnalyticsQuery()
+QUERY_RESULT = QueryResult()
 
 
 async def analytics_overview(request: web.Request) -> web.Response:
@@ -39,4 +41,21 @@ async def analytics_overview(request: web.Request) -> web.Response:
         "answers": answers[True],
         "previous_answers": answers[False],
         "brands": brands,
+    }))  # fmt: skip
+
+
+async def analytics_query(request: web.Request) -> web.Response:
+    """POST /api/v1/analytics/query: a report over `[from, to)` (UTC days), by day, week or month;
+    a read, POST for its body."""
+    caller = caller_of(request)
+    query = await load_json(request, ANALYTICS_QUERY)
+    product = caller.checked_product(query["product_id"])
+    async with cursor(request.app[DB_POOL]) as cur:
+        items = await report_query.run(cur, caller.org.id, product.id, query)
+    return json_response(QUERY_RESULT.dump({
+        "report": query["report"],
+        "time_zone": "UTC",
+        "week_starts": "monday",
+        "granularity": query["granularity"],
+        "items": items,
     }))  # fmt: skip

@@ -18,6 +18,7 @@ HANDLERS = (
     run_views.prompt_runs_get,
     run_views.prompt_runs_cancel,
     report_views.analytics_overview,
+    report_views.analytics_query,
 )
 
 

@@ -1,0 +1,120 @@
+"""`POST /api/v1/analytics/query`: a product's brands over a period of UTC days, by day, week
+(from Monday) or month, or per engine, read from the daily rollups. Filters narrow the rollup rows
+before anything is summed, except `brand`, which picks the rows answered: share of voice stays
+over every tracked brand."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+from typing import Any
+
+from psycopg2 import sql
+
+from libs.common.db import fetch_all
+from services.analytics.brand_sets import BRAND
+from services.analytics.overview import EMPTY_BRAND, brand_metrics
+
+# The rollup column each filter field names.
+COLUMNS = {"engine": "engine", "promptId": "prompt_id", "topicId": "topic_id",
+           "competitorSetVersion": "competitor_set_version"}  # fmt: skip
+BUCKETS = {
+    None: sql.SQL("%(start)s::date"),
+    "day": sql.SQL("day"),
+    "week": sql.SQL("date_trunc('week', day)::date"),
+    "month": sql.SQL("date_trunc('month', day)::date"),
+}
+ANSWERS = """
+SELECT {bucket} AS bucket, {engine} AS engine, sum(answers)::bigint AS answers,
+       sum(citing_answers)::bigint AS citing_answers
+FROM rollup_answers WHERE {where} GROUP BY 1, 2
+"""
+BRANDS = """
+SELECT {bucket} AS bucket, {engine} AS engine, brand_key, sum(mentioning_answers)::bigint AS mentioning_answers,
+       sum(mentions)::bigint AS mentions, sum(position_sum)::bigint AS position_sum,
+       sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
+       sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers,
+       array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
+FROM rollup_brands WHERE {where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+"""
+# The name each brand was last looked for under (the brand's, or a competitor's, even one since removed).
+NAMES = """
+SELECT %(brand)s AS key, (
+    SELECT name FROM brand_mentions WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
+      AND kind = 'brand' ORDER BY answered_at DESC LIMIT 1
+) AS name
+UNION ALL
+SELECT key, (
+    SELECT name FROM brand_mentions WHERE organization_id = %(organization_id)s AND competitor_id = key::uuid
+    ORDER BY answered_at DESC LIMIT 1
+) FROM unnest(%(competitors)s::text[]) AS key
+"""
+
+
+def bucket_end(start: date, granularity: str | None, end: date) -> date:
+    """Where the bucket starting at `start` ends, clipped to the period's end."""
+    if granularity == "day":
+        stop = start + timedelta(days=1)
+    elif granularity == "week":
+        stop = start + timedelta(days=7)
+    elif granularity == "month":
+        stop = date(start.year + start.month // 12, start.month % 12 + 1, 1)
+    else:
+        stop = end
+    return min(stop, end)
+
+
+def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed:
+    """The rollup rows in scope: the product's, in the period, and through every filter but brand."""
+    clauses = [sql.SQL("organization_id = %(organization_id)s AND product_id = %(product_id)s"
+                       " AND day >= %(start)s AND day < %(end)s")]  # fmt: skip
+    for index, item in enumerate(filters):
+        if item["field"] in COLUMNS:
+            name = f"filter_{index}"
+            params[name] = item["values"]
+            clauses.append(sql.SQL("{} = ANY(%({})s)").format(sql.Identifier(COLUMNS[item["field"]]), sql.SQL(name)))
+    return sql.SQL(" AND ").join(clauses)
+
+
+async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
+    """The report's rows, by bucket, engine (the engines report) and brand."""
+    params: dict[str, Any] = {"organization_id": organization_id, "product_id": product_id,
+                              "start": query["from_"], "end": query["to"]}  # fmt: skip
+    parts = {
+        "bucket": BUCKETS[query["granularity"]],
+        "engine": sql.SQL("engine" if query["report"] == "engines" else "NULL::text"),
+        "where": where(query["filters"], params),
+    }
+    answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(**parts), params)
+    brand_rows = await fetch_all(cur, sql.SQL(BRANDS).format(**parts), params)
+    answers = {(row["bucket"], row["engine"]): row for row in answer_rows}
+    all_mentions: dict[tuple[date, str | None], int] = defaultdict(int)
+    for row in brand_rows:
+        all_mentions[row["bucket"], row["engine"]] += row["mentions"]
+    picked = [set(item["values"]) for item in query["filters"] if item["field"] == "brand"]
+    keys = sorted({row["brand_key"] for row in brand_rows if all(row["brand_key"] in values for values in picked)},
+                  key=lambda key: (key != BRAND, key))  # fmt: skip
+    by_group = {(row["bucket"], row["engine"], row["brand_key"]): row for row in brand_rows}
+    names = {row["key"]: row["name"] for row in await fetch_all(cur, NAMES, {
+        **params, "brand": BRAND, "competitors": [key for key in keys if key != BRAND],
+    })}  # fmt: skip
+    items = []
+    # Every brand in every group that has answers: a brand not named there is named by none of them.
+    for group in sorted(answers, key=lambda group: (group[0], group[1] or "")):
+        counted = answers[group]
+        for key in keys:
+            row = by_group.get((*group, key), {**EMPTY_BRAND, "versions": []})
+            item = {
+                "period": {"from_": max(group[0], query["from_"]),
+                           "to": bucket_end(group[0], query["granularity"], query["to"])},
+                "kind": "brand" if key == BRAND else "competitor",
+                "competitor_id": None if key == BRAND else key,
+                "name": names.get(key),
+                "competitor_set_versions": row["versions"],
+                "answers": {"answers": counted["answers"], "citing_answers": counted["citing_answers"]},
+                "metrics": brand_metrics(row, counted, all_mentions[group]),
+            }  # fmt: skip
+            if query["report"] == "engines":
+                item["engine"] = group[1]
+            items.append(item)
+    return items

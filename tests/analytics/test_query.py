@@ -1,0 +1,106 @@
+"""The analytics query through the gateway: brands by day, week (from Monday) and month, per
+engine, filtered before summing, each ratio with its counts; bad bodies are 422s naming the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.analytics.conftest import Collector
+
+
+async def query(collector: Collector, **body: Any) -> tuple[int, Any]:
+    return await collector.tenant.call(
+        "POST", "/api/v1/analytics/query",
+        json={"report": "brands", "productId": collector.tenant.product["id"], **body},
+    )  # fmt: skip
+
+
+async def sent(collector: Collector) -> None:
+    answers = [
+        # Wednesday 2026-11-18 and Friday 2026-11-20: the week of Monday 2026-11-16.
+        ("Acme is great.", {"answeredAt": "2026-11-18T10:00:00Z"}),
+        ("Globex, then Acme.", {"answeredAt": "2026-11-20T10:00:00Z", "engine": "perplexity-sonar"}),
+        # Monday 2026-11-23: the next week.
+        ("Globex only.", {"answeredAt": "2026-11-23T10:00:00Z"}),
+        ("Acme.", {"answeredAt": "2026-11-23T11:00:00Z", "status": "refused"}),
+    ]
+    for text, fields in answers:
+        stored = await collector.send(text, **fields)
+        await collector.analysed(stored["id"])
+
+
+def rows(answer: Any) -> list[tuple[Any, ...]]:
+    return [
+        (item["period"]["from"], item["period"]["to"], item.get("engine"), item["name"],
+         item["metrics"]["visibility"]["count"], item["metrics"]["visibility"]["total"],
+         item["metrics"]["shareOfVoice"]["count"], item["metrics"]["shareOfVoice"]["total"])
+        for item in answer["data"]["items"]
+    ]  # fmt: skip
+
+
+async def test_brands_by_week_from_monday_clipped_to_the_period(collector: Collector):
+    await sent(collector)
+    status, answer = await query(collector, **{"from": "2026-11-17", "to": "2026-11-24"}, granularity="week")
+    assert status == 200, answer
+    assert (answer["data"]["timeZone"], answer["data"]["weekStarts"]) == ("UTC", "monday")
+    assert rows(answer) == [
+        ("2026-11-17", "2026-11-23", None, "Acme", 2, 2, 2, 3),
+        ("2026-11-17", "2026-11-23", None, "Globex", 1, 2, 1, 3),
+        ("2026-11-23", "2026-11-24", None, "Acme", 0, 1, 0, 1),
+        ("2026-11-23", "2026-11-24", None, "Globex", 1, 1, 1, 1),
+    ]
+    first = answer["data"]["items"][0]
+    assert first["competitorSetVersions"] == [2] and first["kind"] == "brand"
+    assert first["metrics"]["averagePosition"] == {"value": 1.5, "sum": 3, "count": 2}
+
+
+async def test_engines_and_filters_narrow_before_summing(collector: Collector):
+    await sent(collector)
+    period = {"from": "2026-11-16", "to": "2026-11-30"}
+    status, answer = await query(collector, report="engines", **period)
+    assert status == 200, answer
+    assert [row[2:] for row in rows(answer)] == [
+        ("openai-search", "Acme", 1, 2, 1, 2),
+        ("openai-search", "Globex", 1, 2, 1, 2),
+        ("perplexity-sonar", "Acme", 1, 1, 1, 2),
+        ("perplexity-sonar", "Globex", 1, 1, 1, 2),
+    ]
+    filters = [{"field": "engine", "operator": "eq", "values": ["openai-search"]},
+               {"field": "brand", "operator": "in", "values": ["brand"]}]  # fmt: skip
+    status, answer = await query(collector, granularity="day", filters=filters, **period)
+    assert status == 200, answer
+    assert rows(answer) == [
+        ("2026-11-18", "2026-11-19", None, "Acme", 1, 1, 1, 1),
+        ("2026-11-23", "2026-11-24", None, "Acme", 0, 1, 0, 1),
+    ]
+    status, answer = await query(collector, granularity="month", **period)
+    assert [row[:2] for row in rows(answer)] == [("2026-11-16", "2026-11-30")] * 2
+
+
+async def test_another_organizations_product_is_not_read(collector: Collector, stranger: Collector):
+    body = {"report": "brands", "productId": collector.tenant.product["id"], "from": "2026-11-01", "to": "2026-11-30"}
+    status, _ = await stranger.tenant.call("POST", "/api/v1/analytics/query", json=body)
+    assert status == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "details"),
+    [
+        ({"report": "prompts"}, {"report": "Must be one of: brands, engines."}),
+        ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
+        ({"granularity": "hour"}, {"granularity": "Must be one of: day, week, month."}),
+        ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
+        ({"metric": "x"}, {"metric": "Unknown field."}),
+        ({"filters": [{"field": "country", "operator": "eq", "values": ["x"]}]},
+         {"filters.0.field": "Must be one of: engine, promptId, topicId, competitorSetVersion, brand."}),
+        ({"filters": [{"field": "engine", "operator": "eq", "values": ["a", "b"]}]},
+         {"filters.0.values": "eq takes exactly one value; in takes several."}),
+        ({"filters": [{"field": "promptId", "operator": "in", "values": ["nope"]}]},
+         {"filters.0.values": "Not a valid UUID."}),
+    ],
+)  # fmt: skip
+async def test_a_bad_query_is_422_naming_the_field(collector: Collector, body: dict[str, Any], details):
+    status, answer = await query(collector, **{"from": "2026-11-01", "to": "2026-11-30", **body})
+    assert (status, answer["details"]) == (422, details)
