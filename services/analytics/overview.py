@@ -16,7 +16,8 @@ from services.analytics.brand_sets import BRAND
 METRICS = ("visibility", "share_of_voice", "average_position", "sentiment", "citation_rate")
 
 ANSWERS = """
-SELECT day >= %(start)s AS current, sum(answers)::bigint AS answers, sum(citing_answers)::bigint AS citing_answers
+SELECT day >= %(start)s AS current, sum(answers)::bigint AS answers, sum(citing_answers)::bigint AS citing_answers,
+       array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM rollup_answers
 WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
   AND day >= %(previous)s AND day < %(end)s
@@ -44,6 +45,17 @@ EMPTY_BRAND = {
 }  # fmt: skip
 
 
+def period_answers(row: Row | None) -> dict[str, Any]:
+    """A period's answers counted (from a summed rollup row; None: no answer)."""
+    if row is None:
+        return {"answers": 0, "citing_answers": 0, "competitor_set_versions": []}
+    return {
+        "answers": row["answers"],
+        "citing_answers": row["citing_answers"],
+        "competitor_set_versions": row["versions"],
+    }
+
+
 def brand_metrics(row: Row, answers: Row, all_mentions: int) -> dict[str, Any]:
     """One brand's numbers over a period, from its summed rollup row and the period's answers."""
     return {
@@ -60,9 +72,9 @@ def overview(
 ) -> tuple[dict[bool, Row], list[dict[str, Any]]]:
     """The period's and the previous period's answers (by `current`), and each tracked brand's
     (key, name) numbers in both, the product's brand first."""
-    answers = {current: {"answers": 0, "citing_answers": 0} for current in (True, False)}
+    answers = {current: period_answers(None) for current in (True, False)}
     for row in answer_rows:
-        answers[row["current"]] = {"answers": row["answers"], "citing_answers": row["citing_answers"]}
+        answers[row["current"]] = period_answers(row)
     by_key: dict[tuple[bool, str], Row] = {(row["current"], row["brand_key"]): row for row in brand_rows}
     # Share of voice is over every tracked brand mentioned, competitors since removed included.
     all_mentions = {True: 0, False: 0}

@@ -13,7 +13,7 @@ from psycopg2 import sql
 
 from libs.common.db import fetch_all
 from services.analytics.brand_sets import BRAND
-from services.analytics.overview import EMPTY_BRAND, brand_metrics
+from services.analytics.overview import EMPTY_BRAND, brand_metrics, period_answers
 
 # The rollup column each filter field names.
 COLUMNS = {"engine": "engine", "promptId": "prompt_id", "topicId": "topic_id",
@@ -26,15 +26,15 @@ BUCKETS = {
 }
 ANSWERS = """
 SELECT {bucket} AS bucket, {engine} AS engine, sum(answers)::bigint AS answers,
-       sum(citing_answers)::bigint AS citing_answers
+       sum(citing_answers)::bigint AS citing_answers,
+       array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM rollup_answers WHERE {where} GROUP BY 1, 2
 """
 BRANDS = """
 SELECT {bucket} AS bucket, {engine} AS engine, brand_key, sum(mentioning_answers)::bigint AS mentioning_answers,
        sum(mentions)::bigint AS mentions, sum(position_sum)::bigint AS position_sum,
        sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
-       sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers,
-       array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
+       sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers
 FROM rollup_brands WHERE {where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 """
 # The name each brand was last looked for under (the brand's, or a competitor's, even one since removed).
@@ -103,15 +103,14 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
     for group in sorted(answers, key=lambda group: (group[0], group[1] or "")):
         counted = answers[group]
         for key in keys:
-            row = by_group.get((*group, key), {**EMPTY_BRAND, "versions": []})
+            row = by_group.get((*group, key), EMPTY_BRAND)
             item = {
                 "period": {"from_": max(group[0], query["from_"]),
                            "to": bucket_end(group[0], query["granularity"], query["to"])},
                 "kind": "brand" if key == BRAND else "competitor",
                 "competitor_id": None if key == BRAND else key,
                 "name": names.get(key),
-                "competitor_set_versions": row["versions"],
-                "answers": {"answers": counted["answers"], "citing_answers": counted["citing_answers"]},
+                "answers": period_answers(counted),
                 "metrics": brand_metrics(row, counted, all_mentions[group]),
             }  # fmt: skip
             if query["report"] == "engines":

@@ -110,6 +110,8 @@ class PeriodAnswers(ApiSchema):
     # Completed answers (failed, empty and refused ones count nowhere), and those citing a page.
     answers = fields.Integer(required=True)
     citing_answers = fields.Integer(required=True)
+    # The competitor-set versions the answers were analysed under.
+    competitor_set_versions = fields.List(fields.Integer(), required=True)
 
 
 class Overview(ApiSchema):
@@ -181,7 +183,6 @@ class QueryRow(ApiSchema):
     competitor_id = fields.String(required=True, allow_none=True)
     # The name the latest analysis looked for.
     name = fields.String(required=True, allow_none=True)
-    competitor_set_versions = fields.List(fields.Integer(), required=True)
     answers = fields.Nested(PeriodAnswers, required=True)
     metrics = fields.Nested(BrandMetrics, required=True)
 

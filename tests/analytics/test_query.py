@@ -52,7 +52,7 @@ async def test_brands_by_week_from_monday_clipped_to_the_period(collector: Colle
         ("2026-11-23", "2026-11-24", None, "Globex", 1, 1, 1, 1),
     ]
     first = answer["data"]["items"][0]
-    assert first["competitorSetVersions"] == [2] and first["kind"] == "brand"
+    assert first["answers"]["competitorSetVersions"] == [2] and first["kind"] == "brand"
     assert first["metrics"]["averagePosition"] == {"value": 1.5, "sum": 3, "count": 2}
 
 
