@@ -13,6 +13,12 @@ from libs.common.schemas import ApiSchema, Ratio
 from libs.common.validators import UuidString, is_uuid
 from services.analytics.brand_sets import BRAND
 
+
+def about(text: str) -> dict[str, Any]:
+    """A field's OpenAPI description."""
+    return {"description": text}
+
+
 # The longest period a report reads.
 PERIOD_MAX_DAYS = 366
 # The period of an overview asked without one: the last 30 days, today included.
@@ -33,8 +39,13 @@ def check_period(start: date, end: date, field: str = "to") -> None:
 
 
 class OverviewQuery(ApiSchema):
-    from_ = fields.Date(data_key="from")
-    to = fields.Date()
+    from_ = fields.Date(
+        data_key="from",
+        metadata=about("The period's first UTC day, included (YYYY-MM-DD); with to, or neither: the last 30 days."),
+    )
+    to = fields.Date(
+        metadata=about("The day after the period's last, excluded (YYYY-MM-DD): the period is [from, to) in UTC.")
+    )
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -45,83 +56,147 @@ class OverviewQuery(ApiSchema):
 
 
 class WilsonInterval(ApiSchema):
-    low = fields.Float(required=True)
-    high = fields.Float(required=True)
+    low = fields.Float(required=True, metadata=about("The lower bound of the Wilson score interval at 95%."))
+    high = fields.Float(required=True, metadata=about("The upper bound of the Wilson score interval at 95%."))
 
 
 class Proportion(Ratio):
     # The Wilson score interval at 95%; null without a denominator.
-    interval = fields.Nested(WilsonInterval, required=True, allow_none=True)
+    interval = fields.Nested(
+        WilsonInterval,
+        required=True,
+        allow_none=True,
+        metadata=about("The Wilson score interval at 95%; null when total is 0."),
+    )
 
 
 class ShareOfVoice(Proportion):
-    basis = fields.String(required=True)
+    basis = fields.String(
+        required=True,
+        metadata=about("What the total counts: mentions of every tracked brand (the product's and its competitors')."),
+    )
 
 
 class MeanOf(ApiSchema):
-    value = fields.Float(required=True, allow_none=True)
-    sum = fields.Float(required=True)
-    count = fields.Integer(required=True)
+    value = fields.Float(required=True, allow_none=True, metadata=about("sum / count; null when count is 0."))
+    sum = fields.Float(required=True, metadata=about("The sum of the values averaged."))
+    count = fields.Integer(required=True, metadata=about("How many values are averaged."))
 
 
 class SentimentLabels(ApiSchema):
-    positive = fields.Integer(required=True)
-    neutral = fields.Integer(required=True)
-    negative = fields.Integer(required=True)
+    positive = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a positive tone."))
+    neutral = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a neutral tone."))
+    negative = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a negative tone."))
 
 
 class SentimentMean(MeanOf):
-    labels = fields.Nested(SentimentLabels, required=True)
+    labels = fields.Nested(
+        SentimentLabels, required=True, metadata=about("How many answers mentioning the brand took each tone.")
+    )
 
 
 class BrandMetrics(ApiSchema):
-    visibility = fields.Nested(Proportion, required=True)
-    share_of_voice = fields.Nested(ShareOfVoice, required=True)
-    average_position = fields.Nested(MeanOf, required=True)
-    sentiment = fields.Nested(SentimentMean, required=True)
-    citation_rate = fields.Nested(Proportion, required=True)
+    visibility = fields.Nested(
+        Proportion, required=True, metadata=about("Answers mentioning the brand, of the completed answers.")
+    )
+    share_of_voice = fields.Nested(
+        ShareOfVoice, required=True, metadata=about("Mentions of the brand, of the mentions of every tracked brand.")
+    )
+    average_position = fields.Nested(
+        MeanOf,
+        required=True,
+        metadata=about(
+            "The brand's position (1: named first among the tracked brands), over the answers mentioning it."
+        ),
+    )
+    sentiment = fields.Nested(
+        SentimentMean,
+        required=True,
+        metadata=about(
+            "The mean sentiment score (-1 to 1) over the answers mentioning the brand, with each tone's count."
+        ),
+    )
+    citation_rate = fields.Nested(
+        Proportion,
+        required=True,
+        metadata=about("Answers citing a page of the brand's domains, of the answers citing any page."),
+    )
 
 
 class BrandChange(ApiSchema):
     """Each value minus the previous period's; null when either is missing."""
 
-    visibility = fields.Float(required=True, allow_none=True)
-    share_of_voice = fields.Float(required=True, allow_none=True)
-    average_position = fields.Float(required=True, allow_none=True)
-    sentiment = fields.Float(required=True, allow_none=True)
-    citation_rate = fields.Float(required=True, allow_none=True)
+    visibility = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata=about("The visibility minus the previous period's; null when either is missing."),
+    )
+    share_of_voice = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata=about("The share of voice minus the previous period's; null when either is missing."),
+    )
+    average_position = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata=about("The average position minus the previous period's; null when either is missing."),
+    )
+    sentiment = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata=about("The mean sentiment minus the previous period's; null when either is missing."),
+    )
+    citation_rate = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata=about("The citation rate minus the previous period's; null when either is missing."),
+    )
 
 
 class OverviewBrand(ApiSchema):
-    kind = fields.String(required=True)
-    competitor_id = fields.String(required=True, allow_none=True)
-    name = fields.String(required=True)
-    current = fields.Nested(BrandMetrics, required=True)
-    previous = fields.Nested(BrandMetrics, required=True)
-    change = fields.Nested(BrandChange, required=True)
+    kind = fields.String(required=True, metadata=about("`brand` (the product's own) or `competitor`."))
+    competitor_id = fields.String(
+        required=True, allow_none=True, metadata=about("The competitor's id; null for the product's brand.")
+    )
+    name = fields.String(required=True, metadata=about("The brand's or competitor's name."))
+    current = fields.Nested(BrandMetrics, required=True, metadata=about("The numbers of the period asked."))
+    previous = fields.Nested(
+        BrandMetrics, required=True, metadata=about("The numbers of the period of the same length just before.")
+    )
+    change = fields.Nested(BrandChange, required=True, metadata=about("Each number minus the previous period's."))
 
 
 class DayPeriod(ApiSchema):
-    from_ = fields.Date(data_key="from", required=True)
-    to = fields.Date(required=True)
+    from_ = fields.Date(data_key="from", required=True, metadata=about("The first UTC day, included."))
+    to = fields.Date(required=True, metadata=about("The day after the last, excluded."))
 
 
 class PeriodAnswers(ApiSchema):
     # Completed answers (failed, empty and refused ones count nowhere), and those citing a page.
-    answers = fields.Integer(required=True)
-    citing_answers = fields.Integer(required=True)
+    answers = fields.Integer(
+        required=True, metadata=about("Completed answers (failed, empty and refused ones count nowhere).")
+    )
+    citing_answers = fields.Integer(required=True, metadata=about("Completed answers citing at least one page."))
     # The competitor-set versions the answers were analysed under.
-    competitor_set_versions = fields.List(fields.Integer(), required=True)
+    competitor_set_versions = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata=about("The competitor-set versions these answers were analysed under."),
+    )
 
 
 class Overview(ApiSchema):
-    product_id = fields.String(required=True)
-    time_zone = fields.String(required=True)
-    period = fields.Nested(DayPeriod, required=True)
-    previous_period = fields.Nested(DayPeriod, required=True)
-    answers = fields.Nested(PeriodAnswers, required=True)
-    previous_answers = fields.Nested(PeriodAnswers, required=True)
-    brands = fields.List(fields.Nested(OverviewBrand), required=True)
+    product_id = fields.String(required=True, metadata=about("The product's id."))
+    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
+    period = fields.Nested(DayPeriod, required=True, metadata=about("The period asked: [from, to)."))
+    previous_period = fields.Nested(
+        DayPeriod, required=True, metadata=about("The period of the same length just before.")
+    )
+    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The period's answers."))
+    previous_answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
+    brands = fields.List(
+        fields.Nested(OverviewBrand), required=True, metadata=about("The product's brand, then each competitor.")
+    )
 
 
 # What a report's filters may name, and the values each takes.
@@ -145,9 +220,25 @@ def _filter_value(field: str, value: Any) -> str | None:
 
 
 class QueryFilter(ApiSchema):
-    field = fields.String(required=True, validate=validate.OneOf(FILTER_FIELDS))
-    operator = fields.String(required=True, validate=validate.OneOf(("eq", "in")))
-    values = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=FILTER_VALUES_MAX))
+    field = fields.String(
+        required=True,
+        validate=validate.OneOf(FILTER_FIELDS),
+        metadata=about(
+            "What is filtered: `engine`, `promptId`, `topicId`, `competitorSetVersion` or `brand` (`brand`"
+            " or a competitor's id; it picks rows, share of voice stays over every brand)."
+        ),
+    )
+    operator = fields.String(
+        required=True,
+        validate=validate.OneOf(("eq", "in")),
+        metadata=about("`eq` (one value) or `in` (any of the values)."),
+    )
+    values = fields.List(
+        fields.Raw(),
+        required=True,
+        validate=validate.Length(min=1, max=FILTER_VALUES_MAX),
+        metadata=about("The values kept (at most 100)."),
+    )
 
     @validates_schema
     def _values(self, data: dict[str, Any], **_: Any) -> None:
@@ -159,15 +250,38 @@ class QueryFilter(ApiSchema):
 
 
 class AnalyticsQuery(ApiSchema):
-    report = fields.String(required=True, validate=validate.OneOf(("brands", "engines")))
-    product_id = UuidString(required=True)
-    from_ = fields.Date(data_key="from", required=True)
-    to = fields.Date(required=True)
+    report = fields.String(
+        required=True,
+        validate=validate.OneOf(("brands", "engines")),
+        metadata=about(
+            "What each row is: `brands` (a brand in a period) or `engines` (a brand on an engine in a period)."
+        ),
+    )
+    product_id = UuidString(required=True, metadata=about("The product's id."))
+    from_ = fields.Date(
+        data_key="from", required=True, metadata=about("The period's first UTC day, included (YYYY-MM-DD).")
+    )
+    to = fields.Date(
+        required=True, metadata=about("The day after the period's last, excluded; a period is at most 366 days.")
+    )
     # Rollups are kept by UTC day: that is the zone every report is read in.
-    time_zone = fields.String(load_default="UTC", validate=validate.OneOf(("UTC",), error="Only UTC is served."))
+    time_zone = fields.String(
+        load_default="UTC",
+        validate=validate.OneOf(("UTC",), error="Only UTC is served."),
+        metadata=about("The zone of the days: `UTC` (the default, and the only one served)."),
+    )
     # Weeks start on Monday; none (left out): the whole period as one row.
-    granularity = fields.String(load_default=None, validate=validate.OneOf(("day", "week", "month")))
-    filters = fields.List(fields.Nested(QueryFilter), load_default=list, validate=validate.Length(max=20))
+    granularity = fields.String(
+        load_default=None,
+        validate=validate.OneOf(("day", "week", "month")),
+        metadata=about("Rows by `day`, `week` (from Monday) or `month`; left out, the whole period."),
+    )
+    filters = fields.List(
+        fields.Nested(QueryFilter),
+        load_default=list,
+        validate=validate.Length(max=20),
+        metadata=about("Filters applied before anything is summed (at most 20)."),
+    )
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -176,20 +290,28 @@ class AnalyticsQuery(ApiSchema):
 
 
 class QueryRow(ApiSchema):
-    period = fields.Nested(DayPeriod, required=True)
+    period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
     # Only in the engines report.
-    engine = fields.String()
-    kind = fields.String(required=True)
-    competitor_id = fields.String(required=True, allow_none=True)
+    engine = fields.String(metadata=about("The engine (the engines report only)."))
+    kind = fields.String(required=True, metadata=about("`brand` (the product's own) or `competitor`."))
+    competitor_id = fields.String(
+        required=True, allow_none=True, metadata=about("The competitor's id; null for the product's brand.")
+    )
     # The name the latest analysis looked for.
-    name = fields.String(required=True, allow_none=True)
-    answers = fields.Nested(PeriodAnswers, required=True)
-    metrics = fields.Nested(BrandMetrics, required=True)
+    name = fields.String(required=True, allow_none=True, metadata=about("The name the latest analysis looked for."))
+    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
+    metrics = fields.Nested(BrandMetrics, required=True, metadata=about("The brand's numbers over those answers."))
 
 
 class QueryResult(ApiSchema):
-    report = fields.String(required=True)
-    time_zone = fields.String(required=True)
-    week_starts = fields.String(required=True)
-    granularity = fields.String(required=True, allow_none=True)
-    items = fields.List(fields.Nested(QueryRow), required=True)
+    report = fields.String(required=True, metadata=about("The report asked: `brands` or `engines`."))
+    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
+    week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
+    granularity = fields.String(
+        required=True, allow_none=True, metadata=about("`day`, `week`, `month`, or null (the whole period).")
+    )
+    items = fields.List(
+        fields.Nested(QueryRow),
+        required=True,
+        metadata=about("The rows, by period, engine, then brand (the product's first)."),
+    )
