@@ -17,6 +17,7 @@ METRICS = ("visibility", "share_of_voice", "average_position", "sentiment", "cit
 
 ANSWERS = """
 SELECT day >= %(start)s AS current, sum(answers)::bigint AS answers, sum(citing_answers)::bigint AS citing_answers,
+       sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations,
        array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM rollup_answers
 WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
@@ -48,12 +49,9 @@ EMPTY_BRAND = {
 def period_answers(row: Row | None) -> dict[str, Any]:
     """A period's answers counted (from a summed rollup row; None: no answer)."""
     if row is None:
-        return {"answers": 0, "citing_answers": 0, "competitor_set_versions": []}
-    return {
-        "answers": row["answers"],
-        "citing_answers": row["citing_answers"],
-        "competitor_set_versions": row["versions"],
-    }
+        return {"answers": 0, "citing_answers": 0, "drawing_answers": 0, "citations": 0, "competitor_set_versions": []}
+    counts = ("answers", "citing_answers", "drawing_answers", "citations")
+    return {**{name: row[name] for name in counts}, "competitor_set_versions": row["versions"]}
 
 
 def brand_metrics(row: Row, answers: Row, all_mentions: int) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""`POST /api/v1/analytics/query`: a product's brands over a period of UTC days, by day, week
-(from Monday) or month, or per engine, read from the daily rollups. Filters narrow the rollup rows
+"""`POST /api/v1/analytics/query`: a product's brands (or, per engine, or the domains its answers
+cite and retrieve) over a period of UTC days, by day, week (from Monday) or month, read from the
+daily rollups. Filters narrow the rollup rows
 before anything is summed, except `brand`, which picks the rows answered: share of voice stays
 over every tracked brand."""
 
@@ -11,10 +12,13 @@ from typing import Any
 
 from psycopg2 import sql
 
-from libs.common.db import fetch_all
+from libs.common.db import Row, fetch_all
+from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
 from services.analytics.overview import EMPTY_BRAND, brand_metrics, period_answers
 
+# A report's group: the first day of its bucket and its engine (None but in the engines report).
+Group = tuple[date, str | None]
 # The rollup column each filter field names.
 COLUMNS = {"engine": "engine", "promptId": "prompt_id", "topicId": "topic_id",
            "competitorSetVersion": "competitor_set_version"}  # fmt: skip
@@ -26,7 +30,8 @@ BUCKETS = {
 }
 ANSWERS = """
 SELECT {bucket} AS bucket, {engine} AS engine, sum(answers)::bigint AS answers,
-       sum(citing_answers)::bigint AS citing_answers,
+       sum(citing_answers)::bigint AS citing_answers, sum(drawing_answers)::bigint AS drawing_answers,
+       sum(citations)::bigint AS citations,
        array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM rollup_answers WHERE {where} GROUP BY 1, 2
 """
@@ -36,6 +41,11 @@ SELECT {bucket} AS bucket, {engine} AS engine, brand_key, sum(mentioning_answers
        sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
        sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers
 FROM rollup_brands WHERE {where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+"""
+DOMAINS = """
+SELECT {bucket} AS bucket, {engine} AS engine, domain, sum(citing_answers)::bigint AS citing_answers,
+       sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations
+FROM rollup_domains WHERE {where} GROUP BY 1, 2, 3
 """
 # The name each brand was last looked for under (the brand's, or a competitor's, even one since removed).
 NAMES = """
@@ -77,7 +87,7 @@ def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed
 
 
 async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
-    """The report's rows, by bucket, engine (the engines report) and brand."""
+    """The report's rows, by bucket, then engine (the engines report), then brand or domain."""
     params: dict[str, Any] = {"organization_id": organization_id, "product_id": product_id,
                               "start": query["from_"], "end": query["to"]}  # fmt: skip
     parts = {
@@ -86,9 +96,29 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
         "where": where(query["filters"], params),
     }
     answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(**parts), params)
-    brand_rows = await fetch_all(cur, sql.SQL(BRANDS).format(**parts), params)
     answers = {(row["bucket"], row["engine"]): row for row in answer_rows}
-    all_mentions: dict[tuple[date, str | None], int] = defaultdict(int)
+    groups = sorted(answers, key=lambda group: (group[0], group[1] or ""))
+    if query["report"] == "domains":
+        rows = await fetch_all(cur, sql.SQL(DOMAINS).format(**parts), params)
+        return domain_items(query, groups, answers, rows)
+    rows = await fetch_all(cur, sql.SQL(BRANDS).format(**parts), params)
+    return await brand_items(cur, query, params, groups, answers, rows)
+
+
+def period_of(query: dict[str, Any], bucket: date) -> dict[str, date]:
+    return {"from_": max(bucket, query["from_"]), "to": bucket_end(bucket, query["granularity"], query["to"])}
+
+
+async def brand_items(
+    cur: Any,
+    query: dict[str, Any],
+    params: dict[str, Any],
+    groups: list[Group],
+    answers: dict[Group, Row],
+    brand_rows: list[Row],
+) -> list[dict[str, Any]]:
+    """Every brand in every group that has answers: a brand not named there is named by none of them."""
+    all_mentions: dict[Group, int] = defaultdict(int)
     for row in brand_rows:
         all_mentions[row["bucket"], row["engine"]] += row["mentions"]
     picked = [set(item["values"]) for item in query["filters"] if item["field"] == "brand"]
@@ -99,21 +129,43 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
         **params, "brand": BRAND, "competitors": [key for key in keys if key != BRAND],
     })}  # fmt: skip
     items = []
-    # Every brand in every group that has answers: a brand not named there is named by none of them.
-    for group in sorted(answers, key=lambda group: (group[0], group[1] or "")):
+    for group in groups:
         counted = answers[group]
         for key in keys:
-            row = by_group.get((*group, key), EMPTY_BRAND)
             item = {
-                "period": {"from_": max(group[0], query["from_"]),
-                           "to": bucket_end(group[0], query["granularity"], query["to"])},
+                "period": period_of(query, group[0]),
                 "kind": "brand" if key == BRAND else "competitor",
                 "competitor_id": None if key == BRAND else key,
                 "name": names.get(key),
                 "answers": period_answers(counted),
-                "metrics": brand_metrics(row, counted, all_mentions[group]),
-            }  # fmt: skip
+                "metrics": brand_metrics(by_group.get((*group, key), EMPTY_BRAND), counted, all_mentions[group]),
+            }
             if query["report"] == "engines":
                 item["engine"] = group[1]
             items.append(item)
+    return items
+
+
+def domain_items(
+    query: dict[str, Any], groups: list[Group], answers: dict[Group, Row], domain_rows: list[Row]
+) -> list[dict[str, Any]]:
+    """The most cited domains of each group (at most `limit`), most citations first."""
+    by_group: dict[Group, list[Row]] = defaultdict(list)
+    for row in domain_rows:
+        by_group[row["bucket"], row["engine"]].append(row)
+    items = []
+    for group in groups:
+        counted = answers[group]
+        ranked = sorted(by_group[group], key=lambda row: (-row["citations"], -row["drawing_answers"], row["domain"]))
+        for row in ranked[: query["limit"]]:
+            items.append({
+                "period": period_of(query, group[0]),
+                "domain": row["domain"],
+                "answers": period_answers(counted),
+                "domain_metrics": {
+                    "citation_rate": metrics.citation_rate(row["citing_answers"], counted["citing_answers"]),
+                    "retrieved_share": metrics.retrieved_share(row["drawing_answers"], counted["drawing_answers"]),
+                    "citation_share": metrics.citation_share(row["citations"], counted["citations"]),
+                },
+            })  # fmt: skip
     return items

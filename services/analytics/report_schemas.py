@@ -177,6 +177,10 @@ class PeriodAnswers(ApiSchema):
         required=True, metadata=about("Completed answers (failed, empty and refused ones count nowhere).")
     )
     citing_answers = fields.Integer(required=True, metadata=about("Completed answers citing at least one page."))
+    drawing_answers = fields.Integer(
+        required=True, metadata=about("Completed answers drawing on at least one page, cited or retrieved.")
+    )
+    citations = fields.Integer(required=True, metadata=about("Citations in the completed answers."))
     # The competitor-set versions the answers were analysed under.
     competitor_set_versions = fields.List(
         fields.Integer(),
@@ -199,6 +203,10 @@ class Overview(ApiSchema):
     )
 
 
+REPORTS = ("brands", "engines", "domains")
+# Rows of the domains report per period, most cited first.
+DOMAINS_DEFAULT = 50
+DOMAINS_MAX = 500
 # What a report's filters may name, and the values each takes.
 FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand")
 FILTER_VALUES_MAX = 100
@@ -252,9 +260,10 @@ class QueryFilter(ApiSchema):
 class AnalyticsQuery(ApiSchema):
     report = fields.String(
         required=True,
-        validate=validate.OneOf(("brands", "engines")),
+        validate=validate.OneOf(REPORTS),
         metadata=about(
-            "What each row is: `brands` (a brand in a period) or `engines` (a brand on an engine in a period)."
+            "What each row is: `brands` (a brand in a period), `engines` (a brand on an engine in a period) or"
+            " `domains` (a cited or retrieved domain in a period)."
         ),
     )
     product_id = UuidString(required=True, metadata=about("The product's id."))
@@ -283,28 +292,56 @@ class AnalyticsQuery(ApiSchema):
         metadata=about("Filters applied before anything is summed (at most 20)."),
     )
 
+    limit = fields.Integer(
+        load_default=DOMAINS_DEFAULT,
+        validate=validate.Range(min=1, max=DOMAINS_MAX),
+        metadata=about(f"The domains report's rows per period, most cited first (at most {DOMAINS_MAX})."),
+    )
+
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
         if "from_" in data and "to" in data:
             check_period(data["from_"], data["to"])
+
+    @validates_schema
+    def _brand_filter(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("report") == "domains" and any(item["field"] == "brand" for item in data.get("filters", [])):
+            raise ValidationError("brand filters the brands and engines reports, not domains.", "filters")
+
+
+class DomainMetrics(ApiSchema):
+    citation_rate = fields.Nested(
+        Proportion, required=True, metadata=about("Answers citing the domain, of the answers citing any page.")
+    )
+    retrieved_share = fields.Nested(
+        Proportion,
+        required=True,
+        metadata=about("Answers drawing on the domain (a page cited or retrieved), of those drawing on any page."),
+    )
+    citation_share = fields.Nested(
+        Proportion, required=True, metadata=about("Citations of the domain's pages, of all citations.")
+    )
 
 
 class QueryRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
     # Only in the engines report.
     engine = fields.String(metadata=about("The engine (the engines report only)."))
-    kind = fields.String(required=True, metadata=about("`brand` (the product's own) or `competitor`."))
+    kind = fields.String(metadata=about("`brand` (the product's own) or `competitor` (brand reports)."))
     competitor_id = fields.String(
-        required=True, allow_none=True, metadata=about("The competitor's id; null for the product's brand.")
+        allow_none=True, metadata=about("The competitor's id; null for the product's brand (brand reports).")
     )
-    # The name the latest analysis looked for.
-    name = fields.String(required=True, allow_none=True, metadata=about("The name the latest analysis looked for."))
+    name = fields.String(allow_none=True, metadata=about("The name the latest analysis looked for (brand reports)."))
+    domain = fields.String(metadata=about("The registrable domain (the domains report)."))
     answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
-    metrics = fields.Nested(BrandMetrics, required=True, metadata=about("The brand's numbers over those answers."))
+    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
+    domain_metrics = fields.Nested(
+        DomainMetrics, metadata=about("The domain's numbers over those answers (the domains report).")
+    )
 
 
 class QueryResult(ApiSchema):
-    report = fields.String(required=True, metadata=about("The report asked: `brands` or `engines`."))
+    report = fields.String(required=True, metadata=about("The report asked: `brands`, `engines` or `domains`."))
     time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
     week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
     granularity = fields.String(

@@ -54,8 +54,8 @@ async def test_the_overview_counts_the_period_and_the_one_before(collector: Coll
     assert data["period"] == PERIOD
     assert data["previousPeriod"] == {"from": "2026-11-08", "to": "2026-11-15"}
     assert (data["answers"], data["previousAnswers"]) == (
-        {"answers": 3, "citingAnswers": 2, "competitorSetVersions": [2]},
-        {"answers": 1, "citingAnswers": 0, "competitorSetVersions": [2]},
+        {"answers": 3, "citingAnswers": 2, "drawingAnswers": 2, "citations": 2, "competitorSetVersions": [2]},
+        {"answers": 1, "citingAnswers": 0, "drawingAnswers": 0, "citations": 0, "competitorSetVersions": [2]},
     )  # fmt: skip
     brands = {brand["name"]: brand for brand in data["brands"]}
     assert [brand["kind"] for brand in data["brands"]] == ["brand", "competitor", "competitor"]
@@ -121,7 +121,16 @@ async def test_another_organization_and_a_key_without_the_scope_are_refused(
     )
     assert status == 404
     status, answer = await overview(stranger.tenant, **PERIOD)
-    assert (status, answer["data"]["answers"]) == (200, {"answers": 0, "citingAnswers": 0, "competitorSetVersions": []})
+    assert (status, answer["data"]["answers"]) == (
+        200,
+        {
+            "answers": 0,
+            "citingAnswers": 0,
+            "drawingAnswers": 0,
+            "citations": 0,
+            "competitorSetVersions": [],
+        },
+    )
     tenant = collector.tenant
     key = await identity.api_key(tenant.org, frozenset({"prompts:read"}))
     status, _ = await overview(Tenant(tenant.gateway, tenant.org, tenant.product, key), **PERIOD)

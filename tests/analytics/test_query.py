@@ -79,6 +79,36 @@ async def test_engines_and_filters_narrow_before_summing(collector: Collector):
     assert [row[:2] for row in rows(answer)] == [("2026-11-16", "2026-11-30")] * 2
 
 
+async def test_domains_are_ranked_by_citations_with_each_share(collector: Collector):
+    pages = [
+        ("Acme.", ["https://acme.com/a", "https://acme.com/b"], ["https://news.example.co.uk/x"]),
+        ("Globex.", ["https://globex.com/a"], ["https://acme.com/c"]),
+        ("Nothing cited.", [], []),
+        ("Refused.", ["https://globex.com/z"], []),
+    ]
+    for index, (text, cited, retrieved) in enumerate(pages):
+        stored = await collector.send(
+            text, answeredAt="2026-11-18T10:00:00Z", status="refused" if index == 3 else "completed",
+            citations=[{"url": url} for url in cited], sources=[{"url": url} for url in retrieved],
+        )  # fmt: skip
+        await collector.analysed(stored["id"])
+    status, answer = await query(collector, report="domains", **{"from": "2026-11-16", "to": "2026-11-23"})
+    assert status == 200, answer
+    found = [
+        (item["domain"], *(tuple(item["domainMetrics"][name][key] for key in ("count", "total"))
+                           for name in ("citationRate", "retrievedShare", "citationShare")))
+        for item in answer["data"]["items"]
+    ]  # fmt: skip
+    assert found == [
+        ("acme.com", (1, 2), (2, 2), (2, 3)),
+        ("globex.com", (1, 2), (1, 2), (1, 3)),
+        ("example.co.uk", (0, 2), (1, 2), (0, 3)),
+    ]
+    assert answer["data"]["items"][0]["answers"]["answers"] == 3
+    status, answer = await query(collector, report="domains", limit=1, **{"from": "2026-11-16", "to": "2026-11-23"})
+    assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"]
+
+
 async def test_another_organizations_product_is_not_read(collector: Collector, stranger: Collector):
     body = {"report": "brands", "productId": collector.tenant.product["id"], "from": "2026-11-01", "to": "2026-11-30"}
     status, _ = await stranger.tenant.call("POST", "/api/v1/analytics/query", json=body)
@@ -88,7 +118,11 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"report": "prompts"}, {"report": "Must be one of: brands, engines."}),
+        ({"report": "prompts"}, {"report": "Must be one of: brands, engines, domains."}),
+        ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
+         {"filters": "brand filters the brands and engines reports, not domains."}),
+        ({"report": "domains", "limit": 0},
+         {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
         ({"granularity": "hour"}, {"granularity": "Must be one of: day, week, month."}),
         ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
