@@ -43,6 +43,14 @@ def run(answer: Row, found: BrandSet) -> Analysis:
 async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
     """Write an analysis of `answer` and make it the current one, moving the daily rollups from
     its previous analysis to this one; its id."""
+    move = await write(cur, answer, found, analysis)
+    await rollups.move(cur, [move])
+    return move[1]
+
+
+async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> tuple[str | None, str]:
+    """Write an analysis of `answer` and make it the current one; the ids of its previous analysis
+    (None: its first) and of this one, for the rollups to move."""
     previous = await fetch_value(cur, "SELECT analysis_id::text FROM answers WHERE id = %s", (answer["id"],))
     analysis_id: str = await fetch_value(
         cur,
@@ -114,8 +122,7 @@ async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
         "UPDATE answers SET analysis_id = %s, reanalyse = false, analysis_attempts = 0 WHERE id = %s",
         (analysis_id, answer["id"]),
     )
-    await rollups.move(cur, previous, analysis_id)
-    return analysis_id
+    return previous, analysis_id
 
 
 class Analyser:
@@ -134,6 +141,7 @@ class Analyser:
         self.woken.clear()
         done = 0
         brand_set_of = self._brand_sets.batch()
+        moves = []
         async with transaction(self._pool) as cur:
             # Answers never analysed first, then those asked to be analysed again.
             answers = await fetch_all(
@@ -147,8 +155,10 @@ class Analyser:
                 except errors.ApiError as error:
                     await _later(cur, answer, error)
                     continue
-                await store(cur, answer, found, run(answer, found))
+                moves.append(await write(cur, answer, found, run(answer, found)))
                 done += 1
+            # One move for the batch: its rollup rows locked in one order, whatever the replica.
+            await rollups.move(cur, moves)
         return done
 
     async def work(self, stopping: asyncio.Event, idle_seconds: float = 1.0) -> None:

@@ -9,13 +9,21 @@ the new one added, by the same SQL definitions a rebuild from the raw rows reads
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-TABLES = ("rollup_answers", "rollup_brands", "rollup_domains")
 
-
-async def move(cur: Any, previous: str | None, current: str) -> None:
-    """Replace the analysis `previous` of an answer (None: its first) by `current` in the rollups."""
-    ids = [current] if previous is None else [previous, current]
-    signs = [1] if previous is None else [-1, 1]
-    await cur.execute("SELECT rollup_apply(%s::uuid[], %s::integer[])", (ids, signs))
+async def move(cur: Any, moves: Sequence[tuple[str | None, str]]) -> None:
+    """Replace, for each answer, its analysis `previous` (None: its first) by `current` in the
+    rollups, in one statement per table: concurrent moves lock the rows they share in the same
+    order (the functions' ORDER BY), so they wait for one another but never deadlock."""
+    ids: list[str] = []
+    signs: list[int] = []
+    for previous, current in moves:
+        if previous is not None:
+            ids.append(previous)
+            signs.append(-1)
+        ids.append(current)
+        signs.append(1)
+    if ids:
+        await cur.execute("SELECT rollup_apply(%s::uuid[], %s::integer[])", (ids, signs))
