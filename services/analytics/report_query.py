@@ -1,5 +1,5 @@
-"""`POST /api/v1/analytics/query`: a product's brands (or, per engine, or the domains its answers
-cite and retrieve) over a period of UTC days, by day, week (from Monday) or month, read from the
+"""`POST /api/v1/analytics/query`: a product's brands (overall, or per engine, prompt or topic), or
+the domains its answers cite and retrieve, over a period of UTC days, by day, week (from Monday) or month, read from the
 daily rollups. Filters narrow the rollup rows
 before anything is summed, except `brand`, which picks the rows answered: share of voice stays
 over every tracked brand."""
@@ -17,11 +17,14 @@ from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
 from services.analytics.overview import EMPTY_BRAND, brand_metrics, period_answers
 
-# A report's group: the first day of its bucket and its engine (None but in the engines report).
+# A report's group: the first day of its bucket and the value of the report's split (None in
+# the brands and domains reports).
 Group = tuple[date, str | None]
 # The rollup column each filter field names.
 COLUMNS = {"engine": "engine", "promptId": "prompt_id", "topicId": "topic_id",
            "competitorSetVersion": "competitor_set_version"}  # fmt: skip
+# The reports that split each period's brands, by the rollup column (and the row's field) of each.
+SPLITS = {"engines": "engine", "prompts": "prompt_id", "topics": "topic_id"}
 BUCKETS = {
     None: sql.SQL("%(start)s::date"),
     "day": sql.SQL("day"),
@@ -29,21 +32,21 @@ BUCKETS = {
     "month": sql.SQL("date_trunc('month', day)::date"),
 }
 ANSWERS = """
-SELECT {bucket} AS bucket, {engine} AS engine, sum(answers)::bigint AS answers,
+SELECT {bucket} AS bucket, {split} AS split, sum(answers)::bigint AS answers,
        sum(citing_answers)::bigint AS citing_answers, sum(drawing_answers)::bigint AS drawing_answers,
        sum(citations)::bigint AS citations,
        array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM rollup_answers WHERE {where} GROUP BY 1, 2
 """
 BRANDS = """
-SELECT {bucket} AS bucket, {engine} AS engine, brand_key, sum(mentioning_answers)::bigint AS mentioning_answers,
+SELECT {bucket} AS bucket, {split} AS split, brand_key, sum(mentioning_answers)::bigint AS mentioning_answers,
        sum(mentions)::bigint AS mentions, sum(position_sum)::bigint AS position_sum,
        sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
        sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers
 FROM rollup_brands WHERE {where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
 """
 DOMAINS = """
-SELECT {bucket} AS bucket, {engine} AS engine, domain, sum(citing_answers)::bigint AS citing_answers,
+SELECT {bucket} AS bucket, {split} AS split, domain, sum(citing_answers)::bigint AS citing_answers,
        sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations
 FROM rollup_domains WHERE {where} GROUP BY 1, 2, 3
 """
@@ -87,17 +90,17 @@ def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed
 
 
 async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
-    """The report's rows, by bucket, then engine (the engines report), then brand or domain."""
+    """The report's rows, by bucket, then engine, prompt or topic (those reports), then brand or domain."""
     params: dict[str, Any] = {"organization_id": organization_id, "product_id": product_id,
                               "start": query["from_"], "end": query["to"]}  # fmt: skip
     parts = {
         "bucket": BUCKETS[query["granularity"]],
-        "engine": sql.SQL("engine" if query["report"] == "engines" else "NULL::text"),
+        "split": sql.SQL(f"{SPLITS[query['report']]}::text" if query["report"] in SPLITS else "NULL::text"),
         "where": where(query["filters"], params),
     }
     answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(**parts), params)
-    answers = {(row["bucket"], row["engine"]): row for row in answer_rows}
-    groups = sorted(answers, key=lambda group: (group[0], group[1] or ""))
+    answers = {(row["bucket"], row["split"]): row for row in answer_rows}
+    groups = sorted(answers, key=lambda group: (group[0], group[1] is None, group[1] or ""))
     if query["report"] == "domains":
         rows = await fetch_all(cur, sql.SQL(DOMAINS).format(**parts), params)
         return domain_items(query, groups, answers, rows)
@@ -120,11 +123,11 @@ async def brand_items(
     """Every brand in every group that has answers: a brand not named there is named by none of them."""
     all_mentions: dict[Group, int] = defaultdict(int)
     for row in brand_rows:
-        all_mentions[row["bucket"], row["engine"]] += row["mentions"]
+        all_mentions[row["bucket"], row["split"]] += row["mentions"]
     picked = [set(item["values"]) for item in query["filters"] if item["field"] == "brand"]
     keys = sorted({row["brand_key"] for row in brand_rows if all(row["brand_key"] in values for values in picked)},
                   key=lambda key: (key != BRAND, key))  # fmt: skip
-    by_group = {(row["bucket"], row["engine"], row["brand_key"]): row for row in brand_rows}
+    by_group = {(row["bucket"], row["split"], row["brand_key"]): row for row in brand_rows}
     names = {row["key"]: row["name"] for row in await fetch_all(cur, NAMES, {
         **params, "brand": BRAND, "competitors": [key for key in keys if key != BRAND],
     })}  # fmt: skip
@@ -140,8 +143,8 @@ async def brand_items(
                 "answers": period_answers(counted),
                 "metrics": brand_metrics(by_group.get((*group, key), EMPTY_BRAND), counted, all_mentions[group]),
             }
-            if query["report"] == "engines":
-                item["engine"] = group[1]
+            if query["report"] in SPLITS:
+                item[SPLITS[query["report"]]] = group[1]
             items.append(item)
     return items
 
@@ -152,7 +155,7 @@ def domain_items(
     """The most cited domains of each group (at most `limit`), most citations first."""
     by_group: dict[Group, list[Row]] = defaultdict(list)
     for row in domain_rows:
-        by_group[row["bucket"], row["engine"]].append(row)
+        by_group[row["bucket"], row["split"]].append(row)
     items = []
     for group in groups:
         counted = answers[group]

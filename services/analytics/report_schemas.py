@@ -203,7 +203,7 @@ class Overview(ApiSchema):
     )
 
 
-REPORTS = ("brands", "engines", "domains")
+REPORTS = ("brands", "engines", "prompts", "topics", "domains")
 # Rows of the domains report per period, most cited first.
 DOMAINS_DEFAULT = 50
 DOMAINS_MAX = 500
@@ -262,7 +262,8 @@ class AnalyticsQuery(ApiSchema):
         required=True,
         validate=validate.OneOf(REPORTS),
         metadata=about(
-            "What each row is: `brands` (a brand in a period), `engines` (a brand on an engine in a period) or"
+            "What each row is: `brands` (a brand in a period), `engines`, `prompts` or `topics` (a brand on an"
+            " engine, for a prompt or in a topic, in a period; answers to no tracked prompt under null) or"
             " `domains` (a cited or retrieved domain in a period)."
         ),
     )
@@ -327,6 +328,10 @@ class QueryRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
     # Only in the engines report.
     engine = fields.String(metadata=about("The engine (the engines report only)."))
+    prompt_id = fields.String(
+        allow_none=True, metadata=about("The tracked prompt; null for other prompts (the prompts report only).")
+    )
+    topic_id = fields.String(allow_none=True, metadata=about("The topic; null for none (the topics report only)."))
     kind = fields.String(metadata=about("`brand` (the product's own) or `competitor` (brand reports)."))
     competitor_id = fields.String(
         allow_none=True, metadata=about("The competitor's id; null for the product's brand (brand reports).")
@@ -341,7 +346,9 @@ class QueryRow(ApiSchema):
 
 
 class QueryResult(ApiSchema):
-    report = fields.String(required=True, metadata=about("The report asked: `brands`, `engines` or `domains`."))
+    report = fields.String(
+        required=True, metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics` or `domains`.")
+    )
     time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
     week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
     granularity = fields.String(

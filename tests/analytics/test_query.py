@@ -79,6 +79,20 @@ async def test_engines_and_filters_narrow_before_summing(collector: Collector):
     assert [row[:2] for row in rows(answer)] == [("2026-11-16", "2026-11-30")] * 2
 
 
+async def test_prompts_split_the_brands_by_tracked_prompt(collector: Collector):
+    tenant = collector.tenant
+    _, prompt = await tenant.call("POST", f"/api/v1/products/{tenant.product['id']}/prompts", json={"text": "Best BI?"})
+    tracked = prompt["data"]["id"]
+    for text, fields in (("Acme.", {"prompt": None, "promptId": tracked}), ("Globex.", {})):
+        stored = await collector.send(text, answeredAt="2026-11-18T10:00:00Z", **fields)
+        await collector.analysed(stored["id"])
+    status, answer = await query(collector, report="prompts", **{"from": "2026-11-16", "to": "2026-11-23"})
+    assert status == 200, answer
+    found = [(item["promptId"], item["name"], item["metrics"]["visibility"]["count"],
+              item["metrics"]["visibility"]["total"]) for item in answer["data"]["items"]]  # fmt: skip
+    assert found == [(tracked, "Acme", 1, 1), (tracked, "Globex", 0, 1), (None, "Acme", 0, 1), (None, "Globex", 1, 1)]
+
+
 async def test_domains_are_ranked_by_citations_with_each_share(collector: Collector):
     pages = [
         ("Acme.", ["https://acme.com/a", "https://acme.com/b"], ["https://news.example.co.uk/x"]),
@@ -118,7 +132,7 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"report": "prompts"}, {"report": "Must be one of: brands, engines, domains."}),
+        ({"report": "urls"}, {"report": "Must be one of: brands, engines, prompts, topics, domains."}),
         ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
          {"filters": "brand filters the brands and engines reports, not domains."}),
         ({"report": "domains", "limit": 0},
