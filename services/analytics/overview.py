@@ -37,7 +37,7 @@ GROUP BY 1, 2
 # The brand's name as the product's latest analysis looked for it.
 BRAND_NAME = """
 SELECT n.brand->>'name' FROM answers a JOIN analyses n ON n.id = a.analysis_id
-WHERE a.organization_id = %s AND a.product_id = %s ORDER BY a.answered_at DESC LIMIT 1
+WHERE a.organization_id = %(organization_id)s AND a.product_id = %(product_id)s ORDER BY a.answered_at DESC LIMIT 1
 """
 
 EMPTY_BRAND = {
@@ -107,5 +107,5 @@ async def read(
     }
     answer_rows = await fetch_all(cur, ANSWERS, params)
     brand_rows = await fetch_all(cur, BRANDS, params)
-    name = await fetch_value(cur, BRAND_NAME, (organization_id, product_id))
+    name = await fetch_value(cur, BRAND_NAME, params)
     return answer_rows, brand_rows, name

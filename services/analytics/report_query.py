@@ -15,7 +15,7 @@ from psycopg2 import sql
 from libs.common.db import Row, fetch_all
 from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
-from services.analytics.overview import EMPTY_BRAND, brand_metrics, period_answers
+from services.analytics.overview import BRAND_NAME, EMPTY_BRAND, brand_metrics, period_answers
 
 # A report's group: the first day of its bucket and the value of the report's split (None in
 # the brands and domains reports).
@@ -50,12 +50,10 @@ SELECT {bucket} AS bucket, {split} AS split, domain, sum(citing_answers)::bigint
        sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations
 FROM rollup_domains WHERE {where} GROUP BY 1, 2, 3
 """
-# The name each brand was last looked for under (the brand's, or a competitor's, even one since removed).
-NAMES = """
-SELECT %(brand)s AS key, (
-    SELECT name FROM brand_mentions WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
-      AND kind = 'brand' ORDER BY answered_at DESC LIMIT 1
-) AS name
+# The name each brand was last looked for under: the product's (as its latest analysis looked for
+# it) and each competitor's (even one since removed).
+NAMES = f"""
+SELECT %(brand)s AS key, ({BRAND_NAME}) AS name
 UNION ALL
 SELECT key, (
     SELECT name FROM brand_mentions WHERE organization_id = %(organization_id)s AND competitor_id = key::uuid
@@ -90,6 +88,29 @@ def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed
 
 
 async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
+    """The report's rows; with `compareToPrevious`, each with the same row of the period of the same
+    length just before (`previous`; null when that period has no such row)."""
+    items = await period_items(cur, organization_id, product_id, query)
+    if query["compare_to_previous"]:
+        start, end = query["from_"], query["to"]
+        before = {**query, "from_": start - (end - start), "to": start}
+        previous = {match_key(item): item for item in await period_items(cur, organization_id, product_id, before)}
+        for item in items:
+            found = previous.get(match_key(item))
+            item["previous"] = None if found is None else {key: found[key] for key in PREVIOUS if key in found}
+    return items
+
+
+# What a row's previous counterpart carries, and what makes it the same row.
+PREVIOUS = ("period", "answers", "metrics", "domain_metrics")
+MATCH = ("engine", "prompt_id", "topic_id", "kind", "competitor_id", "domain")
+
+
+def match_key(item: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(item.get(key) for key in MATCH)
+
+
+async def period_items(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
     """The report's rows, by bucket, then engine, prompt or topic (those reports), then brand or domain."""
     params: dict[str, Any] = {"organization_id": organization_id, "product_id": product_id,
                               "start": query["from_"], "end": query["to"]}  # fmt: skip
@@ -120,13 +141,17 @@ async def brand_items(
     answers: dict[Group, Row],
     brand_rows: list[Row],
 ) -> list[dict[str, Any]]:
-    """Every brand in every group that has answers: a brand not named there is named by none of them."""
+    """Every brand in every group that has answers (a brand not named there is named by none of
+    them)."""
     all_mentions: dict[Group, int] = defaultdict(int)
     for row in brand_rows:
         all_mentions[row["bucket"], row["split"]] += row["mentions"]
     picked = [set(item["values"]) for item in query["filters"] if item["field"] == "brand"]
-    keys = sorted({row["brand_key"] for row in brand_rows if all(row["brand_key"] in values for values in picked)},
-                  key=lambda key: (key != BRAND, key))  # fmt: skip
+    # The product's brand always; a competitor when some answer of the period names it.
+    named = {BRAND} | {row["brand_key"] for row in brand_rows}
+    keys = sorted(
+        (key for key in named if all(key in values for values in picked)), key=lambda key: (key != BRAND, key)
+    )
     by_group = {(row["bucket"], row["split"], row["brand_key"]): row for row in brand_rows}
     names = {row["key"]: row["name"] for row in await fetch_all(cur, NAMES, {
         **params, "brand": BRAND, "competitors": [key for key in keys if key != BRAND],

@@ -293,6 +293,10 @@ class AnalyticsQuery(ApiSchema):
         metadata=about("Filters applied before anything is summed (at most 20)."),
     )
 
+    compare_to_previous = fields.Boolean(
+        load_default=False,
+        metadata=about("Give each row the same row of the period of the same length just before (no granularity)."),
+    )
     limit = fields.Integer(
         load_default=DOMAINS_DEFAULT,
         validate=validate.Range(min=1, max=DOMAINS_MAX),
@@ -303,6 +307,11 @@ class AnalyticsQuery(ApiSchema):
     def _period(self, data: dict[str, Any], **_: Any) -> None:
         if "from_" in data and "to" in data:
             check_period(data["from_"], data["to"])
+
+    @validates_schema
+    def _comparison(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("compare_to_previous") and data.get("granularity") is not None:
+            raise ValidationError("Compare whole periods: leave granularity out to compare.", "compareToPrevious")
 
     @validates_schema
     def _brand_filter(self, data: dict[str, Any], **_: Any) -> None:
@@ -324,6 +333,13 @@ class DomainMetrics(ApiSchema):
     )
 
 
+class PreviousRow(ApiSchema):
+    period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
+    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
+    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
+    domain_metrics = fields.Nested(DomainMetrics, metadata=about("The domain's numbers then (the domains report)."))
+
+
 class QueryRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
     # Only in the engines report.
@@ -342,6 +358,11 @@ class QueryRow(ApiSchema):
     metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
     domain_metrics = fields.Nested(
         DomainMetrics, metadata=about("The domain's numbers over those answers (the domains report).")
+    )
+    previous = fields.Nested(
+        PreviousRow,
+        allow_none=True,
+        metadata=about("With compareToPrevious: this row in the period just before; null when it has none."),
     )
 
 

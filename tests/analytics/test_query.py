@@ -75,6 +75,13 @@ async def test_engines_and_filters_narrow_before_summing(collector: Collector):
         ("2026-11-18", "2026-11-19", None, "Acme", 1, 1, 1, 1),
         ("2026-11-23", "2026-11-24", None, "Acme", 0, 1, 0, 1),
     ]
+    status, answer = await query(collector, compareToPrevious=True, **{"from": "2026-11-21", "to": "2026-11-24"})
+    assert status == 200, answer
+    compared = [(item["name"], item["metrics"]["visibility"]["count"], item["metrics"]["visibility"]["total"],
+                 item["previous"]["period"], item["previous"]["metrics"]["visibility"]["count"],
+                 item["previous"]["metrics"]["visibility"]["total"]) for item in answer["data"]["items"]]  # fmt: skip
+    previous = {"from": "2026-11-18", "to": "2026-11-21"}
+    assert compared == [("Acme", 0, 1, previous, 2, 2), ("Globex", 1, 1, previous, 1, 2)]
     status, answer = await query(collector, granularity="month", **period)
     assert [row[:2] for row in rows(answer)] == [("2026-11-16", "2026-11-30")] * 2
 
@@ -139,6 +146,8 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
          {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
         ({"granularity": "hour"}, {"granularity": "Must be one of: day, week, month."}),
+        ({"granularity": "day", "compareToPrevious": True},
+         {"compareToPrevious": "Compare whole periods: leave granularity out to compare."}),
         ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
         ({"metric": "x"}, {"metric": "Unknown field."}),
         ({"filters": [{"field": "country", "operator": "eq", "values": ["x"]}]},
