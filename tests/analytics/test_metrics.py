@@ -3,9 +3,12 @@ nothing divided by zero."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from services.analytics import metrics
+from services.analytics.report_query import bucket_end
 
 
 @pytest.mark.parametrize(
@@ -64,3 +67,17 @@ def test_an_impossible_proportion_is_refused(count: int, total: int):
 def test_change_is_the_difference_or_nothing():
     assert metrics.change(metrics.visibility(1, 2), metrics.visibility(1, 4)) == 0.25
     assert metrics.change(metrics.visibility(1, 2), metrics.visibility(0, 0)) is None
+
+
+@pytest.mark.parametrize(
+    ("start", "granularity", "end", "expected"),
+    [
+        ("2026-11-18", "day", "2026-12-31", "2026-11-19"),
+        ("2026-11-16", "week", "2026-12-31", "2026-11-23"),
+        ("2026-12-01", "month", "2027-03-01", "2027-01-01"),
+        ("2026-11-01", "month", "2026-11-20", "2026-11-20"),
+        ("2026-11-01", None, "2026-11-20", "2026-11-20"),
+    ],
+)
+def test_a_bucket_ends_at_its_next_start_or_the_period_end(start: str, granularity, end: str, expected: str):
+    assert bucket_end(date.fromisoformat(start), granularity, date.fromisoformat(end)) == date.fromisoformat(expected)

@@ -130,6 +130,20 @@ async def test_domains_are_ranked_by_citations_with_each_share(collector: Collec
     assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"]
 
 
+async def test_the_query_and_the_overview_agree(collector: Collector):
+    await sent(collector)
+    period = {"from": "2026-11-16", "to": "2026-11-30"}
+    _, listed = await query(collector, **period)
+    _, overview = await collector.tenant.call(
+        "GET", f"/api/v1/products/{collector.tenant.product['id']}/analytics/overview", params=period
+    )
+    by_name = {brand["name"]: brand["current"] for brand in overview["data"]["brands"]}
+    assert [item["name"] for item in listed["data"]["items"]] == ["Acme", "Globex"]
+    for item in listed["data"]["items"]:
+        assert item["metrics"] == by_name[item["name"]]
+    assert listed["data"]["items"][0]["answers"] == overview["data"]["answers"]
+
+
 async def test_another_organizations_product_is_not_read(collector: Collector, stranger: Collector):
     body = {"report": "brands", "productId": collector.tenant.product["id"], "from": "2026-11-01", "to": "2026-11-30"}
     status, _ = await stranger.tenant.call("POST", "/api/v1/analytics/query", json=body)
