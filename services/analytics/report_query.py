@@ -181,10 +181,12 @@ def domain_items(
     by_group: dict[Group, list[Row]] = defaultdict(list)
     for row in domain_rows:
         by_group[row["bucket"], row["split"]].append(row)
+    picked = [set(item["values"]) for item in query["filters"] if item["field"] == "domain"]
     items = []
     for group in groups:
         counted = answers[group]
-        ranked = sorted(by_group[group], key=lambda row: (-row["citations"], -row["drawing_answers"], row["domain"]))
+        kept = [row for row in by_group[group] if all(row["domain"] in values for values in picked)]
+        ranked = sorted(kept, key=lambda row: (-row["citations"], -row["drawing_answers"], row["domain"]))
         for row in ranked[: query["limit"]]:
             items.append({
                 "period": period_of(query, group[0]),

@@ -208,7 +208,7 @@ REPORTS = ("brands", "engines", "prompts", "topics", "domains")
 DOMAINS_DEFAULT = 50
 DOMAINS_MAX = 500
 # What a report's filters may name, and the values each takes.
-FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand")
+FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand", "domain")
 FILTER_VALUES_MAX = 100
 
 
@@ -224,6 +224,8 @@ def _filter_value(field: str, value: Any) -> str | None:
         return "brand (the product's own) or a competitor's id."
     if field == "engine" and not 1 <= len(value) <= 100:
         return "Not a valid engine."
+    if field == "domain" and not 1 <= len(value) <= 253:
+        return "Not a valid domain."
     return None
 
 
@@ -232,8 +234,9 @@ class QueryFilter(ApiSchema):
         required=True,
         validate=validate.OneOf(FILTER_FIELDS),
         metadata=about(
-            "What is filtered: `engine`, `promptId`, `topicId`, `competitorSetVersion` or `brand` (`brand`"
-            " or a competitor's id; it picks rows, share of voice stays over every brand)."
+            "What is filtered: `engine`, `promptId`, `topicId`, `competitorSetVersion`, `brand` (`brand` or a"
+            " competitor's id; it picks rows, share of voice stays over every brand) or `domain` (it picks the"
+            " domains report's rows; shares stay over every page)."
         ),
     )
     operator = fields.String(
@@ -314,9 +317,12 @@ class AnalyticsQuery(ApiSchema):
             raise ValidationError("Compare whole periods: leave granularity out to compare.", "compareToPrevious")
 
     @validates_schema
-    def _brand_filter(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("report") == "domains" and any(item["field"] == "brand" for item in data.get("filters", [])):
-            raise ValidationError("brand filters the brands and engines reports, not domains.", "filters")
+    def _picking_filters(self, data: dict[str, Any], **_: Any) -> None:
+        named = {item["field"] for item in data.get("filters", [])}
+        if data.get("report") == "domains" and "brand" in named:
+            raise ValidationError("brand filters the brand reports, not domains.", "filters")
+        if data.get("report", "domains") != "domains" and "domain" in named:
+            raise ValidationError("domain filters the domains report only.", "filters")
 
 
 class DomainMetrics(ApiSchema):

@@ -128,6 +128,13 @@ async def test_domains_are_ranked_by_citations_with_each_share(collector: Collec
     assert answer["data"]["items"][0]["answers"]["answers"] == 3
     status, answer = await query(collector, report="domains", limit=1, **{"from": "2026-11-16", "to": "2026-11-23"})
     assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"]
+    filters = [{"field": "domain", "operator": "in", "values": ["globex.com", "example.co.uk"]}]
+    status, answer = await query(
+        collector, report="domains", filters=filters, **{"from": "2026-11-16", "to": "2026-11-23"}
+    )
+    assert [(item["domain"], item["domainMetrics"]["citationShare"]["total"]) for item in answer["data"]["items"]] == [
+        ("globex.com", 3), ("example.co.uk", 3),
+    ]  # fmt: skip
 
 
 async def test_the_query_and_the_overview_agree(collector: Collector):
@@ -155,7 +162,9 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
     [
         ({"report": "urls"}, {"report": "Must be one of: brands, engines, prompts, topics, domains."}),
         ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
-         {"filters": "brand filters the brands and engines reports, not domains."}),
+         {"filters": "brand filters the brand reports, not domains."}),
+        ({"filters": [{"field": "domain", "operator": "eq", "values": ["acme.com"]}]},
+         {"filters": "domain filters the domains report only."}),
         ({"report": "domains", "limit": 0},
          {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
@@ -165,7 +174,7 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
         ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
         ({"metric": "x"}, {"metric": "Unknown field."}),
         ({"filters": [{"field": "country", "operator": "eq", "values": ["x"]}]},
-         {"filters.0.field": "Must be one of: engine, promptId, topicId, competitorSetVersion, brand."}),
+         {"filters.0.field": "Must be one of: engine, promptId, topicId, competitorSetVersion, brand, domain."}),
         ({"filters": [{"field": "engine", "operator": "eq", "values": ["a", "b"]}]},
          {"filters.0.values": "eq takes exactly one value; in takes several."}),
         ({"filters": [{"field": "promptId", "operator": "in", "values": ["nope"]}]},
