@@ -50,6 +50,24 @@ SELECT {bucket} AS bucket, {split} AS split, domain, sum(citing_answers)::bigint
        sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations
 FROM rollup_domains WHERE {where} GROUP BY 1, 2, 3
 """
+# A drill-down of some domains to their pages, from the raw rows: the current analyses of completed
+# answers, in the period (citations_domain_idx).
+URLS = """
+WITH pages AS (
+    SELECT c.organization_id, c.product_id, (c.answered_at AT TIME ZONE 'UTC')::date AS day, c.engine, c.prompt_id,
+           c.topic_id, n.competitor_set_version, c.domain, c.url, c.title, c.cited, c.answer_id
+    FROM citations c
+    JOIN answers a ON a.id = c.answer_id AND a.analysis_id = c.analysis_id AND a.status = 'completed'
+    JOIN analyses n ON n.id = c.analysis_id
+    WHERE c.organization_id = %(organization_id)s AND c.domain = ANY(%(domains)s)
+      AND c.answered_at >= %(start)s::timestamp AT TIME ZONE 'UTC'
+      AND c.answered_at < %(end)s::timestamp AT TIME ZONE 'UTC'
+)
+SELECT {bucket} AS bucket, {split} AS split, domain, url, max(title) AS title,
+       count(DISTINCT answer_id) FILTER (WHERE cited) AS citing_answers, count(DISTINCT answer_id) AS drawing_answers,
+       count(*) FILTER (WHERE cited) AS citations
+FROM pages WHERE {where} GROUP BY 1, 2, 3, 4
+"""
 # The name each brand was last looked for under: the product's (as its latest analysis looked for
 # it) and each competitor's (even one since removed).
 NAMES = f"""
@@ -103,7 +121,7 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
 
 # What a row's previous counterpart carries, and what makes it the same row.
 PREVIOUS = ("period", "answers", "metrics", "domain_metrics")
-MATCH = ("engine", "prompt_id", "topic_id", "kind", "competitor_id", "domain")
+MATCH = ("engine", "prompt_id", "topic_id", "kind", "competitor_id", "domain", "url")
 
 
 def match_key(item: dict[str, Any]) -> tuple[Any, ...]:
@@ -124,7 +142,11 @@ async def period_items(cur: Any, organization_id: str, product_id: str, query: d
     groups = sorted(answers, key=lambda group: (group[0], group[1] is None, group[1] or ""))
     if query["report"] == "domains":
         rows = await fetch_all(cur, sql.SQL(DOMAINS).format(**parts), params)
-        return domain_items(query, groups, answers, rows)
+        return domain_items(query, groups, answers, rows, "domain")
+    if query["report"] == "urls":
+        domains = [value for item in query["filters"] if item["field"] == "domain" for value in item["values"]]
+        rows = await fetch_all(cur, sql.SQL(URLS).format(**parts), {**params, "domains": domains})
+        return domain_items(query, groups, answers, rows, "url")
     rows = await fetch_all(cur, sql.SQL(BRANDS).format(**parts), params)
     return await brand_items(cur, query, params, groups, answers, rows)
 
@@ -175,9 +197,9 @@ async def brand_items(
 
 
 def domain_items(
-    query: dict[str, Any], groups: list[Group], answers: dict[Group, Row], domain_rows: list[Row]
+    query: dict[str, Any], groups: list[Group], answers: dict[Group, Row], domain_rows: list[Row], key: str
 ) -> list[dict[str, Any]]:
-    """The most cited domains of each group (at most `limit`), most citations first."""
+    """The most cited domains or pages (`key`) of each group (at most `limit`), most citations first."""
     by_group: dict[Group, list[Row]] = defaultdict(list)
     for row in domain_rows:
         by_group[row["bucket"], row["split"]].append(row)
@@ -186,11 +208,12 @@ def domain_items(
     for group in groups:
         counted = answers[group]
         kept = [row for row in by_group[group] if all(row["domain"] in values for values in picked)]
-        ranked = sorted(kept, key=lambda row: (-row["citations"], -row["drawing_answers"], row["domain"]))
+        ranked = sorted(kept, key=lambda row: (-row["citations"], -row["drawing_answers"], row[key]))
         for row in ranked[: query["limit"]]:
             items.append({
                 "period": period_of(query, group[0]),
                 "domain": row["domain"],
+                **({"url": row["url"], "title": row["title"]} if key == "url" else {}),
                 "answers": period_answers(counted),
                 "domain_metrics": {
                     "citation_rate": metrics.citation_rate(row["citing_answers"], counted["citing_answers"]),

@@ -203,7 +203,7 @@ class Overview(ApiSchema):
     )
 
 
-REPORTS = ("brands", "engines", "prompts", "topics", "domains")
+REPORTS = ("brands", "engines", "prompts", "topics", "domains", "urls")
 # Rows of the domains report per period, most cited first.
 DOMAINS_DEFAULT = 50
 DOMAINS_MAX = 500
@@ -267,7 +267,8 @@ class AnalyticsQuery(ApiSchema):
         metadata=about(
             "What each row is: `brands` (a brand in a period), `engines`, `prompts` or `topics` (a brand on an"
             " engine, for a prompt or in a topic, in a period; answers to no tracked prompt under null) or"
-            " `domains` (a cited or retrieved domain in a period)."
+            " `domains` (a cited or retrieved domain in a period) or `urls` (a page of the domains a `domain`"
+            " filter names, in a period)."
         ),
     )
     product_id = UuidString(required=True, metadata=about("The product's id."))
@@ -303,7 +304,7 @@ class AnalyticsQuery(ApiSchema):
     limit = fields.Integer(
         load_default=DOMAINS_DEFAULT,
         validate=validate.Range(min=1, max=DOMAINS_MAX),
-        metadata=about(f"The domains report's rows per period, most cited first (at most {DOMAINS_MAX})."),
+        metadata=about(f"The domains and urls reports' rows per period, most cited first (at most {DOMAINS_MAX})."),
     )
 
     @validates_schema
@@ -321,8 +322,10 @@ class AnalyticsQuery(ApiSchema):
         named = {item["field"] for item in data.get("filters", [])}
         if data.get("report") == "domains" and "brand" in named:
             raise ValidationError("brand filters the brand reports, not domains.", "filters")
-        if data.get("report", "domains") != "domains" and "domain" in named:
-            raise ValidationError("domain filters the domains report only.", "filters")
+        if data.get("report", "domains") not in ("domains", "urls") and "domain" in named:
+            raise ValidationError("domain filters the domains and urls reports only.", "filters")
+        if data.get("report") == "urls" and "domain" not in named:
+            raise ValidationError("The urls report drills down into domains: filter by domain.", "filters")
 
 
 class DomainMetrics(ApiSchema):
@@ -343,7 +346,9 @@ class PreviousRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
     answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
     metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
-    domain_metrics = fields.Nested(DomainMetrics, metadata=about("The domain's numbers then (the domains report)."))
+    domain_metrics = fields.Nested(
+        DomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
+    )
 
 
 class QueryRow(ApiSchema):
@@ -359,11 +364,13 @@ class QueryRow(ApiSchema):
         allow_none=True, metadata=about("The competitor's id; null for the product's brand (brand reports).")
     )
     name = fields.String(allow_none=True, metadata=about("The name the latest analysis looked for (brand reports)."))
-    domain = fields.String(metadata=about("The registrable domain (the domains report)."))
+    domain = fields.String(metadata=about("The registrable domain (the domains and urls reports)."))
+    url = fields.String(metadata=about("The page, its URL normalised (the urls report)."))
+    title = fields.String(allow_none=True, metadata=about("The page's title as an engine gave it (the urls report)."))
     answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
     metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
     domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's numbers over those answers (the domains report).")
+        DomainMetrics, metadata=about("The domain's or page's numbers over those answers (domains and urls reports).")
     )
     previous = fields.Nested(
         PreviousRow,
@@ -374,7 +381,8 @@ class QueryRow(ApiSchema):
 
 class QueryResult(ApiSchema):
     report = fields.String(
-        required=True, metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics` or `domains`.")
+        required=True,
+        metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics`, `domains` or `urls`."),
     )
     time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
     week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))

@@ -100,7 +100,8 @@ async def test_prompts_split_the_brands_by_tracked_prompt(collector: Collector):
     assert found == [(tracked, "Acme", 1, 1), (tracked, "Globex", 0, 1), (None, "Acme", 0, 1), (None, "Globex", 1, 1)]
 
 
-async def test_domains_are_ranked_by_citations_with_each_share(collector: Collector):
+async def test_domains_are_ranked_by_citations_and_drill_down_to_their_pages(collector: Collector):
+    week = {"from": "2026-11-16", "to": "2026-11-23"}
     pages = [
         ("Acme.", ["https://acme.com/a", "https://acme.com/b"], ["https://news.example.co.uk/x"]),
         ("Globex.", ["https://globex.com/a"], ["https://acme.com/c"]),
@@ -113,7 +114,7 @@ async def test_domains_are_ranked_by_citations_with_each_share(collector: Collec
             citations=[{"url": url} for url in cited], sources=[{"url": url} for url in retrieved],
         )  # fmt: skip
         await collector.analysed(stored["id"])
-    status, answer = await query(collector, report="domains", **{"from": "2026-11-16", "to": "2026-11-23"})
+    status, answer = await query(collector, report="domains", **week)
     assert status == 200, answer
     found = [
         (item["domain"], *(tuple(item["domainMetrics"][name][key] for key in ("count", "total"))
@@ -126,14 +127,22 @@ async def test_domains_are_ranked_by_citations_with_each_share(collector: Collec
         ("example.co.uk", (0, 2), (1, 2), (0, 3)),
     ]
     assert answer["data"]["items"][0]["answers"]["answers"] == 3
-    status, answer = await query(collector, report="domains", limit=1, **{"from": "2026-11-16", "to": "2026-11-23"})
+    status, answer = await query(collector, report="domains", limit=1, **week)
     assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"]
     filters = [{"field": "domain", "operator": "in", "values": ["globex.com", "example.co.uk"]}]
-    status, answer = await query(
-        collector, report="domains", filters=filters, **{"from": "2026-11-16", "to": "2026-11-23"}
-    )
+    status, answer = await query(collector, report="domains", filters=filters, **week)
     assert [(item["domain"], item["domainMetrics"]["citationShare"]["total"]) for item in answer["data"]["items"]] == [
         ("globex.com", 3), ("example.co.uk", 3),
+    ]  # fmt: skip
+    urls = [{"field": "domain", "operator": "eq", "values": ["acme.com"]}]
+    status, answer = await query(collector, report="urls", filters=urls, **week)
+    assert status == 200, answer
+    assert [(item["url"], item["domain"], item["domainMetrics"]["citationShare"]["count"],
+             item["domainMetrics"]["citationShare"]["total"], item["domainMetrics"]["retrievedShare"]["count"])
+            for item in answer["data"]["items"]] == [
+        ("https://acme.com/a", "acme.com", 1, 3, 1),
+        ("https://acme.com/b", "acme.com", 1, 3, 1),
+        ("https://acme.com/c", "acme.com", 0, 3, 1),
     ]  # fmt: skip
 
 
@@ -160,11 +169,12 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"report": "urls"}, {"report": "Must be one of: brands, engines, prompts, topics, domains."}),
+        ({"report": "sources"}, {"report": "Must be one of: brands, engines, prompts, topics, domains, urls."}),
         ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
          {"filters": "brand filters the brand reports, not domains."}),
         ({"filters": [{"field": "domain", "operator": "eq", "values": ["acme.com"]}]},
-         {"filters": "domain filters the domains report only."}),
+         {"filters": "domain filters the domains and urls reports only."}),
+        ({"report": "urls"}, {"filters": "The urls report drills down into domains: filter by domain."}),
         ({"report": "domains", "limit": 0},
          {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
