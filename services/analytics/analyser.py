@@ -16,7 +16,6 @@ from psycopg2.extras import Json
 
 from libs.common import errors
 from libs.common.db import Row, fetch_all, fetch_value, transaction
-from services.analytics import rollups
 from services.analytics.analysis.analyse import ANALYSIS_VERSION, Analysis, analyse
 from services.analytics.brand_sets import BRAND, BrandSet, BrandSets
 
@@ -41,17 +40,24 @@ def run(answer: Row, found: BrandSet) -> Analysis:
 
 
 async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
-    """Write an analysis of `answer` and make it the current one, moving the daily rollups from
-    its previous analysis to this one; its id."""
-    move = await write(cur, answer, found, analysis)
-    await rollups.move(cur, [move])
-    return move[1]
+    """Write an analysis of `answer` and make it the current one; its id."""
+    analysis_id = await write(cur, answer, found, analysis)
+    await make_current(cur, [(answer["id"], analysis_id)])
+    return analysis_id
 
 
-async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> tuple[str | None, str]:
-    """Write an analysis of `answer` and make it the current one; the ids of its previous analysis
-    (None: its first) and of this one, for the rollups to move."""
-    previous = await fetch_value(cur, "SELECT analysis_id::text FROM answers WHERE id = %s", (answer["id"],))
+async def make_current(cur: Any, analysed: list[tuple[str, str]]) -> None:
+    """Make each (answer, analysis) the answer's current analysis, in one statement: the trigger
+    that moves the daily rollups (migrations/004_rollups.sql) moves them all at once."""
+    await cur.execute(
+        "UPDATE answers SET analysis_id = made.analysis_id, reanalyse = false, analysis_attempts = 0"
+        " FROM unnest(%s::uuid[], %s::uuid[]) AS made (answer_id, analysis_id) WHERE answers.id = made.answer_id",
+        ([answer_id for answer_id, _ in analysed], [analysis_id for _, analysis_id in analysed]),
+    )
+
+
+async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
+    """Write an analysis of `answer`, not yet its current one; its id."""
     analysis_id: str = await fetch_value(
         cur,
         "INSERT INTO analyses (answer_id, organization_id, version, competitor_set_version, brand)"
@@ -118,11 +124,7 @@ async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> t
                 "title": citation.title,
             },
         )
-    await cur.execute(
-        "UPDATE answers SET analysis_id = %s, reanalyse = false, analysis_attempts = 0 WHERE id = %s",
-        (analysis_id, answer["id"]),
-    )
-    return previous, analysis_id
+    return analysis_id
 
 
 class Analyser:
@@ -141,7 +143,7 @@ class Analyser:
         self.woken.clear()
         done = 0
         brand_set_of = self._brand_sets.batch()
-        moves = []
+        analysed: list[tuple[str, str]] = []
         async with transaction(self._pool) as cur:
             # Answers never analysed first, then those asked to be analysed again.
             answers = await fetch_all(
@@ -155,10 +157,10 @@ class Analyser:
                 except errors.ApiError as error:
                     await _later(cur, answer, error)
                     continue
-                moves.append(await write(cur, answer, found, run(answer, found)))
+                analysed.append((answer["id"], await write(cur, answer, found, run(answer, found))))
                 done += 1
-            # One move for the batch: its rollup rows locked in one order, whatever the replica.
-            await rollups.move(cur, moves)
+            if analysed:
+                await make_current(cur, analysed)
         return done
 
     async def work(self, stopping: asyncio.Event, idle_seconds: float = 1.0) -> None:

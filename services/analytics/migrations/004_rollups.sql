@@ -1,6 +1,7 @@
 -- Daily rollups of analysed answers: additive sums and counts only (ratios are computed when
--- read, services/analytics/metrics.py), moved in the transaction that stores an analysis (the
--- answer's previous analysis subtracted, the new one added; services/analytics/rollups.py).
+-- read, services/analytics/metrics.py), moved by a trigger in the transaction that makes an
+-- analysis an answer's current one (its previous analysis subtracted, the new one added), so no
+-- writer, of this release or an older one still running, can forget them.
 -- Only completed answers count. A day is the UTC date of `answered_at`. prompt_id and topic_id
 -- may be null (an answer to an untracked prompt): one row for null, as for any value.
 
@@ -157,6 +158,28 @@ LANGUAGE sql SET search_path FROM CURRENT AS $$
         citations = rollup_domains.citations + EXCLUDED.citations,
         pages = rollup_domains.pages + EXCLUDED.pages;
 $$;
+
+-- A statement's changes of answers' current analyses, moved at once: one statement for a batch
+-- of analyses locks the rollup rows it shares with another in one order (rollup_apply's sorted
+-- inserts), so concurrent analysers wait for one another and never deadlock.
+CREATE FUNCTION answers_move_rollups() RETURNS trigger
+LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    PERFORM rollup_apply(coalesce(array_agg(moved.analysis_id), '{}'), coalesce(array_agg(moved.sign), '{}'))
+    FROM (
+        SELECT o.analysis_id, -1 AS sign FROM old_answers o JOIN new_answers n ON n.id = o.id
+        WHERE o.analysis_id IS NOT NULL AND o.analysis_id IS DISTINCT FROM n.analysis_id
+        UNION ALL
+        SELECT n.analysis_id, 1 FROM old_answers o JOIN new_answers n ON n.id = o.id
+        WHERE n.analysis_id IS NOT NULL AND o.analysis_id IS DISTINCT FROM n.analysis_id
+    ) moved;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER answers_move_rollups AFTER UPDATE ON answers
+REFERENCING OLD TABLE AS old_answers NEW TABLE AS new_answers
+FOR EACH STATEMENT EXECUTE FUNCTION answers_move_rollups();
 
 -- The answers analysed before the rollups existed.
 SELECT rollup_apply(coalesce(array_agg(analysis_id), '{}'), coalesce(array_agg(1), '{}'))
