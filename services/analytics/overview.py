@@ -1,6 +1,6 @@
 """A product's overview: its brand's and each competitor's visibility, share of voice, average
 position, sentiment and citation rate over a period of UTC days `[start, end)` and the period of
-the same length before it, read from the daily rollups (services/analytics/rollups.py) and
+the same length before it, read from the daily rollups (migrations/004_rollups.sql) and
 computed by the one set of definitions (services/analytics/metrics.py)."""
 
 from __future__ import annotations
