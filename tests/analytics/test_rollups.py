@@ -1,6 +1,6 @@
 """The daily rollups follow every analysis: after random answers (some failed, empty or refused),
-re-analyses and a competitor added, they equal a rebuild from the raw rows, and they count what
-was sent."""
+re-analyses, a competitor added and older analyses made current again by plain updates, they
+equal a rebuild from the raw rows, and they count what was sent."""
 
 from __future__ import annotations
 
@@ -122,3 +122,19 @@ async def test_rollups_equal_a_rebuild_after_random_writes_and_reanalyses(collec
     assert {row[6] for row in stored["rollup_answers"]} == {3}
     brands = {row[7] for row in stored["rollup_brands"]}
     assert "brand" in brands and len(brands) == 4
+
+    # Any writer that changes an answer's current analysis moves the rollups: older analyses made
+    # current again, one answer a statement, as a writer knowing nothing of rollups would.
+    async with cursor(analytics_pool) as cur:
+        older = await fetch_all(
+            cur,
+            "SELECT DISTINCT ON (n.answer_id) n.answer_id, n.id FROM analyses n JOIN answers a ON a.id = n.answer_id"
+            " WHERE a.organization_id = %s AND n.id <> a.analysis_id ORDER BY n.answer_id, n.created_at",
+            (tenant.org.id,),
+        )
+        assert len(older) >= 20
+        for row in older[:20]:
+            await cur.execute("UPDATE answers SET analysis_id = %s WHERE id = %s", (row["id"], row["answer_id"]))
+    stored, rebuilt = await tables(analytics_pool, tenant.org.id)
+    assert stored == rebuilt
+    assert {row[6] for row in stored["rollup_answers"]} == {2, 3}
