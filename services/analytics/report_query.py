@@ -6,6 +6,7 @@ over every tracked brand."""
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from datetime import date, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from libs.common.db import Row, fetch_all
 from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
 from services.analytics.overview import BRAND_NAME, EMPTY_BRAND, brand_metrics, period_answers
+from services.analytics.report_schemas import metrics_of
 
 # A report's group: the first day of its bucket and the value of the report's split (None in
 # the brands and domains reports).
@@ -108,7 +110,7 @@ def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed
 async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
     """The report's rows; with `compareToPrevious`, each with the same row of the period of the same
     length just before (`previous`; null when that period has no such row)."""
-    items = await period_items(cur, organization_id, product_id, query)
+    items = kept_and_ordered(query, await period_items(cur, organization_id, product_id, query))
     if query["compare_to_previous"]:
         start, end = query["from_"], query["to"]
         before = {**query, "from_": start - (end - start), "to": start}
@@ -116,6 +118,32 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
         for item in items:
             found = previous.get(match_key(item))
             item["previous"] = None if found is None else {key: found[key] for key in PREVIOUS if key in found}
+    return items
+
+
+COMPARE = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": operator.le}
+
+
+def metric_value(query: dict[str, Any], item: dict[str, Any], metric: str) -> float | None:
+    numbers = item["domain_metrics" if "domain_metrics" in item else "metrics"]
+    value: float | None = numbers[metrics_of(query["report"])[metric]]["value"]
+    return value
+
+
+def kept_and_ordered(query: dict[str, Any], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows meeting every `having` condition, each period's ordered by `orderBy`'s metric."""
+    for condition in query["having"]:
+        compare, bound = COMPARE[condition["operator"]], condition["value"]
+        items = [
+            item for item in items
+            if (value := metric_value(query, item, condition["metric"])) is not None and compare(value, bound)
+        ]  # fmt: skip
+    if query["order_by"] is not None:
+        metric, descending = query["order_by"]["metric"], query["order_by"]["direction"] == "desc"
+        present = [item for item in items if metric_value(query, item, metric) is not None]
+        present.sort(key=lambda item: metric_value(query, item, metric) or 0.0, reverse=descending)
+        items = present + [item for item in items if metric_value(query, item, metric) is None]
+        items.sort(key=lambda item: item["period"]["from_"])
     return items
 
 

@@ -260,6 +260,55 @@ class QueryFilter(ApiSchema):
                 raise ValidationError(problem, "values")
 
 
+# The metrics `having` and `orderBy` may name, by report: API name -> row key.
+BRAND_METRICS = {"visibility": "visibility", "shareOfVoice": "share_of_voice", "averagePosition": "average_position",
+                 "sentiment": "sentiment", "citationRate": "citation_rate"}  # fmt: skip
+DOMAIN_METRICS = {
+    "citationRate": "citation_rate",
+    "retrievedShare": "retrieved_share",
+    "citationShare": "citation_share",
+}
+METRIC_NAMES = ("visibility", "shareOfVoice", "averagePosition", "sentiment", "citationRate", "retrievedShare",
+                "citationShare")  # fmt: skip
+
+
+def metrics_of(report: str) -> dict[str, str]:
+    return DOMAIN_METRICS if report in ("domains", "urls") else BRAND_METRICS
+
+
+class Having(ApiSchema):
+    metric = fields.String(
+        required=True,
+        validate=validate.OneOf(METRIC_NAMES),
+        metadata=about(
+            "A metric of the report's rows: `visibility`, `shareOfVoice`, `averagePosition`, `sentiment`,"
+            " `citationRate` (brand reports), or `citationRate`, `retrievedShare`, `citationShare` (domains, urls)."
+        ),
+    )
+    operator = fields.String(
+        required=True,
+        validate=validate.OneOf(("gt", "gte", "lt", "lte")),
+        metadata=about("`gt`, `gte`, `lt` or `lte`: how the metric's value compares with `value`."),
+    )
+    value = fields.Float(required=True, metadata=about("The value compared with; a null metric never passes."))
+
+
+class OrderBy(ApiSchema):
+    metric = fields.String(
+        required=True,
+        validate=validate.OneOf(METRIC_NAMES),
+        metadata=about(
+            "The metric each period's rows are ordered by: `visibility`, `shareOfVoice`, `averagePosition`,"
+            " `sentiment`, `citationRate`, `retrievedShare` or `citationShare` (one of the report's)."
+        ),
+    )
+    direction = fields.String(
+        load_default="desc",
+        validate=validate.OneOf(("asc", "desc")),
+        metadata=about("`desc` (the default) or `asc`; null values last either way."),
+    )
+
+
 class AnalyticsQuery(ApiSchema):
     report = fields.String(
         required=True,
@@ -297,6 +346,17 @@ class AnalyticsQuery(ApiSchema):
         metadata=about("Filters applied before anything is summed (at most 20)."),
     )
 
+    having = fields.List(
+        fields.Nested(Having),
+        load_default=list,
+        validate=validate.Length(max=10),
+        metadata=about("Conditions on the rows' metrics, applied after summing: a row is kept when it meets all."),
+    )
+    order_by = fields.Nested(
+        OrderBy,
+        load_default=None,
+        metadata=about("Orders each period's rows by a metric; left out, by split, then brand or most cited."),
+    )
     compare_to_previous = fields.Boolean(
         load_default=False,
         metadata=about("Give each row the same row of the period of the same length just before (no granularity)."),
@@ -311,6 +371,17 @@ class AnalyticsQuery(ApiSchema):
     def _period(self, data: dict[str, Any], **_: Any) -> None:
         if "from_" in data and "to" in data:
             check_period(data["from_"], data["to"])
+
+    @validates_schema
+    def _metrics(self, data: dict[str, Any], **_: Any) -> None:
+        if "report" not in data:
+            return
+        known = metrics_of(data["report"])
+        for index, item in enumerate(data.get("having", [])):
+            if item["metric"] not in known:
+                raise ValidationError(f"Not a metric of the {data['report']} report.", f"having.{index}.metric")
+        if data.get("order_by") is not None and data["order_by"]["metric"] not in known:
+            raise ValidationError(f"Not a metric of the {data['report']} report.", "orderBy.metric")
 
     @validates_schema
     def _comparison(self, data: dict[str, Any], **_: Any) -> None:

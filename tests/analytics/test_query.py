@@ -86,6 +86,23 @@ async def test_engines_and_filters_narrow_before_summing(collector: Collector):
     assert [row[:2] for row in rows(answer)] == [("2026-11-16", "2026-11-30")] * 2
 
 
+async def test_having_keeps_rows_after_summing_and_order_by_orders_each_period(collector: Collector):
+    await sent(collector)
+    period = {"from": "2026-11-16", "to": "2026-11-30"}
+    having = [{"metric": "visibility", "operator": "gte", "value": 0.5}]
+    status, answer = await query(collector, granularity="week", having=having, **period)
+    assert status == 200, answer
+    assert [row[:4] for row in rows(answer)] == [
+        ("2026-11-16", "2026-11-23", None, "Acme"), ("2026-11-16", "2026-11-23", None, "Globex"),
+        ("2026-11-23", "2026-11-30", None, "Globex"),
+    ]  # fmt: skip
+    order = {"metric": "shareOfVoice", "direction": "asc"}
+    status, answer = await query(collector, granularity="week", orderBy=order, **period)
+    assert [(row[0], row[3]) for row in rows(answer)] == [
+        ("2026-11-16", "Globex"), ("2026-11-16", "Acme"), ("2026-11-23", "Acme"), ("2026-11-23", "Globex"),
+    ]  # fmt: skip
+
+
 async def test_prompts_split_the_brands_by_tracked_prompt(collector: Collector):
     tenant = collector.tenant
     _, prompt = await tenant.call("POST", f"/api/v1/products/{tenant.product['id']}/prompts", json={"text": "Best BI?"})
@@ -179,6 +196,10 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
          {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
         ({"granularity": "hour"}, {"granularity": "Must be one of: day, week, month."}),
+        ({"having": [{"metric": "citationShare", "operator": "gt", "value": 0}]},
+         {"having.0.metric": "Not a metric of the brands report."}),
+        ({"report": "domains", "orderBy": {"metric": "visibility"}},
+         {"orderBy.metric": "Not a metric of the domains report."}),
         ({"granularity": "day", "compareToPrevious": True},
          {"compareToPrevious": "Compare whole periods: leave granularity out to compare."}),
         ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
