@@ -14,6 +14,7 @@ from typing import Any
 from psycopg2 import sql
 
 from libs.common.db import Row, fetch_all
+from libs.common.errors import ValidationFailed
 from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
 from services.analytics.overview import BRAND_NAME, EMPTY_BRAND, brand_metrics, period_answers
@@ -111,6 +112,9 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
     """The report's rows; with `compareToPrevious`, each with the same row of the period of the same
     length just before (`previous`; null when that period has no such row)."""
     items = kept_and_ordered(query, await period_items(cur, organization_id, product_id, query))
+    if len(items) > ROWS_MAX:
+        advice = "use a coarser granularity, a shorter period or filters"
+        raise ValidationFailed(details={"granularity": f"The report has {len(items)} rows, over {ROWS_MAX}: {advice}."})
     if query["compare_to_previous"]:
         start, end = query["from_"], query["to"]
         before = {**query, "from_": start - (end - start), "to": start}
@@ -121,6 +125,8 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
     return items
 
 
+# The most rows a report answers at once.
+ROWS_MAX = 5000
 COMPARE = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": operator.le}
 
 

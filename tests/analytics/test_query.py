@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from services.analytics import report_query
 from tests.analytics.conftest import Collector
 
 
@@ -101,6 +102,17 @@ async def test_having_keeps_rows_after_summing_and_order_by_orders_each_period(c
     assert [(row[0], row[3]) for row in rows(answer)] == [
         ("2026-11-16", "Globex"), ("2026-11-16", "Acme"), ("2026-11-23", "Acme"), ("2026-11-23", "Globex"),
     ]  # fmt: skip
+
+
+async def test_a_report_over_its_row_limit_is_422(collector: Collector, monkeypatch: pytest.MonkeyPatch):
+    await sent(collector)
+    monkeypatch.setattr(report_query, "ROWS_MAX", 3)
+    status, answer = await query(collector, granularity="week", **{"from": "2026-11-16", "to": "2026-11-30"})
+    assert (status, answer["details"]) == (422, {
+        "granularity": "The report has 4 rows, over 3: use a coarser granularity, a shorter period or filters.",
+    })  # fmt: skip
+    status, answer = await query(collector, **{"from": "2026-11-16", "to": "2026-11-30"})
+    assert status == 200, answer
 
 
 async def test_prompts_split_the_brands_by_tracked_prompt(collector: Collector):
