@@ -1,7 +1,7 @@
 """The definitions of every number the analytics part reports, written once.
 
 Over the completed answers in scope (failed, empty and refused answers leave every numerator and
-denominator; `COUNTED_STATUS`):
+denominator: the rollups count only `completed` answers, migrations/004_rollups.sql):
 
 - visibility(b) = answers mentioning b / answers;
 - share of voice(b) = mentions of b / mentions of every tracked brand (the product's and its
@@ -26,11 +26,9 @@ from typing import Any
 
 from libs.common.ratios import ratio
 
-COUNTED_STATUS = "completed"
 SHARE_OF_VOICE_BASIS = "mentions of every tracked brand"
 # The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
-SENTIMENT_LABELS = ("positive", "neutral", "negative")
 
 
 def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float] | None:
