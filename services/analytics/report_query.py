@@ -20,6 +20,9 @@ from services.analytics.brand_sets import BRAND
 from services.analytics.overview import BRAND_NAME, EMPTY_BRAND, brand_metrics, period_answers
 from services.analytics.report_schemas import metrics_of
 
+# The most rows a report answers at once.
+ROWS_MAX = 5000
+COMPARE = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": operator.le}
 # A report's group: the first day of its bucket and the value of the report's split (None in
 # the brands and domains reports).
 Group = tuple[date, str | None]
@@ -97,7 +100,8 @@ def bucket_end(start: date, granularity: str | None, end: date) -> date:
 
 
 def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed:
-    """The rollup rows in scope: the product's, in the period, and through every filter but brand."""
+    """The rows in scope: the product's, in the period, and through every filter but brand and
+    domain (they pick rows after summing)."""
     clauses = [sql.SQL("organization_id = %(organization_id)s AND product_id = %(product_id)s"
                        " AND day >= %(start)s AND day < %(end)s")]  # fmt: skip
     for index, item in enumerate(filters):
@@ -123,11 +127,6 @@ async def run(cur: Any, organization_id: str, product_id: str, query: dict[str, 
             found = previous.get(match_key(item))
             item["previous"] = None if found is None else {key: found[key] for key in PREVIOUS if key in found}
     return items
-
-
-# The most rows a report answers at once.
-ROWS_MAX = 5000
-COMPARE = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": operator.le}
 
 
 def metric_value(query: dict[str, Any], item: dict[str, Any], metric: str) -> float | None:
