@@ -41,6 +41,23 @@ def run(answer: Row, found: BrandSet) -> Analysis:
 
 async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
     """Write an analysis of `answer` and make it the current one; its id."""
+    analysis_id = await write(cur, answer, found, analysis)
+    await make_current(cur, [(answer["id"], analysis_id)])
+    return analysis_id
+
+
+async def make_current(cur: Any, analysed: list[tuple[str, str]]) -> None:
+    """Make each (answer, analysis) the answer's current analysis, in one statement: the trigger
+    that moves the daily rollups (migrations/004_rollups.sql) moves them all at once."""
+    await cur.execute(
+        "UPDATE answers SET analysis_id = made.analysis_id, reanalyse = false, analysis_attempts = 0"
+        " FROM unnest(%s::uuid[], %s::uuid[]) AS made (answer_id, analysis_id) WHERE answers.id = made.answer_id",
+        ([answer_id for answer_id, _ in analysed], [analysis_id for _, analysis_id in analysed]),
+    )
+
+
+async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
+    """Write an analysis of `answer`, not yet its current one; its id."""
     analysis_id: str = await fetch_value(
         cur,
         "INSERT INTO analyses (answer_id, organization_id, version, competitor_set_version, brand)"
@@ -107,10 +124,6 @@ async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
                 "title": citation.title,
             },
         )
-    await cur.execute(
-        "UPDATE answers SET analysis_id = %s, reanalyse = false, analysis_attempts = 0 WHERE id = %s",
-        (analysis_id, answer["id"]),
-    )
     return analysis_id
 
 
@@ -130,6 +143,7 @@ class Analyser:
         self.woken.clear()
         done = 0
         brand_set_of = self._brand_sets.batch()
+        analysed: list[tuple[str, str]] = []
         async with transaction(self._pool) as cur:
             # Answers never analysed first, then those asked to be analysed again.
             answers = await fetch_all(
@@ -143,8 +157,10 @@ class Analyser:
                 except errors.ApiError as error:
                     await _later(cur, answer, error)
                     continue
-                await store(cur, answer, found, run(answer, found))
+                analysed.append((answer["id"], await write(cur, answer, found, run(answer, found))))
                 done += 1
+            if analysed:
+                await make_current(cur, analysed)
         return done
 
     async def work(self, stopping: asyncio.Event, idle_seconds: float = 1.0) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from libs.contract.route import register_handlers
-from services.analytics import contract, run_views, views
+from services.analytics import contract, report_views, run_views, views
 
 HANDLERS = (
     views.engines_list,
@@ -17,6 +17,8 @@ HANDLERS = (
     run_views.prompt_runs_list,
     run_views.prompt_runs_get,
     run_views.prompt_runs_cancel,
+    report_views.analytics_overview,
+    report_views.analytics_query,
 )
 
 
