@@ -49,6 +49,8 @@ class Examples:
         kind = schema.get("type")
         if isinstance(kind, list):  # ["string", "null"]: an example shows the value, not the null
             kind = next((each for each in kind if each != "null"), "null")
+        if kind == "string" and schema.get("format") in FORMATS:  # a name's example may be of another format
+            return FORMATS[schema["format"]]
         if name in EXAMPLES and _fits(EXAMPLES[name], kind):
             return EXAMPLES[name]
         if depth > MAX_DEPTH:

@@ -490,6 +490,12 @@ EXAMPLES: dict[str, Any] = {
     "rdnsSuffix": ".openai.com",
     "signatureAgents": ["https://chatgpt.com"],
     "signatureAgent": "https://chatgpt.com",
+    # Analytics reports: days are whole UTC dates, [from, to).
+    "from": "2026-11-01",
+    "to": "2026-12-01",
+    "report": "brands",
+    "weekStarts": "monday",
+    "basis": "mentions of every tracked brand",
     # The headers of a webhook delivery (Standard Webhooks).
     "webhook-id": "6d1c9f2e-3b4a-4f7e-9a10-2c8b5e7d4f31",
     "webhook-timestamp": "1764322200",

@@ -48,5 +48,6 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/api/v1/analytics/query", PART, "analytics:read", "analytics_query",
           "A report of a product's brands over [from, to) in UTC days, by day, week (from Monday) or month, or per"
           " engine, with filters; a read (POST for the body)", product_body="productId",
-          body=report_schemas.AnalyticsQuery, response=report_schemas.QueryResult, status=200, tag="Analytics"),
+          body=report_schemas.AnalyticsQuery, response=report_schemas.QueryResult, status=200, tag="Analytics",
+          read_only=True),
 )  # fmt: skip
