@@ -16,6 +16,7 @@ from psycopg2.extras import Json
 
 from libs.common import errors
 from libs.common.db import Row, fetch_all, fetch_value, transaction
+from libs.common.tasks import report_failure
 from services.analytics.analysis.analyse import ANALYSIS_VERSION, Analysis, analyse
 from services.analytics.brand_sets import BRAND, BrandSet, BrandSets
 
@@ -169,8 +170,8 @@ class Analyser:
             try:
                 if await self.step():
                     continue
-            except Exception:  # a failed round must not end the loop; the next round retries
-                log.exception("analysing answers failed")
+            except Exception as exc:  # a failed round must not end the loop; the next round retries
+                report_failure(exc, "analysing answers")  # a store's outage: one line at its start, one at its end
             waits = [asyncio.ensure_future(self.woken.wait()), asyncio.ensure_future(stopping.wait())]
             await asyncio.wait(waits, timeout=idle_seconds, return_when=asyncio.FIRST_COMPLETED)
             for waiting in waits:

@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from libs.common.db import Row, fetch_value, transaction
+from libs.common.tasks import report_failure
 from services.analytics import run_queries
 from services.analytics.engines.reply import Engine, Reply
 from services.analytics.settings import AnalyticsSettings
@@ -122,8 +123,10 @@ class Runner:
         while not stopping.is_set():
             try:
                 await self.step()
-            except Exception:  # a failed round must not end the loop; the next round retries
-                log.exception("starting prompt-run tasks failed")
+            except Exception as exc:  # a failed round must not end the loop; the next round retries
+                report_failure(
+                    exc, "starting prompt-run tasks"
+                )  # a store's outage: one line at its start, one at its end
             waits = [asyncio.ensure_future(self.woken.wait()), asyncio.ensure_future(stopping.wait())]
             await asyncio.wait(waits, timeout=idle_seconds, return_when=asyncio.FIRST_COMPLETED)
             for waiting in waits:

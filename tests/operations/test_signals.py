@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 import uuid
@@ -16,7 +15,7 @@ from libs.common.db import create_pool, cursor
 from libs.common.encoding import dumps
 from libs.common.http_client import internal_client
 from libs.common.redis_client import create_redis
-from libs.contract.parts import CONTENT, GATEWAY
+from libs.contract.parts import CONTENT
 from services.content.app import measure_backlog
 from services.search.indexer import EventConsumer
 from tests.conftest import REDIS_URL, free_port, metrics_text
@@ -62,26 +61,6 @@ async def test_upstream_failures_are_counted_by_route_upstream_and_kind(stack, i
     finally:
         await client.close()
         await server.close()
-
-
-async def test_the_database_pool_reports_connections_in_use_and_waiters(database):
-    async with create_pool(database.dsn(GATEWAY), GATEWAY.schema, 0, 1) as pool:
-        in_use, waiting = sample("db_pool_connections_in_use"), sample("db_pool_waiting")
-        release = asyncio.Event()
-
-        async def hold() -> None:
-            async with cursor(pool) as cur:
-                await cur.execute("SELECT 1")
-                await release.wait()
-
-        holder = asyncio.create_task(hold())
-        await asyncio.sleep(0.2)
-        waiter = asyncio.create_task(hold())
-        await asyncio.sleep(0.2)
-        assert (sample("db_pool_connections_in_use"), sample("db_pool_waiting")) == (in_use + 1, waiting + 1)
-        release.set()
-        await asyncio.gather(holder, waiter)
-        assert (sample("db_pool_connections_in_use"), sample("db_pool_waiting")) == (in_use, waiting)
 
 
 async def test_the_outbox_backlog_and_its_age_are_measured(database):
