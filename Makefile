@@ -55,7 +55,7 @@ tools:
 
 ## make check: the quick loop, under a minute: lint, types and the tests that need no store.
 check: lint
-	$(PY) -m pytest -q -m "not stores and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n 2 -m "not stores and not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
@@ -16,6 +17,7 @@ AIVIS = str(Path(sys.executable).parent / "aivis")
 ANSWERS = ["slow_down", "authorization_pending"]
 
 
+@pytest.mark.slow  # it waits out the real intervals, 13 s
 async def test_login_waits_the_interval_and_slows_down_when_told(tmp_path):
     polls: list[float] = []
 
