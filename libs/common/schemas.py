@@ -6,6 +6,7 @@ is a 422 `VALIDATION_FAILED` whose `details` map each field path ("pages.0.slug"
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -195,3 +196,15 @@ def path_id(request: web.Request, name: str, what: str) -> str:
     if not is_uuid(value):
         raise NotFound(f"{what} not found")
     return value.lower()
+
+
+class UtcDateTime(fields.AwareDateTime):
+    """An ISO 8601 time with a zone, loaded as the same moment in UTC: PostgreSQL refuses offsets
+    Python takes (past ±15:59), and a moment that leaves the calendar in UTC is refused here."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.datetime:
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return moment.astimezone(dt.UTC)
+        except OverflowError:
+            raise self.make_error("invalid", input=value, obj_type=self.OBJ_TYPE) from None

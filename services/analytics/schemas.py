@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, UtcDateTime
 from libs.common.validators import FullMatch, JsonInteger, StrictNumber, StrictString, UuidString, length
 from libs.contract.engines import ENGINE_IDS
 
@@ -66,7 +66,7 @@ class AnswerIngest(ApiSchema):
     citations = fields.List(fields.Nested(PageIn), load_default=list, validate=validate.Length(max=CITATIONS_MAX))
     sources = fields.List(fields.Nested(PageIn), load_default=list, validate=validate.Length(max=SOURCES_MAX))
     usage = fields.Nested(UsageIn, load_default=None, allow_none=True)
-    answered_at = fields.AwareDateTime(required=True)
+    answered_at = UtcDateTime(required=True)
 
     @validates_schema
     def _prompt_and_text(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -87,8 +87,8 @@ class AnswerListQuery(ApiSchema):
     brand_mentioned = fields.Boolean(truthy={"true", "1"}, falsy={"false", "0"})
     competitor_id = UuidString()
     domain = fields.String(validate=length(1, 253))
-    from_ = fields.AwareDateTime(data_key="from")
-    to = fields.AwareDateTime()
+    from_ = UtcDateTime(data_key="from")
+    to = UtcDateTime()
 
 
 class Page(ApiSchema):

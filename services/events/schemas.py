@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import fields, validate
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema
+from libs.common.schemas import ApiSchema, UtcDateTime
 from libs.common.validators import StrictBoolean, StrictString, length
 from services.events.types import ALL, EVENT_TYPES
 
@@ -58,8 +58,8 @@ class AuditListQuery(PageQuery):
     action = fields.String(validate=length(1, 200))
     resource_type = fields.String(validate=length(1, 100))
     resource_id = fields.String(validate=length(1, 200))
-    since = fields.AwareDateTime(metadata={"description": "Only events at or after this time (ISO 8601)."})
-    until = fields.AwareDateTime(metadata={"description": "Only events before this time (ISO 8601)."})
+    since = UtcDateTime(metadata={"description": "Only events at or after this time (ISO 8601)."})
+    until = UtcDateTime(metadata={"description": "Only events before this time (ISO 8601)."})
 
 
 class Endpoint(ApiSchema):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema, Timestamps
+from libs.common.schemas import ApiSchema, Timestamps, UtcDateTime
 from libs.common.validators import (
     QueryBoolean,
     StrictBoolean,
@@ -31,10 +31,10 @@ class RunListQuery(ApiSchema):
     environment_id = UuidString()
     task_id = UuidString()
     passed = QueryBoolean()
-    created_from = fields.AwareDateTime(
+    created_from = UtcDateTime(
         data_key="from", metadata={"description": "Only runs created at or after this time (ISO 8601, with a zone)."}
     )
-    created_to = fields.AwareDateTime(
+    created_to = UtcDateTime(
         data_key="to", metadata={"description": "Only runs created before this time (ISO 8601, with a zone)."}
     )
     limit = fields.Integer(load_default=DEFAULT_LIMIT, validate=validate.Range(min=1, max=MAX_LIMIT))
@@ -108,8 +108,8 @@ class RunCreate(ApiSchema):
     passed = StrictBoolean(allow_none=True)
     tokens_used = StrictNumber(allow_none=True, validate=validate.Range(min=0))
     cost_usd = StrictNumber(allow_none=True, validate=validate.Range(min=0))
-    started_at = fields.AwareDateTime(allow_none=True)
-    completed_at = fields.AwareDateTime(allow_none=True)
+    started_at = UtcDateTime(allow_none=True)
+    completed_at = UtcDateTime(allow_none=True)
     duration = StrictNumber(allow_none=True, validate=validate.Range(min=0))
     volume_ids = fields.Raw(allow_none=True)
     log_s3_keys = fields.Raw(allow_none=True)

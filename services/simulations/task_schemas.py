@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, Ratio
+from libs.common.schemas import ApiSchema, Ratio, UtcDateTime
 from libs.common.validators import JsonInteger, StrictBoolean, StrictNumber, StrictString, UuidString, length
 from services.simulations.agent.kinds import ENGINES, KINDS
 from services.simulations.agent.scoring import CRITERION_TYPES
@@ -215,9 +215,9 @@ class StepListQuery(ApiSchema):
 
 
 class AnalyticsQuery(ApiSchema):
-    start = fields.AwareDateTime(data_key="from", metadata=_described(
+    start = UtcDateTime(data_key="from", metadata=_described(
         "The range's start, included (ISO 8601 with a zone); default 30 days before its end."))  # fmt: skip
-    end = fields.AwareDateTime(data_key="to", metadata=_described(
+    end = UtcDateTime(data_key="to", metadata=_described(
         "The range's end, excluded (ISO 8601 with a zone); default now."))  # fmt: skip
     task_id = UuidString(metadata=_described("Only this task's runs."))
     environment_id = UuidString(metadata=_described("Only this environment's runs."))

@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, Ratio
+from libs.common.schemas import ApiSchema, Ratio, UtcDateTime
 from libs.common.validators import FullMatch, JsonInteger, QueryBoolean, StrictNumber, StrictString, UuidString, length
 from services.traffic.curated import CATEGORIES
 from services.traffic.store import STATUS_CLASSES
@@ -40,7 +40,7 @@ class TrafficEvent(ApiSchema):
 
     id = StrictString(required=True, validate=EVENT_ID, metadata=about(
         "The event's id, unique per organization: an event sent again is counted once.", "cf-7f3a9c2e01"))  # fmt: skip
-    occurred_at = fields.AwareDateTime(required=True, metadata=about("When the request was answered" + WHEN + "."))
+    occurred_at = UtcDateTime(required=True, metadata=about("When the request was answered" + WHEN + "."))
     host = StrictString(required=True, validate=length(1, 253), metadata=about(
         "The host the request was sent to: a domain of one of the organization's Apps.",
         "docs.example.com"))  # fmt: skip
@@ -101,8 +101,8 @@ class TrafficLogQuery(ApiSchema):
         "Only answers of this class."))  # fmt: skip
     path_prefix = fields.String(validate=[length(1, PATH_MAX), PATH], metadata=about(
         "Only paths starting with this.", "/docs/"))  # fmt: skip
-    from_ = fields.AwareDateTime(data_key="from", metadata=about("Only requests at or after this time" + WHEN + "."))
-    to = fields.AwareDateTime(metadata=about("Only requests before this time" + WHEN + "."))
+    from_ = UtcDateTime(data_key="from", metadata=about("Only requests at or after this time" + WHEN + "."))
+    to = UtcDateTime(metadata=about("Only requests before this time" + WHEN + "."))
     limit = fields.Integer(load_default=PAGE_DEFAULT, validate=validate.Range(min=1, max=PAGE_MAX))
     cursor = PageCursor(datetime.fromisoformat)
 
@@ -154,9 +154,9 @@ class TrafficLogPage(ApiSchema):
 
 class TrafficSummaryQuery(ApiSchema):
     app_id = UuidString()
-    from_ = fields.AwareDateTime(data_key="from", metadata=about(
+    from_ = UtcDateTime(data_key="from", metadata=about(
         "Inclusive, a whole UTC hour; default 7 days before `to`."))  # fmt: skip
-    to = fields.AwareDateTime(metadata=about("Exclusive, a whole UTC hour; default the next whole hour."))
+    to = UtcDateTime(metadata=about("Exclusive, a whole UTC hour; default the next whole hour."))
     granularity = fields.String(load_default="day", validate=validate.OneOf(GRANULARITIES), metadata=about(
         "The series' periods (days start at 00:00 UTC, weeks on Monday)."))  # fmt: skip
     group_by = fields.String(validate=validate.OneOf(GROUPS), metadata=about(

@@ -89,3 +89,17 @@ def test_unknown_query_parameters_are_refused():
 
 def test_flattening_keeps_every_message():
     assert flatten_messages({"a": {0: {"b": ["x", "y"]}}, "c": ["z"]}) == {"a.0.b": "x y", "c": "z"}
+
+
+def test_a_time_with_any_offset_python_takes_is_loaded_as_the_same_moment_in_utc():
+    from marshmallow import Schema, ValidationError
+
+    from libs.common.schemas import UtcDateTime
+
+    class Window(Schema):
+        start = UtcDateTime()
+
+    loaded = Window().load({"start": "5020-09-15T06:44:39-22:19"})["start"]
+    assert loaded.utcoffset().total_seconds() == 0 and loaded.isoformat() == "5020-09-16T05:03:39+00:00"
+    with pytest.raises(ValidationError):
+        Window().load({"start": "9999-12-31T23:00:00-13:00"})  # past the calendar in UTC
