@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import fields
 from typing import Any
 
 from psycopg2.extras import Json
 
-from libs.common.audit import SIGN_IN_ACTIONS
+from libs.common.audit import SIGN_IN_ACTIONS, AuditRecord
 from libs.common.cursors import page_of
 from libs.common.db import Row, fetch_all, fetch_one
 from libs.common.encoding import dumps
+from services.events.shapes import AUDIT_EVENT, DELIVERY, ENDPOINT
 
-ENDPOINT_COLUMNS = (
-    "id, url, events, description, enabled, disabled_reason, failing_since, created_at, updated_at,"
-    " secret, previous_secret, previous_secret_expires_at"
-)
+ENDPOINT_COLUMNS = ENDPOINT.columns
 ROTATION_OVERLAP = "interval '24 hours'"
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def endpoint_view(row: Row, *, with_secret: bool = False) -> dict[str, Any]:
-    view = {
-        "id": str(row["id"]),
-        "url": row["url"],
-        "events": list(row["events"]),
-        "description": row["description"],
-        "enabled": row["enabled"],
-        "disabledReason": row["disabled_reason"],
-        "failingSince": _iso(row["failing_since"]),
-        "createdAt": _iso(row["created_at"]),
-        "updatedAt": _iso(row["updated_at"]),
-    }
-    if with_secret:
-        view["secret"] = row["secret"]
-    return view
 
 
 async def create_endpoint(cur: Any, organization_id: str, values: dict[str, Any], secret: str) -> Row:
@@ -158,26 +135,7 @@ def _json(value: Any) -> Json:
     return Json(value, dumps=lambda data: dumps(data).decode())
 
 
-DELIVERY_COLUMNS = (
-    "d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.created_at, d.finished_at,"
-    " coalesce((SELECT json_agg(json_build_object('number', a.number, 'attemptedAt', a.attempted_at,"
-    " 'statusCode', a.status_code, 'latencyMs', a.latency_ms, 'response', a.response, 'error', a.error)"
-    " ORDER BY a.number) FROM delivery_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_list"
-)
-
-
-def delivery_view(row: Row) -> dict[str, Any]:
-    return {
-        "id": str(row["id"]),
-        "endpointId": str(row["endpoint_id"]),
-        "eventId": str(row["event_id"]),
-        "eventType": row["event_type"],
-        "status": row["status"],
-        "attempts": row["attempt_list"],
-        "nextAttemptAt": _iso(row["next_attempt_at"]),
-        "createdAt": _iso(row["created_at"]),
-        "finishedAt": _iso(row["finished_at"]),
-    }
+DELIVERY_COLUMNS = DELIVERY.columns_of("d")
 
 
 async def get_delivery(cur: Any, endpoint_id: str, delivery_id: str) -> Row | None:
@@ -208,7 +166,7 @@ async def list_deliveries(cur: Any, endpoint_id: str, query: dict[str, Any]) -> 
         },
     )
     page, next_cursor = page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
-    return {"deliveries": [delivery_view(row) for row in page], "nextCursor": next_cursor}
+    return {"deliveries": [DELIVERY.of(row) for row in page], "nextCursor": next_cursor}
 
 
 async def retry_delivery(cur: Any, endpoint_id: str, delivery_id: str) -> Row | None:
@@ -224,29 +182,8 @@ async def retry_delivery(cur: Any, endpoint_id: str, delivery_id: str) -> Row | 
 # Audit events.
 
 
-def audit_view(row: Row) -> dict[str, Any]:
-    resource = None
-    if row["resource_type"] is not None:
-        resource = {"type": row["resource_type"], "id": row["resource_id"]}
-    return {
-        "id": str(row["id"]),
-        "occurredAt": _iso(row["occurred_at"]),
-        "actor": {"kind": row["actor_kind"], "id": row["actor_id"], "label": row["actor_label"]},
-        "action": row["action"],
-        "resource": resource,
-        "method": row["method"],
-        "path": row["path"],
-        "clientAddress": row["client_address"],
-        "requestId": row["request_id"],
-        "status": row["status"],
-        "result": row["result"],
-    }
-
-
-AUDIT_FIELDS = (
-    "id", "organization_id", "occurred_at", "actor_kind", "actor_id", "actor_label", "action", "resource_type",
-    "resource_id", "method", "path", "client_address", "request_id", "status", "result",
-)  # fmt: skip
+# The columns of a stored record: the fields of the record the gateway publishes.
+AUDIT_FIELDS = tuple(field.name for field in fields(AuditRecord))
 
 
 async def store_audit_events(cur: Any, records: list[dict[str, Any]]) -> None:
@@ -283,7 +220,8 @@ async def list_audit_events(
         where.append("(occurred_at, id) < (%(after_at)s, %(after_id)s)")
     rows = await fetch_all(
         cur,
-        f"SELECT * FROM audit_events WHERE {' AND '.join(where)} ORDER BY occurred_at DESC, id DESC LIMIT %(limit)s",
+        f"SELECT {AUDIT_EVENT.columns} FROM audit_events WHERE {' AND '.join(where)}"
+        " ORDER BY occurred_at DESC, id DESC LIMIT %(limit)s",
         {
             **query,
             "organization": organization_id,
@@ -295,7 +233,7 @@ async def list_audit_events(
         },
     )
     page, next_cursor = page_of(rows, query["limit"], lambda row: (row["occurred_at"], str(row["id"])))
-    return {"events": [audit_view(row) for row in page], "nextCursor": next_cursor}
+    return {"events": [AUDIT_EVENT.of(row) for row in page], "nextCursor": next_cursor}
 
 
 async def prune(cur: Any, audit_days: int, delivery_days: int) -> None:

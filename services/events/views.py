@@ -18,6 +18,7 @@ from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.events import queries
 from services.events.schemas import AuditListQuery, DeliveryListQuery, EndpointCreate, EndpointUpdate
 from services.events.settings import EventsSettings
+from services.events.shapes import DELIVERY, ENDPOINT, ENDPOINT_WITH_SECRET
 from services.events.signing import new_secret
 from services.events.types import PING
 
@@ -57,20 +58,20 @@ async def webhook_endpoints_create(request: web.Request) -> web.Response:
     _check_url(request, values)
     async with cursor(request.app[DB_POOL]) as cur:
         row = await queries.create_endpoint(cur, _organization(request), values, new_secret())
-    return json_response(queries.endpoint_view(row, with_secret=True), status=201)
+    return json_response(ENDPOINT_WITH_SECRET.of(row), status=201)
 
 
 async def webhook_endpoints_list(request: web.Request) -> web.Response:
     """GET /api/v1/webhook-endpoints: the organization's endpoints, oldest first (few per organization)."""
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.list_endpoints(cur, _organization(request))
-    return json_response({"endpoints": [queries.endpoint_view(row) for row in rows]})
+    return json_response({"endpoints": [ENDPOINT.of(row) for row in rows]})
 
 
 async def webhook_endpoints_get(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         row = await _owned_endpoint(request, cur)
-    return json_response(queries.endpoint_view(row))
+    return json_response(ENDPOINT.of(row))
 
 
 async def webhook_endpoints_update(request: web.Request) -> web.Response:
@@ -80,14 +81,14 @@ async def webhook_endpoints_update(request: web.Request) -> web.Response:
     _check_url(request, values)
     async with cursor(request.app[DB_POOL]) as cur:
         row = await queries.update_endpoint(cur, _organization(request), endpoint_id, values)
-    return json_response(queries.endpoint_view(_endpoint_or_404(row)))
+    return json_response(ENDPOINT.of(_endpoint_or_404(row)))
 
 
 async def webhook_endpoints_delete(request: web.Request) -> web.Response:
     endpoint_id = path_id(request, "endpointId", "webhook endpoint")
     async with transaction(request.app[DB_POOL]) as cur:
         row = await queries.delete_endpoint(cur, _organization(request), endpoint_id)
-    return json_response(queries.endpoint_view(_endpoint_or_404(row)))
+    return json_response(ENDPOINT.of(_endpoint_or_404(row)))
 
 
 async def webhook_endpoints_rotate_secret(request: web.Request) -> web.Response:
@@ -95,7 +96,7 @@ async def webhook_endpoints_rotate_secret(request: web.Request) -> web.Response:
     endpoint_id = path_id(request, "endpointId", "webhook endpoint")
     async with cursor(request.app[DB_POOL]) as cur:
         row = await queries.rotate_secret(cur, _organization(request), endpoint_id, new_secret())
-    return json_response(queries.endpoint_view(_endpoint_or_404(row), with_secret=True))
+    return json_response(ENDPOINT_WITH_SECRET.of(_endpoint_or_404(row)))
 
 
 async def webhook_endpoints_test(request: web.Request) -> web.Response:
@@ -115,7 +116,7 @@ async def webhook_endpoints_test(request: web.Request) -> web.Response:
         ids = await queries.record_event(cur, event, f"ping:{event['id']}", only_endpoint=str(endpoint["id"]))
         delivery = await queries.get_delivery(cur, str(endpoint["id"]), ids[0])
     assert delivery is not None
-    return json_response({"delivery": queries.delivery_view(delivery)}, status=202)
+    return json_response({"delivery": DELIVERY.of(delivery)}, status=202)
 
 
 async def webhook_deliveries_list(request: web.Request) -> web.Response:
@@ -135,7 +136,7 @@ async def webhook_deliveries_retry(request: web.Request) -> web.Response:
         row = await queries.retry_delivery(cur, str(endpoint["id"]), delivery_id)
     if row is None:
         raise NotFound("delivery not found")
-    return json_response(queries.delivery_view(row), status=202)
+    return json_response(DELIVERY.of(row), status=202)
 
 
 async def audit_events_list(request: web.Request) -> web.Response:
