@@ -28,7 +28,7 @@ ROUTES: tuple[Route, ...] = (
           response=schemas.Credential, tag="Identity"),
 )  # fmt: skip
 
-# Announced from the identity schema's webhook outbox (gateway/migrations/024_webhook_outbox.sql).
+# Recorded by the functions that change a key (gateway/auth/key_changes.py), in their transaction.
 EVENTS: tuple[Event, ...] = tuple(
     Event(f"api_key.{action}", summary, schemas.ApiKeyChange, "Identity")
     for action, summary in (

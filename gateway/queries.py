@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from gateway.shapes import API_KEY, PRODUCT, PRODUCT_DETAIL
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
 
-KEY_COLUMNS = "id, organization_id, name, prefix, scopes, created_at, expires_at, revoked_at, last_used_at"
+KEY_COLUMNS = API_KEY.columns
 
 
 async def create_organization(cur: Any, slug: str, name: str, organization_id: str | None = None) -> Row:
@@ -189,12 +190,12 @@ async def list_products(cur: Any, organization_id: str) -> list[Row]:
     """The organization's live products by name."""
     return await fetch_all(
         cur,
-        "SELECT id, name, slug FROM products WHERE organization_id = %s AND deleted_at IS NULL ORDER BY name, id",
+        f"SELECT {PRODUCT.columns} FROM products WHERE organization_id = %s AND deleted_at IS NULL ORDER BY name, id",
         (organization_id,),
     )
 
 
-BRAND_COLUMNS = "id, organization_id, name, slug, brand_name, brand_aliases, owned_domains, updated_at"
+BRAND_COLUMNS = PRODUCT_DETAIL.columns
 
 
 async def product_brand(cur: Any, organization_id: str, product_id: str) -> Row | None:

@@ -57,14 +57,19 @@ class CredentialKey(ApiSchema):
     expires_at = fields.DateTime(required=True, allow_none=True)
 
 
-class ApiKeyChange(CredentialKey):
-    """An API key as an `api_key.*` event carries it (never its secret or hash), with who changed it."""
+class ApiKey(CredentialKey):
+    """An API key as its listings show it (never its secret or hash)."""
 
     scopes = fields.List(fields.String(), required=True)
     created_at = fields.DateTime(required=True)
     revoked_at = fields.DateTime(
         required=True, allow_none=True, metadata={"description": "When the key stops (or stopped) working."}
     )
+
+
+class ApiKeyChange(ApiKey):
+    """An API key as an `api_key.*` event carries it (never its secret or hash), with who changed it."""
+
     actor = fields.String(required=True, metadata={"description": "The user's email, or `operator`."})
     details = fields.Dict(
         required=True,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
 from gateway import queries
@@ -11,18 +9,15 @@ from gateway.assets import REVALIDATE
 from gateway.envelope import ok_response
 from gateway.proxy import Checked
 from gateway.schemas import ProductUpdate
+from gateway.shapes import CREDENTIAL_KEY, CREDENTIAL_USER, PRODUCT, PRODUCT_DETAIL
 from gateway.state import OPENAPI_DOCUMENT, SIGNER
-from libs.common.db import Row, cursor
+from libs.common.db import cursor
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound
 from libs.common.schemas import load_body, path_id
 from libs.common.state import DB_POOL, caller_of
 
 PRODUCT_UPDATE = ProductUpdate()
-
-
-def _product(row: Row) -> dict[str, str]:
-    return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
 
 
 async def jwks(request: web.Request) -> web.Response:
@@ -40,20 +35,7 @@ async def products_list(request: web.Request, checked: Checked) -> web.Response:
     """GET /api/v1/products: the caller's organization's live products, by name."""
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.list_products(cur, checked.identity.organization.id)
-    return ok_response([_product(row) for row in rows])
-
-
-def product_detail(row: Row) -> dict[str, Any]:
-    """A product with its brand, as `GET /api/v1/products/{productId}` answers it."""
-    return {
-        **_product(row),
-        "brand": {
-            "name": row["brand_name"] or row["name"],
-            "aliases": row["brand_aliases"],
-            "domains": row["owned_domains"],
-        },
-        "updatedAt": row["updated_at"],
-    }
+    return ok_response([PRODUCT.of(row) for row in rows])
 
 
 async def products_get(request: web.Request, checked: Checked) -> web.Response:
@@ -63,7 +45,7 @@ async def products_get(request: web.Request, checked: Checked) -> web.Response:
         row = await queries.product_brand(cur, checked.identity.organization.id, checked.product.id)
     if row is None:
         raise NotFound("product not found")
-    return ok_response(product_detail(row))
+    return ok_response(PRODUCT_DETAIL.of(row))
 
 
 async def products_update(request: web.Request, checked: Checked) -> web.Response:
@@ -74,7 +56,7 @@ async def products_update(request: web.Request, checked: Checked) -> web.Respons
         row = await queries.update_product_brand(cur, checked.identity.organization.id, checked.product.id, values)
     if row is None:
         raise NotFound("product not found")
-    return ok_response(product_detail(row))
+    return ok_response(PRODUCT_DETAIL.of(row))
 
 
 async def internal_product_brand(request: web.Request) -> web.Response:
@@ -85,15 +67,7 @@ async def internal_product_brand(request: web.Request) -> web.Response:
         row = await queries.product_brand(cur, caller_of(request).org.id, product_id)
     if row is None:
         raise NotFound("product not found")
-    return json_response(product_detail(row))
-
-
-def _key(row: Row) -> dict[str, Any]:
-    return {"id": str(row["id"]), "name": row["name"], "prefix": row["prefix"], "expiresAt": row["expires_at"]}
-
-
-def _user(row: Row) -> dict[str, str]:
-    return {"id": str(row["id"]), "email": row["email"], "name": row["name"]}
+    return json_response(PRODUCT_DETAIL.of(row))
 
 
 async def credential_get(request: web.Request, checked: Checked) -> web.Response:
@@ -105,13 +79,15 @@ async def credential_get(request: web.Request, checked: Checked) -> web.Response
             key = await queries.find_organization_key(cur, identity.organization.id, identity.principal_id)
         else:
             user = await queries.find_user_by_id(cur, identity.principal_id)
-    return ok_response({
-        "kind": identity.credential,
-        "organization": identity.organization.to_dict(),
-        "scopes": sorted(identity.scopes),
-        "user": None if user is None else _user(user),
-        "key": None if key is None else _key(key),
-    })  # fmt: skip
+    return ok_response(
+        {
+            "kind": identity.credential,
+            "organization": identity.organization.to_dict(),
+            "scopes": sorted(identity.scopes),
+            "user": None if user is None else CREDENTIAL_USER.of(user),
+            "key": None if key is None else CREDENTIAL_KEY.of(key),
+        }
+    )
 
 
 # The handlers of the gateway's own public routes (gateway/contract.py), named as their routes.

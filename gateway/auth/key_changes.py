@@ -1,7 +1,7 @@
 """Changes to API keys with their history: who created, revoked or rotated which key, and when.
 
 The dashboard and the operator's command line both go through here, so every change leaves an
-`api_key_events` row in the same transaction as the change itself.
+`api_key_events` row and its `api_key.*` webhook event in the same transaction as the change itself.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import Any
 
 from gateway import queries
 from gateway.auth.api_keys import create_api_key
+from gateway.shapes import API_KEY_CHANGE
+from libs.common import webhook_outbox
 from libs.common.db import Row
 from libs.common.errors import Conflict, NotFound, ValidationFailed
 
@@ -32,7 +34,10 @@ OPERATOR = Actor(None, "operator (command line)")
 
 
 async def record(cur: Any, key: Row, actor: Actor, action: str, details: dict[str, Any] | None = None) -> None:
+    """The change in the key's history, and its `api_key.<action>` event (the key, never its hash)."""
     await queries.insert_key_event(cur, key, actor.user_id, actor.label, action, details or {})
+    data = API_KEY_CHANGE.of({**key, "actor": actor.label, "details": details or {}})
+    await webhook_outbox.record(cur, f"api_key.{action}", str(key["organization_id"]), f"api_key:{key['id']}", data)
 
 
 async def create_key(

@@ -17,7 +17,7 @@ from gateway.dashboard import api
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.products import product_of
 from gateway.dashboard.render import flash, render
-from gateway.views import product_detail
+from gateway.shapes import PRODUCT_DETAIL
 from libs.common.db import cursor
 from libs.common.errors import ApiError, NotFound
 from libs.common.state import DB_POOL
@@ -55,7 +55,7 @@ async def prompts_page(request: web.Request, problem: str | None = None, status:
     context = {
         "membership": membership, "product": product, "prompts": listing["items"],
         "next_cursor": listing["nextCursor"], "status": wanted, "engines": engines, "problem": problem,
-        "can_write": await api.allows(request, "prompts:write"),
+        "can_write": await api.permits(request, "prompts_create"),
         "configured": [engine["id"] for engine in engines if engine["configured"]],
     }  # fmt: skip
     return await render(request, "prompts.html", context, status=status)
@@ -132,11 +132,11 @@ async def competitors_page(request: web.Request, problem: str | None = None, sta
         row = await queries.product_brand(cur, membership.organization_id, str(product["id"]))
     if row is None:
         raise NotFound("There is no such product in this organization.")
-    detail = product_detail(row)
+    detail = PRODUCT_DETAIL.of(row)
     context = {
         "membership": membership, "product": product, "competitors": listing["items"], "brand": detail["brand"],
         "version": listing["competitorSetVersion"], "problem": problem,
-        "can_write": await api.allows(request, "products:write"),
+        "can_write": await api.permits(request, "competitors_update"),
     }  # fmt: skip
     return await render(request, "competitors.html", context, status=status)
 
