@@ -16,7 +16,6 @@ from aiohttp.typedefs import Handler
 
 from gateway.audit_names import audit_name
 from gateway.auth.api_keys import KEY_SHAPE, key_prefix
-from gateway.dashboard.session import SIGNED_IN
 from gateway.identity import Identity
 from gateway.route_table import ROUTES
 from libs.common.audit import AuditRecord, publish
@@ -51,6 +50,8 @@ class Actor:
                    identity.grant_id)  # fmt: skip
 
 
+# Who acted: set by the checks of a route, by a dashboard page for its signed-in person
+# (gateway/dashboard/session.py), or by a handler that knows better (a sign-in).
 AUDIT_ACTOR: web.RequestKey[Actor] = web.RequestKey("audit_actor", Actor)
 # Set by a handler that names the action itself (a sign-in), instead of the route's name.
 AUDIT_ACTION: web.RequestKey[str] = web.RequestKey("audit_action", str)
@@ -128,9 +129,6 @@ async def _actor(request: web.Request, status: int) -> Actor:
         if actor.label is None and actor.id is not None and actor.kind in USER_CREDENTIALS:
             return replace(actor, label=await user_label(request, actor.id, actor.grant_id))
         return actor
-    if SIGNED_IN in request:
-        signed_in = request[SIGNED_IN]
-        return Actor("session", signed_in.user_id, signed_in.email, signed_in.organization_id)
     if status == 401 and KEY_SHAPE.fullmatch(request.headers.get("x-api-key", "")):
         # Only the public prefix of a key the gateway could have issued: never part of a mistyped secret.
         return Actor("api_key", None, key_prefix(request.headers["x-api-key"]), await _key_organization(request))

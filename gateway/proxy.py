@@ -20,7 +20,7 @@ from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.audit import AUDIT_ACTOR, Actor
-from gateway.dashboard.csrf import from_another_site
+from gateway.auth.sessions import from_another_site
 from gateway.directory import Directory
 from gateway.envelope import ok_response_from_json, ok_streamed_response
 from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
@@ -256,13 +256,19 @@ def admit(limiter: RateLimiter, identity: Identity, route: Route) -> Decision:
         raise errors.RateLimited(
             details={"retryAfterSeconds": decision.retry_after_seconds}, headers=decision.headers()
         )
+    check_scope(identity, route, decision.headers())
+    return decision
+
+
+def check_scope(identity: Identity, route: Route, headers: Mapping[str, str] | None = None) -> None:
+    """The scope stage: 403 for a credential without the route's scope (a page offering what a
+    route does asks the same, gateway/dashboard/api.py)."""
     if route.scope is not None and route.scope not in identity.scopes:
         raise errors.Forbidden(
             f"this credential lacks the scope {route.scope}",
             details={"requiredScope": route.scope},
-            headers=decision.headers(),
+            headers=dict(headers or {}),
         )
-    return decision
 
 
 def compile_route(route: Route, respond: Respond) -> Handler:

@@ -14,8 +14,10 @@ import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
+from aiohttp import web
 
 SESSION_COOKIE = "app-auth.session_token"
 OPENED_AT = "opened_at"
@@ -44,3 +46,14 @@ async def open_session(redis: aioredis.Redis, user_id: str, organization_id: str
 async def close_session(redis: aioredis.Redis, cookie_value: str) -> None:
     """Delete a session: its cookie no longer opens anything, on any replica."""
     await redis.delete(session_record_key(cookie_value))
+
+
+def from_another_site(request: web.Request) -> bool:
+    """Whether a browser says the request was made by another site's page: its `Origin` names
+    another host (or is `null`, an opaque origin such as a sandboxed frame), or its
+    `Sec-Fetch-Site` says cross-site. Without either header it was not made by a page. The
+    session's cookie goes with any site's request, so what it authenticates asks this."""
+    origin = request.headers.get("Origin")
+    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
+        return True
+    return request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none")

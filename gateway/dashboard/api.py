@@ -18,10 +18,9 @@ from urllib.parse import quote, urlencode
 from aiohttp import web
 
 from gateway.identity import Identity
-from gateway.proxy import admit, tenancy_of
+from gateway.proxy import admit, check_scope, tenancy_of
 from gateway.route_table import ROUTES
 from gateway.state import AUTHENTICATOR, DIRECTORY, LIMITER
-from libs.common import errors
 from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
 from libs.common.http_client import upstream_error
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
@@ -42,15 +41,17 @@ async def identity(request: web.Request) -> Identity:
     return request[IDENTITY]
 
 
-async def allows(request: web.Request, scope: str) -> bool:
-    """Whether the signed-in person's role grants `scope` (a page shows no button it cannot use)."""
-    return scope in (await identity(request)).scopes
+async def permits(request: web.Request, name: str) -> bool:
+    """Whether the signed-in person may run the route `name` (a page shows no button it cannot use)."""
+    route = BY_NAME[name]
+    return route.scope is None or route.scope in (await identity(request)).scopes
 
 
-async def require_scope(request: web.Request, scope: str) -> Identity:
+async def require(request: web.Request, name: str) -> Identity:
+    """The route `name`'s scope stage, for a page that offers what the route does (its form) before
+    calling it: the API's own 403, whose message the page shows."""
     caller = await identity(request)
-    if scope not in caller.scopes:
-        raise errors.Forbidden(f"Your role does not allow this ({scope} is needed).")
+    check_scope(caller, BY_NAME[name])
     return caller
 
 

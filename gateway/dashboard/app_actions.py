@@ -20,8 +20,6 @@ from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from libs.common.errors import NotFound
 
-WRITE = "content:write"
-
 
 @dataclass(frozen=True)
 class Confirm:
@@ -60,7 +58,7 @@ async def _one(request: web.Request, name: str, key: str) -> dict[str, Any]:
 async def app_delete_page(request: web.Request) -> web.Response:
     """GET …/{appId}/delete."""
     await member(request)
-    await api.require_scope(request, WRITE)
+    await api.require(request, "apps_delete")
     app = await _app(request)
     consequence = ("Its config, resources, domains and routes are deleted with it; its hostnames stay reserved"
                    " for it. It can be restored with all of them for 30 days.")  # fmt: skip
@@ -88,7 +86,7 @@ async def app_restore(request: web.Request) -> web.Response:
 async def route_delete_page(request: web.Request) -> web.Response:
     """GET …/routes/{routeId}/delete."""
     await member(request)
-    await api.require_scope(request, WRITE)
+    await api.require(request, "apps_routes_delete")
     route = await api.call(request, "apps_routes_get", appId=request.match_info["app"],
                            routeId=request.match_info["route"])  # fmt: skip
     consequence = "Its path is free at once, and the page is no longer served there."
@@ -108,7 +106,7 @@ async def route_delete(request: web.Request) -> web.Response:
 async def domain_delete_page(request: web.Request) -> web.Response:
     """GET …/domains/{domainId}/delete."""
     await member(request)
-    await api.require_scope(request, WRITE)
+    await api.require(request, "apps_domains_delete")
     domain = await _one(request, "apps_domains_list", "domain")
     consequence = "The hostname is free at once: anyone may claim it."
     return await _confirm(request, Confirm("Remove this domain?", domain["domain"], consequence, "Remove domain",
@@ -127,7 +125,7 @@ async def domain_delete(request: web.Request) -> web.Response:
 async def resource_delete_page(request: web.Request) -> web.Response:
     """GET …/resources/{appResourceId}/delete."""
     await member(request)
-    await api.require_scope(request, WRITE)
+    await api.require(request, "apps_resources_delete")
     resource = await _one(request, "apps_resources_list", "resource")
     name = resource["product"]["name"] if resource["product"] else "A deleted product"
     consequence = "Its documents are no longer route candidates of this app. It may be added again."

@@ -43,7 +43,7 @@ async def app_list(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps."""
     _, membership = await member(request)
     apps = await api.call(request, "apps_list")
-    context = {"membership": membership, "apps": apps, "can_edit": await api.allows(request, "content:write")}
+    context = {"membership": membership, "apps": apps, "can_edit": await api.permits(request, "apps_create")}
     return await render(request, "apps.html", context)
 
 
@@ -57,7 +57,7 @@ async def app_detail(request: web.Request) -> web.Response:
         "resources": await api.call(request, "apps_resources_list", appId=app["id"]),
         "domains": await api.call(request, "apps_domains_list", appId=app["id"]),
         "llms": await _llms_preview(request, app["id"]),
-        "can_edit": await api.allows(request, "content:write"),
+        "can_edit": await api.permits(request, "apps_update"),
     }
     return await render(request, "app.html", context)
 
@@ -111,7 +111,7 @@ async def routes(request: web.Request) -> web.Response:
         "prefix": prefix,
         "error": _field_messages(error) if error else None,
         "next_cursor": page["nextCursor"],
-        "can_edit": await api.allows(request, "content:write"),
+        "can_edit": await api.permits(request, "apps_routes_update"),
     }
     return await render(request, "app_routes.html", context, status=422 if error else 200)
 
@@ -125,7 +125,7 @@ def _field_messages(error: ApiError) -> str:
 async def route_edit(request: web.Request) -> web.Response:
     """GET …/routes/{routeId}/edit: the route's path and target document (`GET …/routes/{routeId}`)."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "apps_routes_update")
     app = await _app(request)
     found = await api.call(request, "apps_routes_get", appId=app["id"], routeId=request.match_info["route"])
     route = {"id": found["id"], "path": found["path"], "targetId": found["targetId"]}
@@ -137,7 +137,7 @@ async def route_edit(request: web.Request) -> web.Response:
 async def route_save(request: web.Request) -> web.Response:
     """POST …/routes/{routeId}/edit: `PATCH /apps/{appId}/routes/{routeId}` with path and target."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "apps_routes_update")
     app = await _app(request)
     form = await request.post()
     route = {"id": request.match_info["route"], "path": str(form.get("path", "")).strip(),
@@ -185,7 +185,7 @@ def parse_routes_csv(text: str) -> list[dict[str, str]]:
 async def import_page(request: web.Request) -> web.Response:
     """GET …/import: paste or upload a CSV."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "apps_routes_batch")
     context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None,
                "row_problems": [], "digest": ""}  # fmt: skip
     return await render(request, "route_import.html", context)
@@ -195,7 +195,7 @@ async def import_submit(request: web.Request) -> web.Response:
     """POST …/import: `intent=preview` answers the API's preview and creates nothing;
     `intent=create` creates the previewed routes (the CSV travels in the form, unchanged)."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "apps_routes_batch")
     app = await _app(request)
     form = await request.post()
     upload = form.get("file")

@@ -47,7 +47,7 @@ async def audit_trail(request: web.Request) -> web.Response:
     """GET …/settings/audit[?action=&actor=&resourceType=&since=&until=&cursor=]: a page of the
     trail, newest first; a filter the API refuses is said above the table (422), not a crash."""
     _, membership = await member(request)
-    await api.require_scope(request, "logs:read")
+    await api.require(request, "audit_events_list")
     filters = {name: request.query.get(name, "").strip()[:MAX_FILTER_LENGTH] for name in AUDIT_FILTERS}
     page: dict[str, Any] = {"events": [], "nextCursor": None}
     error = None
@@ -77,7 +77,7 @@ async def audit_trail(request: web.Request) -> web.Response:
 async def webhooks(request: web.Request) -> web.Response:
     """GET …/settings/webhooks: every endpoint (few per organization), each with its latest deliveries."""
     _, membership = await member(request)
-    await api.require_scope(request, "webhooks:read")
+    await api.require(request, "webhook_endpoints_list")
     endpoints = (await api.call(request, "webhook_endpoints_list"))["endpoints"]
     pages = await asyncio.gather(
         *(

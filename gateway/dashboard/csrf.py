@@ -14,11 +14,11 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
-from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp_session import Session, get_session
 
+from gateway.auth.sessions import from_another_site
 from libs.common.errors import Forbidden
 
 CSRF_FIELD = "csrf_token"
@@ -53,16 +53,6 @@ def csrf_token(request: web.Request, session: Session) -> str:
     token = secrets.token_urlsafe(32)
     session[_SESSION_KEY] = token
     return token
-
-
-def from_another_site(request: web.Request) -> bool:
-    """Whether a browser says the request was made by another site's page: its `Origin` names
-    another host (or is `null`, an opaque origin such as a sandboxed frame), or its
-    `Sec-Fetch-Site` says cross-site. Without either header it was not made by a page."""
-    origin = request.headers.get("Origin")
-    if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
-        return True
-    return request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none")
 
 
 async def verify_csrf(request: web.Request) -> None:

@@ -46,12 +46,12 @@ async def landing(request: web.Request) -> web.Response:
     """GET /{orgSlug}: what the organization has, section by section, as far as the role reads."""
     signed_in, membership = await member(request)
     sections: dict[str, Any] = {}
-    if await api.allows(request, "products:read"):
+    if await api.permits(request, "products_list"):
         async with cursor(request.config_dict[DB_POOL]) as cur:
             sections["products"] = await queries.list_products(cur, membership.organization_id)
-    if await api.allows(request, "content:read"):
+    if await api.permits(request, "apps_list"):
         sections["apps"] = await api.call(request, "apps_list")
-    if await api.allows(request, "simulations:read"):
+    if await api.permits(request, "simulation_runs_list"):
         sections["runs"] = await api.call(request, "simulation_runs_list", query={"limit": 5})
     async with cursor(request.config_dict[DB_POOL]) as cur:
         members = await queries.list_users(cur, membership.organization_id)

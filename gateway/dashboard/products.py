@@ -54,7 +54,7 @@ STATUSES = ("draft", "published")
 
 async def product_of(request: web.Request, membership: Membership) -> Row:
     """The organization's live product the path names, by slug or id (404 for any other)."""
-    await api.require_scope(request, "products:read")
+    await api.require(request, "products_get")
     wanted = request.match_info["product"]
     async with cursor(request.config_dict[DB_POOL]) as cur:
         products = await queries.list_products(cur, membership.organization_id)
@@ -67,7 +67,7 @@ async def product_of(request: web.Request, membership: Membership) -> Row:
 async def product_list(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products."""
     _, membership = await member(request)
-    await api.require_scope(request, "products:read")
+    await api.require(request, "products_list")
     async with cursor(request.config_dict[DB_POOL]) as cur:
         products = await queries.list_organization_products(cur, membership.organization_id)
     return await render(request, "products.html", {"membership": membership, "products": products})
@@ -108,7 +108,7 @@ async def site_pages(request: web.Request) -> web.Response:
         "filters": shown,
         "filtered": any(value for name, value in shown.items() if name != "sort"),
         "sorts": SORTS,
-        "can_edit": await api.allows(request, "content:write"),
+        "can_edit": await api.permits(request, "content_update"),
     }
     return await render(request, "site_pages.html", context)
 
@@ -163,7 +163,7 @@ async def document_view(request: web.Request) -> web.Response:
         "product": product,
         "document": document,
         "domains": await _domains(request, product, document),
-        "can_edit": await api.allows(request, "content:write"),
+        "can_edit": await api.permits(request, "content_update"),
     }
     return await render(request, "document.html", context)
 
@@ -220,7 +220,7 @@ async def _edit_page(
 async def document_edit(request: web.Request) -> web.Response:
     """GET …/pages/{document}/edit: the edit form (members with `content:write`)."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "content_update")
     product = await product_of(request, membership)
     document = await _document(request, product)
     return await _edit_page(request, membership, product, document, await _domains(request, product, document))
@@ -230,7 +230,7 @@ async def document_save(request: web.Request) -> web.Response:
     """POST …/pages/{document}/edit: `intent=preview` shows the markdown as it will read, saving
     nothing; `intent=save` sends the changed fields, the status and the domains to the API."""
     _, membership = await member(request)
-    await api.require_scope(request, "content:write")
+    await api.require(request, "content_update")
     product = await product_of(request, membership)
     document = await _document(request, product)
     form = await request.post()

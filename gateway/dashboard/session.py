@@ -16,6 +16,7 @@ from aiohttp import web
 from aiohttp_session import Session, get_session, new_session
 
 from gateway import queries
+from gateway.audit import AUDIT_ACTOR, Actor
 from gateway.auth.scopes import ROLE_SCOPES
 from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
 from gateway.dashboard import session_list
@@ -106,9 +107,18 @@ async def current_user(request: web.Request) -> SignedIn | None:
         organization_id=organization_id if isinstance(organization_id, str) else None,
         memberships=tuple(Membership(str(row["id"]), row["slug"], row["name"], row["role"]) for row in rows),
     )
-    request[SIGNED_IN] = signed_in
+    _signed_in_now(request, signed_in)
     await session_list.remember(request, session, signed_in.user_id)
     return signed_in
+
+
+def _signed_in_now(request: web.Request, signed_in: SignedIn) -> None:
+    """The request's signed-in person, and so its actor in the audit trail, unless a handler named
+    another (a sign-in names who signed in)."""
+    request[SIGNED_IN] = signed_in
+    actor = request.get(AUDIT_ACTOR)
+    if actor is None or (actor.kind == "session" and actor.id == signed_in.user_id):
+        request[AUDIT_ACTOR] = Actor("session", signed_in.user_id, signed_in.email, signed_in.organization_id)
 
 
 async def require_user(request: web.Request) -> SignedIn:
@@ -137,7 +147,8 @@ async def switch_organization(request: web.Request, organization_id: str) -> Sig
     signed_in = await require_user(request)
     session = await get_session(request)
     session[ORGANIZATION_ID] = organization_id
-    request[SIGNED_IN] = signed_in = replace(signed_in, organization_id=organization_id)
+    signed_in = replace(signed_in, organization_id=organization_id)
+    _signed_in_now(request, signed_in)
     async with cursor(request.config_dict[DB_POOL]) as cur:
         await queries.remember_organization(cur, signed_in.user_id, organization_id)
     return signed_in

@@ -17,7 +17,6 @@ from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from libs.common.errors import ApiError
 
-READ, WRITE = "simulations:read", "simulations:write"
 LIST_LIMIT = 100
 CRITERIA = ("must_include", "exact_match", "regex", "page_reached", "url_visited")
 TASK_FIELDS = ("name", "category", "goal", "appId", "referenceAnswer", "stepBudget")
@@ -50,11 +49,11 @@ async def _page(request: web.Request, form: dict[str, Any] | None = None, errors
         api.call(request, "simulation_tasks_list", query={"limit": LIST_LIMIT}),
         api.call(request, "simulation_environments_list", query={"limit": LIST_LIMIT}),
         api.call(request, "simulation_analytics"),
-        api.call(request, "apps_list") if await api.allows(request, "content:read") else asyncio.sleep(0, []),
+        api.call(request, "apps_list") if await api.permits(request, "apps_list") else asyncio.sleep(0, []),
     )
     context = {
         "membership": membership, "tasks": tasks["items"], "environments": environments["items"],
-        "analytics": analytics, "apps": apps, "can_write": await api.allows(request, WRITE),
+        "analytics": analytics, "apps": apps, "can_write": await api.permits(request, "simulation_tasks_create"),
         "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA,
     }  # fmt: skip
     return await render(request, "simulations.html", context, status=status)
@@ -63,7 +62,7 @@ async def _page(request: web.Request, form: dict[str, Any] | None = None, errors
 async def simulations(request: web.Request) -> web.Response:
     """GET /{orgSlug}/simulations."""
     await member(request)
-    await api.require_scope(request, READ)
+    await api.require(request, "simulation_tasks_list")
     return await _page(request)
 
 

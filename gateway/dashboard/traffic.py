@@ -34,7 +34,7 @@ def visits_by_category(summary: dict[str, Any]) -> dict[str, Any]:
 async def app_traffic(request: web.Request) -> web.Response:
     """GET …/apps/{appId}/traffic[?days=7|14|30]."""
     _, membership = await member(request)
-    await api.require_scope(request, "analytics:read")
+    await api.require(request, "ai_traffic_summary")
     app = await api.call(request, "apps_get", appId=request.match_info["app"])
     days = request.query.get("days", DEFAULT_RANGE)
     days = days if days in RANGES else DEFAULT_RANGE

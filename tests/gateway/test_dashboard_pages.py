@@ -76,7 +76,7 @@ async def test_site_pages_list_filters_and_a_document_is_edited_with_a_preview(
         viewer, f"{base}?status=published"
     )
     assert "<h1>Hello</h1>" in await page(viewer, f"{base}/pages/{doc['id']}")
-    assert "Your role does not allow this" in await page(viewer, f"{base}/pages/{doc['id']}/edit", 403)
+    assert "this credential lacks the scope content:write" in await page(viewer, f"{base}/pages/{doc['id']}/edit", 403)
     await page(viewer, f"{base}?sort=sideways", 422)
 
     editor = await signed_in(await browser(), *await identity.account((org, "member")))

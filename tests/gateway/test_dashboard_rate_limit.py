@@ -1,5 +1,6 @@
 """The dashboard's calls to the API pass the same stages as a client's request (gateway/proxy.py,
-`admit`): the same rate limit, and its 429 carries the same `RateLimit-*` headers."""
+`admit`): the same rate limit, whose 429 carries the same `RateLimit-*` headers, and the same scope
+check, whose 403 says the same thing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from tests.conftest import Client, Stack
 from tests.factories import IdentityFactory
-from tests.gateway.dashboard_client import signed_in
+from tests.gateway.dashboard_client import api, page, signed_in
 
 
 @pytest.fixture
@@ -34,3 +35,18 @@ async def test_a_page_over_the_limit_is_a_429_with_the_apis_headers(limited: Cli
     assert response.headers["RateLimit-Remaining"] == "0"
     assert response.headers["Retry-After"] == "10"  # one token at 6 a minute
     assert "Too many attempts" in await response.text()
+
+
+async def test_a_page_the_role_cannot_use_says_what_the_apis_403_says(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    key = await identity.api_key(org)
+    app = await api(stack.gateway, key, "POST", "/api/v1/apps", json={"name": "Site"})
+    read_only = await identity.api_key(org, frozenset({"content:read"}))
+    refused = await stack.gateway.delete(f"/api/v1/apps/{app['id']}", headers={"x-api-key": read_only})
+    assert refused.status == 403
+    message = (await refused.json())["message"]
+    assert message == "this credential lacks the scope content:write"
+
+    viewer = await signed_in(stack.gateway, *await identity.account((org, "viewer")))
+    assert message in await page(viewer, f"/{org.slug}/apps/{app['id']}/delete", 403)
+    assert message in await page(viewer, f"/{org.slug}/apps/{app['id']}/routes/none/edit", 403)
