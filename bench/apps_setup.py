@@ -11,8 +11,8 @@ import aiohttp
 
 from bench.common import BenchStack
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.contract.parts import APPS, GATEWAY
 from services.apps.queries import apps as app_queries

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from bench.common import Latency, Request, bench_stack, load_average, measure, report, say
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.contract.parts import APPS, GATEWAY
 

@@ -15,8 +15,8 @@ import asyncio
 
 from bench.common import BenchStack, Latency, Request, Throughput, bench_stack, measure, report, say, wrk
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import loads
 from libs.common.internal_token import Organization, Product

@@ -23,8 +23,8 @@ import redis
 from bench.common import BenchStack, Request, Throughput, bench_stack, measure, report, say, wrk
 from bench.nginx import nginx_proxy
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.common.internal_token import Organization
 from libs.contract.parts import GATEWAY, SIMULATIONS

@@ -41,8 +41,8 @@ import psycopg2
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import WORDS as PRODUCT_WORDS
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization

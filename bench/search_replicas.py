@@ -1,6 +1,6 @@
 """Memory of three search replicas serving thirty organizations: requests spread over the
 replicas (as a Service balances them: any replica may load any organization) against requests
-routed by organization through the gateway (gateway/replicas.py: consistent hashing).
+routed by organization through the gateway (gateway/edge/replicas.py: consistent hashing).
 
 Each organization's index (`--chunks` chunks, real model vectors with noise, as bench.search
 makes them) is loaded straight into the search schema. Each of ROUNDS rounds sends every

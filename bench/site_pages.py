@@ -25,8 +25,8 @@ import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, measure, report, say
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, session_options, transaction
 from libs.contract.parts import CONTENT, GATEWAY
 

@@ -22,8 +22,8 @@ from aiohttp import web
 
 from bench.common import BenchStack, bench_stack, load_average, report, say
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.common.encoding import loads
 from libs.contract.parts import EVENTS, GATEWAY, PERSONAS

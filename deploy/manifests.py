@@ -199,7 +199,7 @@ kind: ConfigMap
   POSTGRES_PORT: "{postgres_port}"
   POSTGRES_DB: {database}
   PGBOUNCER_PORT: "{pgbouncer_port}"
-  # The gateway routes each organization's searches to one search pod (gateway/replicas.py).
+  # The gateway routes each organization's searches to one search pod (gateway/edge/replicas.py).
   SEARCH_REPLICAS: dns+http://{search_replicas}:{search_port}
 {urls}"""
 

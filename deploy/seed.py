@@ -26,9 +26,9 @@ import aiohttp
 from deploy.seed_answers import seed_answers
 from deploy.seed_simulations import seed_simulations
 from gateway import queries as identity
-from gateway.auth.api_keys import create_api_key, hash_key
-from gateway.auth.passwords import hash_password, verify_password
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import create_api_key, hash_key
+from gateway.identity.auth.passwords import hash_password, verify_password
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.bootstrap import part_dsn
 from libs.common.db import create_pool, cursor, fetch_all, fetch_value, transaction
 from libs.common.encoding import loads

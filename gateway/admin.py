@@ -23,12 +23,12 @@ import psycopg2
 import redis
 
 from gateway import queries
-from gateway.auth import key_changes
-from gateway.auth.api_keys import KEY_MARK, PREFIX_LENGTH
-from gateway.auth.passwords import PasswordRefused, check_new_password, hash_password
-from gateway.auth.scopes import ROLE_SCOPES, parse_scopes
-from gateway.auth.sessions import SESSION_COOKIE, open_session
-from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
+from gateway.identity.auth import key_changes
+from gateway.identity.auth.api_keys import KEY_MARK, PREFIX_LENGTH
+from gateway.identity.auth.passwords import PasswordRefused, check_new_password, hash_password
+from gateway.identity.auth.scopes import ROLE_SCOPES, parse_scopes
+from gateway.identity.auth.sessions import SESSION_COOKIE, open_session
+from gateway.identity.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
 from gateway.settings import load_public_url, token_issuer
 from libs.common.audit import AuditRecord, publish
 from libs.common.cli import (

@@ -10,27 +10,27 @@ from functools import partial
 from aiohttp import web
 from aiohttp_session import session_middleware
 
-from gateway.assets import Asset
 from gateway.audit import audit_middleware
-from gateway.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
-from gateway.auth.credentials import Authenticator
-from gateway.auth.failures import FailedCredentials
-from gateway.auth.session_storage import SessionStorage
-from gateway.auth.sessions import SESSION_COOKIE
-from gateway.auth.tokens import TokenSigner
 from gateway.dashboard.site import mount_dashboard
-from gateway.directory import CHANGES_POLL_SECONDS, Directory
-from gateway.envelope import error_response
-from gateway.idempotency import PURGE_SECONDS, Idempotency
-from gateway.oauth import device
-from gateway.oauth.device import EXPIRY_SWEEP_SECONDS
-from gateway.openapi import render_document
+from gateway.edge.assets import Asset
+from gateway.edge.envelope import error_response
+from gateway.edge.idempotency import PURGE_SECONDS, Idempotency
+from gateway.edge.openapi import render_document
+from gateway.edge.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
+from gateway.edge.replicas import REFRESH_SECONDS, Replicas
+from gateway.edge.route_table import ROUTES
+from gateway.edge.routes import setup_routes
+from gateway.edge.server import GatewayRunner
+from gateway.identity.auth.api_keys import LAST_USED_FLUSH_SECONDS, REVOCATION_POLL_SECONDS, ApiKeyStore
+from gateway.identity.auth.credentials import Authenticator
+from gateway.identity.auth.failures import FailedCredentials
+from gateway.identity.auth.session_storage import SessionStorage
+from gateway.identity.auth.sessions import SESSION_COOKIE
+from gateway.identity.auth.tokens import TokenSigner
+from gateway.identity.directory import CHANGES_POLL_SECONDS, Directory
+from gateway.identity.oauth import device
+from gateway.identity.oauth.device import EXPIRY_SWEEP_SECONDS
 from gateway.product_events import PRODUCT_OUTBOX
-from gateway.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
-from gateway.replicas import REFRESH_SECONDS, Replicas
-from gateway.route_table import ROUTES
-from gateway.routes import setup_routes
-from gateway.server import GatewayRunner
 from gateway.settings import GatewaySettings
 from gateway.state import (
     AUTHENTICATOR,

@@ -4,7 +4,7 @@ with who, what, when, from where, the request id and the result.
 
 `audit_middleware` sits outside the error middleware, so it sees the final status of every
 answer. Who acted is what the route's checks established (`AUDIT_ACTOR`, set by
-gateway/proxy.py), else the dashboard's signed-in user, else nobody known.
+gateway/edge/proxy.py), else the dashboard's signed-in user, else nobody known.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from gateway.audit_names import audit_name
-from gateway.auth.api_keys import KEY_SHAPE, key_prefix
+from gateway.edge.route_table import ROUTES
 from gateway.identity import Identity
-from gateway.route_table import ROUTES
+from gateway.identity.auth.api_keys import KEY_SHAPE, key_prefix
 from libs.common.audit import AuditRecord, publish
 from libs.common.client_address import client_address
 from libs.common.db import cursor, fetch_value

@@ -28,7 +28,7 @@ ROUTES: tuple[Route, ...] = (
           response=schemas.Credential, tag="Identity"),
 )  # fmt: skip
 
-# Recorded by the functions that change a key (gateway/auth/key_changes.py), in their transaction.
+# Recorded by the functions that change a key (gateway/identity/auth/key_changes.py), in their transaction.
 EVENTS: tuple[Event, ...] = tuple(
     Event(f"api_key.{action}", summary, schemas.ApiKeyChange, "Identity")
     for action, summary in (

@@ -26,14 +26,14 @@ class GatewaySettings(ServiceSettings):
     development: bool
     session_max_age: int
     upstreams: Mapping[str, str]
-    # The search replicas, to route by organization (gateway/replicas.py); empty: SEARCH_URL.
+    # The search replicas, to route by organization (gateway/edge/replicas.py); empty: SEARCH_URL.
     search_replicas: str
     max_body_bytes: int
     # How long a request body may take to arrive, from the end of its headers (408 after).
     body_timeout_seconds: int
     rate_limit_per_minute: int
     rate_limit_burst: int
-    # Refused credentials allowed per client address (gateway/auth/failures.py).
+    # Refused credentials allowed per client address (gateway/identity/auth/failures.py).
     failed_credentials_per_minute: int
     failed_credentials_burst: int
     # Where people reach the gateway: the OAuth issuer (metadata and the JWTs' `iss`) and every

@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from gateway.assets import Asset
-from gateway.auth.api_keys import ApiKeyStore
-from gateway.auth.credentials import Authenticator
-from gateway.auth.tokens import TokenSigner
-from gateway.directory import Directory
-from gateway.idempotency import Idempotency
-from gateway.ratelimit import RateLimiter
+from gateway.edge.assets import Asset
+from gateway.edge.idempotency import Idempotency
+from gateway.edge.ratelimit import RateLimiter
+from gateway.identity.auth.api_keys import ApiKeyStore
+from gateway.identity.auth.credentials import Authenticator
+from gateway.identity.auth.tokens import TokenSigner
+from gateway.identity.directory import Directory
 
 if TYPE_CHECKING:
-    from gateway.replicas import Replicas  # which routes through gateway.proxy, which reads this state
+    from gateway.edge.replicas import Replicas  # which routes through gateway.edge.proxy, which reads this state
 
 KEY_STORE: web.AppKey[ApiKeyStore] = web.AppKey("key_store")
 DIRECTORY: web.AppKey[Directory] = web.AppKey("directory")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway import queries
-from gateway.assets import REVALIDATE
-from gateway.envelope import ok_response
-from gateway.proxy import Checked
+from gateway.edge.assets import REVALIDATE
+from gateway.edge.envelope import ok_response
+from gateway.edge.proxy import Checked
 from gateway.schemas import ProductUpdate
 from gateway.shapes import CREDENTIAL_KEY, CREDENTIAL_USER, PRODUCT, PRODUCT_DETAIL
 from gateway.state import OPENAPI_DOCUMENT, SIGNER

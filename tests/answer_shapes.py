@@ -9,7 +9,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
 from libs.common.encoding import loads
 from services.events.catalog import BY_TYPE
 from services.events.types import PING

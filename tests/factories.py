@@ -16,11 +16,11 @@ import redis.asyncio as aioredis
 from aiohttp.test_utils import TestServer
 
 from gateway import queries
-from gateway.auth.api_keys import create_api_key
-from gateway.auth.passwords import hash_password
-from gateway.auth.scopes import ALL_SCOPES
-from gateway.auth.sessions import open_session
-from gateway.auth.tokens import TokenSigner
+from gateway.identity.auth.api_keys import create_api_key
+from gateway.identity.auth.passwords import hash_password
+from gateway.identity.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.sessions import open_session
+from gateway.identity.auth.tokens import TokenSigner
 from gateway.settings import DEVELOPMENT_ISSUER
 from libs.common.db import cursor, fetch_one, transaction
 from libs.common.internal_token import HEADER, mint, service_caller

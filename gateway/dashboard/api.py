@@ -17,9 +17,9 @@ from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
+from gateway.edge.proxy import admit, check_scope, tenancy_of
+from gateway.edge.route_table import ROUTES
 from gateway.identity import Identity
-from gateway.proxy import admit, check_scope, tenancy_of
-from gateway.route_table import ROUTES
 from gateway.state import AUTHENTICATOR, DIRECTORY, LIMITER
 from libs.common.encoding import JSON_CONTENT_TYPE, dumps, loads
 from libs.common.http_client import upstream_error

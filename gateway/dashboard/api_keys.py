@@ -12,11 +12,11 @@ from aiohttp import web
 from aiohttp_session import get_session
 
 from gateway import queries
-from gateway.auth import key_changes
-from gateway.auth.scopes import ALL_SCOPES, SCOPE_GRANTS
 from gateway.dashboard.key_forms import EXPIRY_CHOICES, GRACE_CHOICES, KeyForm, curl_line, read_key_form
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn, require_membership
+from gateway.identity.auth import key_changes
+from gateway.identity.auth.scopes import ALL_SCOPES, SCOPE_GRANTS
 from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Forbidden, NotFound

@@ -18,7 +18,7 @@ import secrets
 from aiohttp import web
 from aiohttp_session import Session, get_session
 
-from gateway.auth.sessions import from_another_site
+from gateway.identity.auth.sessions import from_another_site
 from libs.common.errors import Forbidden
 
 CSRF_FIELD = "csrf_token"

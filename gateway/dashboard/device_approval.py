@@ -2,7 +2,7 @@
 line), picks the organization, sees what will be granted, and approves or denies.
 
 What an approval grants is the requested scopes the person's role in the chosen organization
-may grant (gateway/oauth/grants.py): owners and admins any, members and viewers the read scopes.
+may grant (gateway/identity/oauth/grants.py): owners and admins any, members and viewers the read scopes.
 Entering a code is a GET (it changes nothing); deciding is a POST, CSRF-checked like every
 dashboard form.
 """
@@ -14,13 +14,13 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from gateway.auth.scopes import SCOPE_GRANTS
 from gateway.dashboard.render import render, try_again_in
 from gateway.dashboard.session import Membership, SignedIn, require_user
-from gateway.oauth import device
-from gateway.oauth.clients import CLIENTS
-from gateway.oauth.grants import GRANTABLE_SCOPES
-from gateway.oauth.throttle import DeviceFlowLimits
+from gateway.identity.auth.scopes import SCOPE_GRANTS
+from gateway.identity.oauth import device
+from gateway.identity.oauth.clients import CLIENTS
+from gateway.identity.oauth.grants import GRANTABLE_SCOPES
+from gateway.identity.oauth.throttle import DeviceFlowLimits
 from gateway.state import CLOCK
 from libs.common.client_address import client_address
 from libs.common.db import cursor, transaction

@@ -1,5 +1,5 @@
 """Answering an invitation: `/invitations/<token>` (the link an owner or admin handed over), and
-accept or decline on `/orgs` for a signed-in person invited by their email (gateway/invitations.py).
+accept or decline on `/orgs` for a signed-in person invited by their email (gateway/identity/invitations.py).
 
 A person accepts only for themselves: signed in with the invited email, or, with no account (or
 one never given a password) yet, by choosing a name and password on the link's page, which opens
@@ -14,11 +14,12 @@ from typing import Any
 
 from aiohttp import web
 
-from gateway import invitations, queries
-from gateway.auth.passwords import PasswordRefused, check_new_password, hash_password
+from gateway import queries
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import current_user, require_user, sign_in
 from gateway.dashboard.signin import landing_page
+from gateway.identity import invitations
+from gateway.identity.auth.passwords import PasswordRefused, check_new_password, hash_password
 from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
 from libs.common.errors import Forbidden, NotFound

@@ -1,7 +1,7 @@
 """/{orgSlug}/settings/members: who belongs to the organization, with which role.
 
 Everyone sees the members; owners and admins invite people by email (an invitation the person
-accepts: gateway/invitations.py), change roles and remove them; any member may leave. Only an
+accepts: gateway/identity/invitations.py), change roles and remove them; any member may leave. Only an
 owner gives or takes the owner role, and an organization always keeps one owner. A
 removed member's access ends as the API's does: the membership's change is recorded
 (identity_changes) and every replica drops what it cached within a second, so the next call
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway import invitations, queries
+from gateway import queries
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn
-from gateway.oauth.views import public_url
+from gateway.identity import invitations
+from gateway.identity.oauth.views import public_url
 from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import Conflict, Forbidden, NotFound

@@ -13,10 +13,10 @@ from aiohttp import web
 from aiohttp_session import get_session
 from markupsafe import Markup
 
-from gateway.auth.scopes import ALL_SCOPES
 from gateway.dashboard.csrf import CSRF_COOKIE, NEW_VISITOR_TOKEN, csrf_token
 from gateway.dashboard.session import ANONYMOUS_MAX_AGE, current_user
 from gateway.dashboard.static_files import asset_url
+from gateway.identity.auth.scopes import ALL_SCOPES
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
 from libs.common.markdown import render_markdown

@@ -22,8 +22,8 @@ from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
 from gateway.dashboard.slow_down import SlowDown
-from gateway.oauth import queries as oauth_queries
-from gateway.oauth.clients import CLIENTS
+from gateway.identity.oauth import queries as oauth_queries
+from gateway.identity.oauth.clients import CLIENTS
 from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import NotFound

@@ -17,10 +17,10 @@ from aiohttp_session import Session, get_session, new_session
 
 from gateway import queries
 from gateway.audit import AUDIT_ACTOR, Actor
-from gateway.auth.scopes import ROLE_SCOPES
-from gateway.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
 from gateway.dashboard import session_list
 from gateway.dashboard.csrf import csrf_token
+from gateway.identity.auth.scopes import ROLE_SCOPES
+from gateway.identity.auth.sessions import OPENED_AT, SESSION_COOKIE, close_session, opened_at
 from libs.common.db import cursor
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL, REDIS

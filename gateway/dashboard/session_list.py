@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from aiohttp import web
 from aiohttp_session import Session
 
-from gateway.auth.sessions import close_session, opened_at, session_record_key
+from gateway.identity.auth.sessions import close_session, opened_at, session_record_key
 from gateway.settings import GatewaySettings
 from libs.common.client_address import client_address
 from libs.common.encoding import dumps, loads

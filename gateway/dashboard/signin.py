@@ -9,10 +9,8 @@ from typing import Any
 from aiohttp import ChainMapProxy, web
 from aiohttp_session import get_session
 
-from gateway import invitations, queries
+from gateway import queries
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, AUDIT_ORGANIZATIONS, Actor, audit_record
-from gateway.auth.attempts import Attempts
-from gateway.auth.passwords import upgraded_hash, verify_password
 from gateway.dashboard.render import flash, render, try_again_in
 from gateway.dashboard.session import (
     ORGANIZATION_ID,
@@ -25,6 +23,9 @@ from gateway.dashboard.session import (
 )
 from gateway.dashboard.slow_down import SlowDown
 from gateway.dashboard.throttle import SignInThrottle
+from gateway.identity import invitations
+from gateway.identity.auth.attempts import Attempts
+from gateway.identity.auth.passwords import upgraded_hash, verify_password
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK
 from libs.common.audit import BURST_ACTION, publish

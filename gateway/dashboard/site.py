@@ -10,7 +10,7 @@ stays the gateway's JSON 404.
 
 The dashboard's middleware checks the CSRF token of every POST, renders errors as HTML pages
 instead of JSON envelopes, and adds the headers pages need (no caching: pages carry secrets and
-tokens; no framing; a strict CSP); the files pages load are answered by gateway/assets.py with
+tokens; no framing; a strict CSP); the files pages load are answered by gateway/edge/assets.py with
 their own caching (static_files.py). The gateway's own middlewares (request id, security headers,
 metrics, error envelope, the session) run first, as on every request.
 

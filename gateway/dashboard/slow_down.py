@@ -22,7 +22,7 @@ import time
 import redis.asyncio as aioredis
 from aiohttp import ChainMapProxy
 
-from gateway.auth.attempts import hashed
+from gateway.identity.auth.attempts import hashed
 from gateway.settings import GatewaySettings
 from libs.common.state import REDIS, SETTINGS
 

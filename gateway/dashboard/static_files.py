@@ -1,5 +1,5 @@
 """Every file a dashboard page loads (its stylesheet, logo and scripts, and the reference's),
-served under /assets/ by content hash, compressed once and kept a year (gateway/assets.py).
+served under /assets/ by content hash, compressed once and kept a year (gateway/edge/assets.py).
 
 A template names one by `asset_url("dashboard.css")`: the address changes with the file, so a
 browser never revalidates an unchanged one and always loads a changed one. Swagger UI's files come
@@ -14,7 +14,7 @@ from pathlib import Path
 from aiohttp import web
 from swagger_ui_bundle import swagger_ui_path
 
-from gateway.assets import Assets
+from gateway.edge.assets import Assets
 
 STATIC = Path(__file__).parent / "static"
 FILES = (

@@ -1,6 +1,6 @@
 """Failed sign-ins, limited per account from one address, per address, and per account.
 
-Each attempt is reserved before the password is hashed (gateway/auth/attempts.py), so a burst
+Each attempt is reserved before the password is hashed (gateway/identity/auth/attempts.py), so a burst
 of concurrent guesses gets no more through than a slow series would; a success gives its
 reservation back and clears the account's count from that address. Shared by every replica.
 
@@ -11,7 +11,7 @@ owner, from an address that never failed, still signs in with the right password
 
 from __future__ import annotations
 
-from gateway.auth.attempts import Attempts, Limit, hashed
+from gateway.identity.auth.attempts import Attempts, Limit, hashed
 
 
 class SignInThrottle:

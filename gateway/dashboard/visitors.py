@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway.auth.sessions import SESSION_COOKIE
 from gateway.dashboard.render import try_again_in
 from gateway.dashboard.session import current_user
+from gateway.identity.auth.sessions import SESSION_COOKIE
 from gateway.state import VISITOR_LIMITER
 from libs.common.client_address import client_address
 from libs.common.errors import RateLimited

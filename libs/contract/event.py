@@ -4,7 +4,7 @@ Each part that announces events lists them in its `contract.py` as `EVENTS`: the
 happened, and the schema of the event's `data` (the resource as the API shows it, most often).
 The catalog (services/events/catalog.py) is their concatenation: the events part accepts
 subscriptions to exactly these types, the OpenAPI document lists them under `webhooks`
-(gateway/openapi.py), and the tests check every payload they receive against its `data` schema.
+(gateway/edge/openapi.py), and the tests check every payload they receive against its `data` schema.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class Event:
     summary: str
     # The schema of the event's `data`.
     data: builtins.type[Schema]
-    # The OpenAPI tag the event is listed under (one of gateway/openapi.py's TAGS).
+    # The OpenAPI tag the event is listed under (one of gateway/edge/openapi.py's TAGS).
     tag: str
 
     def __post_init__(self) -> None:

@@ -1,6 +1,6 @@
 """What the API's parameters and fields mean, said once for every operation that uses them.
 
-The OpenAPI document (gateway/openapi.py) describes each field by, in this order: its own
+The OpenAPI document (gateway/edge/openapi.py) describes each field by, in this order: its own
 `metadata={"description": ...}` in its schema, the entry `"<Schema>.<jsonName>"` here, then the
 entry `"<jsonName>"`. A field whose name means one thing everywhere is described by name alone;
 where it means something else in one schema, that schema's entry says so. Enumerations get

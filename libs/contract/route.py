@@ -4,7 +4,7 @@ OpenAPI document need, and the registration of a service's handlers against thos
 Each part lists its routes in its `contract.py` (pure declarations: no handler, no query). The
 service registers its handlers from that list by name (each handler function is named as its
 route); the gateway's table
-(gateway/route_table.py) is the concatenation of the lists, compiled into its checks and into
+(gateway/edge/route_table.py) is the concatenation of the lists, compiled into its checks and into
 the OpenAPI document.
 """
 
@@ -80,7 +80,7 @@ class Route:
     # passed on by the gateway as the service wrote it, outside the envelope; errors stay enveloped.
     media_type: str = JSON_MEDIA_TYPE
     # The documented error statuses, when the operation's contract lists them; otherwise
-    # gateway/openapi.py derives them from the route.
+    # gateway/edge/openapi.py derives them from the route.
     errors: tuple[int, ...] | None = None
     tag: str = ""
 

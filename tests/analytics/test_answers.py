@@ -3,7 +3,7 @@ back by id and by filters, and never across organizations."""
 
 from __future__ import annotations
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.analytics.conftest import Collector
 from tests.factories import eventually
 

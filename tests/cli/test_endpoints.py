@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway.oauth.views import setup_oauth_routes
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
+from gateway.identity.oauth.views import setup_oauth_routes
 from libs.common.health import add_health_routes
 from tests.cli.endpoints import declared
 

@@ -16,7 +16,7 @@ import yaml
 
 from deploy.cluster import NAMESPACE, PARTS_SELECTOR, PGBOUNCER
 from deploy.manifests import render
-from gateway.auth.tokens import TokenSigner
+from gateway.identity.auth.tokens import TokenSigner
 from libs.contract.parts import PARTS, ROOT
 from tests.factories import ContentFactory, IdentityFactory
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import schemathesis
 
-from gateway.idempotency import HEADER, MAX_KEY_LENGTH
+from gateway.edge.idempotency import HEADER, MAX_KEY_LENGTH
 
 
 @schemathesis.hook

@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 from playwright.sync_api import BrowserContext, Page, expect
 
-from gateway.auth.sessions import SESSION_COOKIE, session_record_key
+from gateway.identity.auth.sessions import SESSION_COOKIE, session_record_key
 from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack
 

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from gateway.openapi import TITLE
+from gateway.edge.openapi import TITLE
 from tests.e2e.browser import shoot
 from tests.e2e.conftest import LiveStack
 

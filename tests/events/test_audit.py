@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.contract.parts import GATEWAY
 from tests.conftest import Stack
 from tests.events.conftest import Receiver, Tenant, start_receiver

@@ -8,8 +8,8 @@ import re
 from datetime import UTC, datetime
 
 from gateway.audit_names import COLLECTIONS, audit_name
-from gateway.oauth import queries as oauth_queries
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
+from gateway.identity.oauth import queries as oauth_queries
 from libs.common.db import transaction
 from tests.conftest import Stack
 from tests.events.conftest import Tenant

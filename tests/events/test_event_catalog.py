@@ -8,8 +8,8 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gateway.auth import key_changes
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth import key_changes
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import transaction
 from services.events.catalog import BY_TYPE
 from tests.conftest import Stack

@@ -8,8 +8,8 @@ import secrets
 import pytest
 from marshmallow import fields
 
-from gateway.openapi import build_document
-from gateway.route_table import ROUTES
+from gateway.edge.openapi import build_document
+from gateway.edge.route_table import ROUTES
 from libs.common.shapes import Shape
 from services.apps import shapes
 from services.apps.schemas import responses

@@ -159,7 +159,7 @@ async def test_alg_none_token_is_401(gateway, identity: IdentityFactory):
 
 
 async def test_token_with_wrong_audience_or_issuer_is_401(gateway, identity: IdentityFactory, jwt_private_key):
-    from gateway.auth.tokens import TokenSigner
+    from gateway.identity.auth.tokens import TokenSigner
 
     org = await identity.organization()
     user = await identity.user(org)

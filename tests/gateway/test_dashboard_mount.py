@@ -11,7 +11,7 @@ from aiohttp.test_utils import make_mocked_request
 from aiohttp.web_urldispatcher import UrlMappingMatchInfo
 
 from gateway.dashboard.site import create_dashboard, dashboard_middleware
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
 from libs.contract.parts import GATEWAY
 from tests.conftest import Client, build_app
 

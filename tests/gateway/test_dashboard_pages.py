@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 
 from gateway import queries
-from gateway.oauth import queries as oauth_queries
+from gateway.identity.oauth import queries as oauth_queries
 from libs.common.db import cursor, transaction
 from tests.conftest import Stack
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory

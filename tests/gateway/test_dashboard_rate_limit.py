@@ -1,4 +1,4 @@
-"""The dashboard's calls to the API pass the same stages as a client's request (gateway/proxy.py,
+"""The dashboard's calls to the API pass the same stages as a client's request (gateway/edge/proxy.py,
 `admit`): the same rate limit, whose 429 carries the same `RateLimit-*` headers, and the same scope
 check, whose 403 says the same thing."""
 

@@ -8,7 +8,7 @@ import pytest
 from argon2 import PasswordHasher
 
 from gateway import queries
-from gateway.auth.sessions import SESSION_COOKIE, session_record_key
+from gateway.identity.auth.sessions import SESSION_COOKIE, session_record_key
 from gateway.settings import GatewaySettings
 from libs.common.db import transaction
 from libs.common.settings import SettingsError

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import aiohttp
 from prometheus_client import REGISTRY
 
-from gateway.route_table import LEGACY_ROUTING_SUNSET
+from gateway.edge.route_table import LEGACY_ROUTING_SUNSET
 from libs.common.internal_token import HEADER, Organization, mint, service_caller
 from tests.conftest import metrics_text
 from tests.factories import IdentityFactory

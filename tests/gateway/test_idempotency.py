@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from gateway import contract as gateway_contract
-from gateway.idempotency import Idempotency
+from gateway.edge.idempotency import Idempotency
 from libs.common.db import cursor, fetch_one
 from libs.common.state import SETTINGS
 from libs.contract.route import Route

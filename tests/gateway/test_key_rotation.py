@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from gateway.auth.tokens import TokenSigner
+from gateway.identity.auth.tokens import TokenSigner
 from gateway.state import SIGNER
 from libs.common.internal_token import HEADER, Caller, Organization, mint
 from libs.common.settings import SettingsError

@@ -3,8 +3,8 @@ versioned resources, from the route declarations."""
 
 from __future__ import annotations
 
-from gateway.openapi import build_document
-from gateway.route_table import ROUTES
+from gateway.edge.openapi import build_document
+from gateway.edge.route_table import ROUTES
 
 DOCUMENT = build_document(ROUTES, "https://api.example.com")
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
-from gateway.openapi import build_document
-from gateway.route_table import ROUTES
+from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
+from gateway.edge.openapi import build_document
+from gateway.edge.route_table import ROUTES
 
 DOCUMENT = build_document(ROUTES, "https://api.example.com")
 COMPONENTS = DOCUMENT["components"]

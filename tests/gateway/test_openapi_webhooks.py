@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from gateway.openapi import build_document
-from gateway.route_table import ROUTES
+from gateway.edge.openapi import build_document
+from gateway.edge.route_table import ROUTES
 from libs.common.schemas import ApiSchema
 from libs.contract.event import Event
 from services.events.catalog import EVENTS

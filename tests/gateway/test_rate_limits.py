@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from gateway.ratelimit import RateLimiter
+from gateway.edge.ratelimit import RateLimiter
 from gateway.state import LIMITER
 from libs.common.redis_client import WatchedConnection, create_redis
 from tests.conftest import REDIS_URL, free_port, metrics_text

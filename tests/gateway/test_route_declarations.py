@@ -9,7 +9,7 @@ from importlib import import_module
 
 import pytest
 
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
 from libs.contract.parts import GATEWAY, PARTS, PERSONAS, ROOT, SERVICES, Part
 from libs.contract.route import ContractMismatch, Route
 from tests.conftest import build_app
@@ -66,7 +66,7 @@ def test_the_gateway_serves_every_declared_route(base_environ):
 
 def test_the_gateway_table_imports_declarations_only():
     probe = (
-        "import sys, gateway.route_table; print(sorted(m for m in sys.modules if m.startswith('services.')"
+        "import sys, gateway.edge.route_table; print(sorted(m for m in sys.modules if m.startswith('services.')"
         " and m.rsplit('.', 1)[-1] in ('views', 'queries', 'routes', 'app')))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)

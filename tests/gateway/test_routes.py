@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.routes import router_path
+from gateway.edge.routes import router_path
 from tests.factories import IdentityFactory
 
 PATHS = ("/api/v1/content/by-path", "/api/v1/content/{id}", "/api/v1/content/{id}/domains", "/api/v1/apps/{appId}")

@@ -12,7 +12,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from gateway import contract as gateway_contract
-from gateway.replicas import Replicas, Ring, resolved_urls
+from gateway.edge.replicas import Replicas, Ring, resolved_urls
 from libs.contract.route import Route
 from tests.factories import IdentityFactory
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import aiohttp
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.internal_token import HEADER, Caller, Organization, Product, mint
 from tests.factories import AppsProducts, ContentFactory, IdentityFactory, Org
 from tests.integration.support import call, item, new_app, new_app_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from gateway.auth.api_keys import hash_key
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.api_keys import hash_key
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import cursor
 from tests.factories import IdentityFactory
 from tests.oauth.conftest import CLI, post_form, start_device

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.auth.api_keys import hash_key
+from gateway.identity.auth.api_keys import hash_key
 from libs.common.db import cursor
 from tests.factories import IdentityFactory
 from tests.gateway.dashboard_client import signed_in, submit

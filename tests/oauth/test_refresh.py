@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.auth.api_keys import hash_key
+from gateway.identity.auth.api_keys import hash_key
 from libs.common.db import cursor, transaction
 from tests.factories import IdentityFactory
 from tests.oauth.conftest import CLI, Clock, approved_tokens, post_form, refresh

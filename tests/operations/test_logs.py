@@ -8,7 +8,7 @@ import subprocess
 import sys
 from datetime import datetime
 
-from gateway.auth.sessions import SESSION_COOKIE
+from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.logs import IsoJsonFormatter
 from libs.contract.parts import ROOT
 from tests.factories import IdentityFactory

@@ -12,7 +12,7 @@ import aiopg
 import pytest
 from aiohttp.test_utils import TestServer
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, cursor, fetch_all, fetch_one
 from libs.contract.parts import PERSONAS
 from services.personas.generator import SuggestionGenerator

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.personas.conftest import Stored, Tenant
 
 

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.personas.conftest import Stored, Tenant
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.personas.conftest import Stored, Tenant
 
 

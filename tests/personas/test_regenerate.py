@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from services.personas.generator import GeneratedPrompt, GenerationInput, TemplateGenerator
 from tests.personas.conftest import StartWithGenerator, Stored, Tenant
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
 
 PARAMETER = re.compile(r"{(\w+)}")
 

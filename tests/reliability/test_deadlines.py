@@ -9,7 +9,7 @@ import asyncio
 import time
 import uuid
 
-from gateway.route_table import ROUTES
+from gateway.edge.route_table import ROUTES
 from libs.contract.parts import GATEWAY
 from tests.reliability.freezer import Freezer
 

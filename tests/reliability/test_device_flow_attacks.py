@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from aiohttp.test_utils import TestClient
 
-from gateway.oauth import device
+from gateway.identity.oauth import device
 from libs.common.db import cursor, fetch_value
 from tests.conftest import Stack
 from tests.factories import IdentityFactory
@@ -66,7 +66,7 @@ async def test_a_shared_address_full_of_misses_never_blocks_a_member_approving_a
     office = [gateway]
     try:
         for _ in range(3):  # more browsers on the same gateway, each with its own cookies
-            office.append(TestClient(gateway.server))
+            office.append(TestClient(gateway.edge.server))
             await office[-1].start_server()
         org = await identity.organization()
         for client in office:

@@ -7,7 +7,7 @@ import asyncio
 import time
 
 from gateway.cache import TtlCache
-from gateway.directory import DIRECTORY_TTL_SECONDS
+from gateway.identity.directory import DIRECTORY_TTL_SECONDS
 from gateway.state import DIRECTORY
 from libs.common.state import DB_POOL
 from tests.factories import IdentityFactory

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.factories import IdentityFactory
 from tests.reliability.routes import PATH_IDS, documented_routes, request_for, route_id
 

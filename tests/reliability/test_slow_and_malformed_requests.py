@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from gateway.server import GatewayRunner
+from gateway.edge.server import GatewayRunner
 from libs.contract.parts import GATEWAY
 from tests.conftest import build_app
 from tests.factories import IdentityFactory

@@ -7,7 +7,7 @@ import uuid
 
 import psycopg2
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.contract.parts import SIMULATIONS
 from tests.factories import IdentityFactory, SimulationFactory
 

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from gateway.auth.scopes import ALL_SCOPES
+from gateway.identity.auth.scopes import ALL_SCOPES
 from tests.factories import IdentityFactory, SimulationFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gateway.oauth import device
+from gateway.identity.oauth import device
 from libs.common.db import create_pool, transaction
 from libs.contract.parts import GATEWAY
 from tests.conftest import TestDatabase

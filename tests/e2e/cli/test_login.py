@@ -10,7 +10,7 @@ import urllib.request
 
 import psycopg2
 
-from gateway.auth.api_keys import hash_key
+from gateway.identity.auth.api_keys import hash_key
 from tests.e2e.cli.conftest import Cli, decide, new_member, read_user_code
 
 EXIT_AUTH = 3

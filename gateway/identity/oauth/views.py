@@ -5,11 +5,11 @@ from __future__ import annotations
 from aiohttp import web
 
 from gateway.audit import AUDIT_ACTION, AUDIT_ACTOR, Actor
-from gateway.auth.scopes import ALL_SCOPES
-from gateway.oauth import device, grants
-from gateway.oauth.clients import client_of
-from gateway.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
-from gateway.oauth.throttle import DeviceFlowLimits
+from gateway.identity.auth.scopes import ALL_SCOPES
+from gateway.identity.oauth import device, grants
+from gateway.identity.oauth.clients import client_of
+from gateway.identity.oauth.protocol import NO_STORE, OAuthError, oauth_endpoint, read_parameters, required
+from gateway.identity.oauth.throttle import DeviceFlowLimits
 from gateway.settings import GatewaySettings
 from gateway.state import CLOCK, SIGNER
 from libs.common.client_address import client_address

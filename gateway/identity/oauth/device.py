@@ -16,10 +16,10 @@ from typing import Any
 import aiopg
 import psycopg2.errors
 
-from gateway.auth.api_keys import hash_key
-from gateway.auth.tokens import TokenSigner
-from gateway.oauth import grants, queries
-from gateway.oauth.protocol import OAuthError, invalid_grant
+from gateway.identity.auth.api_keys import hash_key
+from gateway.identity.auth.tokens import TokenSigner
+from gateway.identity.oauth import grants, queries
+from gateway.identity.oauth.protocol import OAuthError, invalid_grant
 from libs.common.db import Row, cursor, savepoint
 
 USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from gateway.auth.api_keys import hash_key
-from gateway.auth.scopes import ALL_SCOPES, READ_SCOPES
-from gateway.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
-from gateway.oauth import queries
-from gateway.oauth.protocol import OAuthError, invalid_grant
+from gateway.identity.auth.api_keys import hash_key
+from gateway.identity.auth.scopes import ALL_SCOPES, READ_SCOPES
+from gateway.identity.auth.tokens import DEFAULT_TTL_SECONDS, TokenSigner
+from gateway.identity.oauth import queries
+from gateway.identity.oauth.protocol import OAuthError, invalid_grant
 from libs.common.db import Row
 from libs.common.errors import Unauthorized
 

@@ -1,7 +1,7 @@
 """Refused credentials, bounded per client address, in the shared store.
 
 Each refused credential spends a token of its address's bucket in Redis (the rate limits' token
-bucket, gateway/ratelimit.py, applied per event rather than synced later), so the limit is exact
+bucket, gateway/edge/ratelimit.py, applied per event rather than synced later), so the limit is exact
 across workers and replicas: with a burst of 30, the 31st refusal is the first 429. Only what
 fails is throttled: a valid credential from the same address (a neighbour behind one NAT) is
 resolved and served as usual, whatever others there sent. The address is `client_address`.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter
 
-from gateway.ratelimit import RateLimiter
+from gateway.edge.ratelimit import RateLimiter
 from libs.common.errors import RateLimited
 
 FAILED = Counter("gateway_auth_failed_total", "Requests whose credential was refused (401).")

@@ -26,7 +26,7 @@ from typing import Any
 import aiopg
 from aiohttp import web
 
-from gateway.envelope import error_response
+from gateway.edge.envelope import error_response
 from gateway.identity import Identity
 from libs.common import errors
 from libs.common.db import Row, cursor, fetch_one, json_or_null

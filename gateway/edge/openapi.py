@@ -9,12 +9,12 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
-from gateway.auth.credentials import API_KEY_HEADER
-from gateway.auth.sessions import SESSION_COOKIE
-from gateway.idempotency import HEADER as IDEMPOTENCY_HEADER
-from gateway.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
-from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
-from gateway.openapi_examples import Examples
+from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
+from gateway.edge.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
+from gateway.edge.idempotency import METHODS as IDEMPOTENT_METHODS
+from gateway.edge.openapi_examples import Examples
+from gateway.identity.auth.credentials import API_KEY_HEADER
+from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.encoding import dumps
 from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
@@ -331,14 +331,14 @@ def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Eve
     operations: dict[str, dict[str, Any]] = {}
     for route in routes:
         if route.tag not in TAGS:
-            raise ValueError(f"route {route.name}: the tag {route.tag!r} has no description in gateway/openapi.py")
+            raise ValueError(f"route {route.name}: the tag {route.tag!r} has no description in gateway/edge/openapi.py")
         operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
     webhooks = {}
     for event in events:
         if event.tag not in TAGS:
-            raise ValueError(f"event {event.type}: the tag {event.tag!r} has no description in gateway/openapi.py")
+            raise ValueError(f"event {event.type}: the tag {event.tag!r} has no description in gateway/edge/openapi.py")
         webhook = _webhook(event)
         # apispec resolves schemas of paths only: the event's `data` becomes a reference to its component.
         data = webhook["requestBody"]["content"]["application/json"]["schema"]["properties"]

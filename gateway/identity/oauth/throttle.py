@@ -4,7 +4,7 @@ Device codes issued per client address (each is a database row a client could ot
 by the thousand), and user codes entered on `/device` that match no pending authorization, per
 account and per address: a code is eight of twenty letters, so guessing needs millions of tries,
 and this keeps anyone to a few dozen per window. Entries are reserved before the lookup and a
-match gives its reservation back (gateway/auth/attempts.py), so a burst cannot overshoot.
+match gives its reservation back (gateway/identity/auth/attempts.py), so a burst cannot overshoot.
 
 The address's ceiling refuses only accounts that have themselves missed in the window: a member
 of a shared office who types the right code is never blocked by a neighbour's guesses (an
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from aiohttp import ChainMapProxy
 
-from gateway.auth.attempts import Attempts, Limit, hashed
+from gateway.identity.auth.attempts import Attempts, Limit, hashed
 from gateway.settings import GatewaySettings
 from libs.common.state import REDIS, SETTINGS
 

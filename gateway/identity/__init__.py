@@ -1,4 +1,8 @@
-"""Who is calling, once a credential has been verified."""
+"""The gateway's identity: who is calling, once a credential has been verified (`Identity`).
+
+Beside it: `auth/` (API keys, passwords, bearer tokens, sessions, the credential checks),
+`oauth/` (the device grant and refresh tokens), `directory.py` (organizations, products and
+memberships as the checks read them) and `invitations.py`."""
 
 from __future__ import annotations
 

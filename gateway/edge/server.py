@@ -16,7 +16,7 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_request import BaseRequest
 
-from gateway.envelope import error_response
+from gateway.edge.envelope import error_response
 from libs.common import errors
 from libs.common.http_client import PART_KEEPALIVE_SECONDS
 

@@ -9,10 +9,10 @@ from aiohttp import web
 
 from gateway import views
 from gateway.contract import PART
-from gateway.oauth.views import setup_oauth_routes
+from gateway.edge.proxy import Respond, compile_route, forward_to
+from gateway.edge.replicas import Replicas, routed_by_organization
+from gateway.identity.oauth.views import setup_oauth_routes
 from gateway.product_events import internal_product_changes
-from gateway.proxy import Respond, compile_route, forward_to
-from gateway.replicas import Replicas, routed_by_organization
 from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.parts import SEARCH

@@ -13,13 +13,13 @@ from dataclasses import replace
 import aiohttp_session
 from aiohttp import web
 
-from gateway.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
-from gateway.auth.failures import FailedCredentials
-from gateway.auth.scopes import ROLE_SCOPES
-from gateway.auth.sessions import SESSION_COOKIE, opened_at
-from gateway.auth.tokens import TokenSigner, invalid_token
-from gateway.directory import Directory
 from gateway.identity import Identity
+from gateway.identity.auth.api_keys import ApiKeyStore, invalid_key, key_prefix
+from gateway.identity.auth.failures import FailedCredentials
+from gateway.identity.auth.scopes import ROLE_SCOPES
+from gateway.identity.auth.sessions import SESSION_COOKIE, opened_at
+from gateway.identity.auth.tokens import TokenSigner, invalid_token
+from gateway.identity.directory import Directory
 from libs.common.client_address import client_address
 from libs.common.errors import Unauthorized
 from libs.common.internal_token import Organization

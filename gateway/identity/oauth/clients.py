@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gateway.auth.scopes import ALL_SCOPES
-from gateway.oauth.protocol import OAuthError, required
+from gateway.identity.auth.scopes import ALL_SCOPES
+from gateway.identity.oauth.protocol import OAuthError, required
 
 
 @dataclass(frozen=True)

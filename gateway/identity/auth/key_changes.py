@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gateway import queries
-from gateway.auth.api_keys import create_api_key
+from gateway.identity.auth.api_keys import create_api_key
 from gateway.shapes import API_KEY_CHANGE
 from libs.common import webhook_outbox
 from libs.common.db import Row

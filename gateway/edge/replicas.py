@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from gateway.proxy import Checked, Respond, forward_to
+from gateway.edge.proxy import Checked, Respond, forward_to
 from libs.common import errors
 from libs.contract.route import Route
 

@@ -1,7 +1,7 @@
 """Every public route of the API: the concatenation of each part's declared contract.
 
-Compiled once at startup into handlers (gateway/routes.py, gateway/proxy.py) and into the
-OpenAPI document (gateway/openapi.py). Each `contract.py` holds declarations only, so the
+Compiled once at startup into handlers (gateway/edge/routes.py, gateway/edge/proxy.py) and into the
+OpenAPI document (gateway/edge/openapi.py). Each `contract.py` holds declarations only, so the
 gateway never imports a service's handlers or queries.
 """
 

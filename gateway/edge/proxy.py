@@ -20,13 +20,13 @@ from aiohttp import payload, web
 from aiohttp.typedefs import Handler
 
 from gateway.audit import AUDIT_ACTOR, Actor
-from gateway.auth.sessions import from_another_site
-from gateway.directory import Directory
-from gateway.envelope import ok_response_from_json, ok_streamed_response
-from gateway.idempotency import METHODS as IDEMPOTENT_METHODS
-from gateway.idempotency import idempotency_key
+from gateway.edge.envelope import ok_response_from_json, ok_streamed_response
+from gateway.edge.idempotency import METHODS as IDEMPOTENT_METHODS
+from gateway.edge.idempotency import idempotency_key
+from gateway.edge.ratelimit import Decision, RateLimiter
 from gateway.identity import Identity
-from gateway.ratelimit import Decision, RateLimiter
+from gateway.identity.auth.sessions import from_another_site
+from gateway.identity.directory import Directory
 from gateway.state import AUTHENTICATOR, CLOCK, DIRECTORY, IDEMPOTENCY, LIMITER
 from libs.common import errors
 from libs.common.encoding import loads
