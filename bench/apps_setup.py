@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp
 
 from bench.common import BenchStack
+from gateway import product_queries
 from gateway import queries as identity
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -27,7 +28,7 @@ async def organization_with_app(stack: BenchStack) -> tuple[str, str, str, str]:
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
         organization = await identity.create_organization(cur, "bench", "Bench Organization")
         organization_id = str(organization["id"])
-        product = await identity.create_product(cur, organization_id, "Bench Product", "bench-product")
+        product = await product_queries.create_product(cur, organization_id, "Bench Product", "bench-product")
         key, _ = await create_api_key(cur, organization_id, "bench", ALL_SCOPES)
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 2) as pool, transaction(pool) as cur:
         app = await app_queries.create_app(cur, organization_id, "Bench", "bench", {})

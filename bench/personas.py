@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 
 from bench.common import BenchStack, Latency, Request, Throughput, bench_stack, measure, report, say, wrk
+from gateway import product_queries
 from gateway import queries as identity
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -40,7 +41,7 @@ async def seed(stack: BenchStack) -> tuple[str, Organization, list[Product], lis
         key, _ = await create_api_key(cur, organization.id, "bench", ALL_SCOPES)
         products = []
         for index in range(PRODUCTS):
-            row = await identity.create_product(cur, organization.id, f"Product {index}", f"product-{index}")
+            row = await product_queries.create_product(cur, organization.id, f"Product {index}", f"product-{index}")
             products.append(Product(str(row["id"]), row["name"], row["slug"]))
     persona_ids = []
     async with create_pool(stack.part_dsn(PERSONAS), PERSONAS.schema, 1, 2) as pool:

@@ -35,7 +35,7 @@ import psycopg2
 from bench.apps_setup import organization_with_app
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import COLUMNS, document_rows
-from gateway import queries as identity
+from gateway import product_queries
 from libs.common.cursors import encode_cursor
 from libs.common.db import create_pool, session_options, transaction
 from libs.contract.parts import APPS, CONTENT, GATEWAY
@@ -54,7 +54,7 @@ async def seed_apps(stack: BenchStack) -> dict[str, str]:
     """The organization, its key, the two products and the two apps, by name."""
     key, organization_id, large, app = await organization_with_app(stack)
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
-        small = str((await identity.create_product(cur, organization_id, "Bench Small", "bench-small"))["id"])
+        small = str((await product_queries.create_product(cur, organization_id, "Bench Small", "bench-small"))["id"])
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 2) as pool, transaction(pool) as cur:
         await app_queries.create_resource(cur, organization_id, app, "product", small)
         routed = str((await app_queries.create_app(cur, organization_id, "Routed", "routed", {}))["id"])

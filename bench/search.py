@@ -40,6 +40,7 @@ import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.site_pages import WORDS as PRODUCT_WORDS
+from gateway import product_queries
 from gateway import queries as identity
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -154,7 +155,7 @@ async def organization(stack: BenchStack, slug: str) -> tuple[str, str, str]:
     """An organization with one product and an API key of every scope: (key, org id, product id)."""
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
         created = await identity.create_organization(cur, slug, slug.capitalize())
-        product = await identity.create_product(cur, str(created["id"]), "Docs", "docs")
+        product = await product_queries.create_product(cur, str(created["id"]), "Docs", "docs")
         key, _ = await create_api_key(cur, str(created["id"]), "bench", ALL_SCOPES)
     return key, str(created["id"]), str(product["id"])
 

@@ -24,6 +24,7 @@ import aiohttp
 import psycopg2
 
 from bench.common import BenchStack, Request, bench_stack, copy_rows, measure, report, say
+from gateway import product_queries
 from gateway import queries as identity
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -101,8 +102,8 @@ async def seed_identity(stack: BenchStack) -> tuple[str, str, str, str]:
     """The organization, its two products and an API key."""
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
         organization = await identity.create_organization(cur, "bench-content", "Bench Content")
-        product = await identity.create_product(cur, str(organization["id"]), "Bench site", "bench-site")
-        other = await identity.create_product(cur, str(organization["id"]), "Other site", "other-site")
+        product = await product_queries.create_product(cur, str(organization["id"]), "Bench site", "bench-site")
+        other = await product_queries.create_product(cur, str(organization["id"]), "Other site", "other-site")
         key, _ = await create_api_key(cur, str(organization["id"]), "bench", ALL_SCOPES)
     return key, str(organization["id"]), str(product["id"]), str(other["id"])
 

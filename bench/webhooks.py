@@ -21,6 +21,7 @@ import aiohttp
 from aiohttp import web
 
 from bench.common import BenchStack, bench_stack, load_average, report, say
+from gateway import product_queries
 from gateway import queries as identity
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -66,7 +67,7 @@ async def seed(stack: BenchStack) -> tuple[str, str, str]:
     async with create_pool(stack.part_dsn(GATEWAY), GATEWAY.schema, 1, 2) as pool, transaction(pool) as cur:
         row = await identity.create_organization(cur, "bench-webhooks", "Bench Webhooks")
         key, _ = await create_api_key(cur, str(row["id"]), "bench", ALL_SCOPES)
-        product = await identity.create_product(cur, str(row["id"]), "Product", "product")
+        product = await product_queries.create_product(cur, str(row["id"]), "Product", "product")
     return key, str(row["id"]), str(product["id"])
 
 

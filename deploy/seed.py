@@ -25,7 +25,9 @@ import aiohttp
 
 from deploy.seed_answers import seed_answers
 from deploy.seed_simulations import seed_simulations
+from gateway import product_queries
 from gateway import queries as identity
+from gateway.identity.auth import key_queries
 from gateway.identity.auth.api_keys import create_api_key, hash_key
 from gateway.identity.auth.passwords import hash_password, verify_password
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -132,13 +134,15 @@ async def _seed_identity(admin: str, key_file: Path) -> Demo:
     async with _pool(admin, GATEWAY) as pool, transaction(pool) as cur:
         if await identity.find_organization(cur, ORGANIZATION["slug"]) is None:
             await identity.create_organization(cur, ORGANIZATION["slug"], ORGANIZATION["name"], ORGANIZATION["id"])
-        if await identity.find_product(cur, PRODUCT["id"]) is None:
-            await identity.create_product(cur, ORGANIZATION["id"], PRODUCT["name"], PRODUCT["slug"], PRODUCT["id"])
+        if await product_queries.find_product(cur, PRODUCT["id"]) is None:
+            await product_queries.create_product(
+                cur, ORGANIZATION["id"], PRODUCT["name"], PRODUCT["slug"], PRODUCT["id"]
+            )
         if await fetch_value(cur, "SELECT 1 FROM users WHERE id = %s", (USER["id"],)) is None:
             await identity.create_user(cur, USER["email"], USER["name"], USER["id"])
         await identity.upsert_membership(cur, USER["id"], ORGANIZATION["id"], "owner")
         key = _read_secret(key_file)
-        if not key or await identity.find_active_key_by_hash(cur, hash_key(key)) is None:
+        if not key or await key_queries.find_active_key_by_hash(cur, hash_key(key)) is None:
             key, _ = await create_api_key(cur, ORGANIZATION["id"], "demo (make run)", ALL_SCOPES)
             _keep_secret(key_file, key)
         password = _read_secret(password_file)

@@ -9,7 +9,7 @@ from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from gateway import queries as identity
+from gateway import product_queries
 from libs.common.bootstrap import part_dsn
 from libs.common.db import create_pool, cursor, transaction
 from libs.common.errors import Conflict
@@ -49,7 +49,7 @@ def _pool(admin: str, part: Any) -> Any:
 
 async def seed_answers(admin: str, organization_id: str, product_id: str) -> None:
     async with _pool(admin, GATEWAY) as pool, cursor(pool) as cur:
-        row = await identity.update_product_brand(cur, organization_id, product_id, dict(BRAND))
+        row = await product_queries.update_product_brand(cur, organization_id, product_id, dict(BRAND))
     assert row is not None
     async with _pool(admin, PERSONAS) as pool:
         async with cursor(pool) as cur:  # each write on its own: a name already there is kept

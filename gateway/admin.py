@@ -22,8 +22,8 @@ from typing import Any
 import psycopg2
 import redis
 
-from gateway import queries
-from gateway.identity.auth import key_changes
+from gateway import product_queries, queries
+from gateway.identity.auth import key_changes, key_queries
 from gateway.identity.auth.api_keys import KEY_MARK, PREFIX_LENGTH
 from gateway.identity.auth.passwords import PasswordRefused, check_new_password, hash_password
 from gateway.identity.auth.scopes import ROLE_SCOPES, parse_scopes
@@ -98,12 +98,12 @@ async def create_org(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
 
 async def create_product(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
-    return await queries.create_product(cur, organization["id"], args.name, args.slug)
+    return await product_queries.create_product(cur, organization["id"], args.name, args.slug)
 
 
 async def delete_product(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
-    return await queries.delete_product(cur, organization["id"], args.product)
+    return await product_queries.delete_product(cur, organization["id"], args.product)
 
 
 async def list_orgs(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -112,7 +112,7 @@ async def list_orgs(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, A
 
 async def list_products(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
-    return {"products": await queries.list_organization_products(cur, organization["id"])}
+    return {"products": await product_queries.list_organization_products(cur, organization["id"])}
 
 
 async def list_users(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -159,11 +159,11 @@ async def create_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
 
 async def list_keys(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
     organization = await queries.get_organization(cur, args.org)
-    return {"keys": await queries.list_api_keys(cur, organization["id"])}
+    return {"keys": await key_queries.list_api_keys(cur, organization["id"])}
 
 
 async def revoke_key(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
-    row = await queries.revoke_api_key(cur, args.key)
+    row = await key_queries.revoke_api_key(cur, args.key)
     await key_changes.record(cur, row, key_changes.OPERATOR, "revoked")
     return row
 

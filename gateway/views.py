@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from gateway import queries
+from gateway import product_queries, queries
 from gateway.edge.assets import REVALIDATE
 from gateway.edge.envelope import ok_response
 from gateway.edge.proxy import Checked
+from gateway.identity.auth import key_queries
 from gateway.schemas import ProductUpdate
 from gateway.shapes import CREDENTIAL_KEY, CREDENTIAL_USER, PRODUCT, PRODUCT_DETAIL
 from gateway.state import OPENAPI_DOCUMENT, SIGNER
@@ -34,7 +35,7 @@ async def openapi_document(request: web.Request) -> web.Response:
 async def products_list(request: web.Request, checked: Checked) -> web.Response:
     """GET /api/v1/products: the caller's organization's live products, by name."""
     async with cursor(request.app[DB_POOL]) as cur:
-        rows = await queries.list_products(cur, checked.identity.organization.id)
+        rows = await product_queries.list_products(cur, checked.identity.organization.id)
     return ok_response([PRODUCT.of(row) for row in rows])
 
 
@@ -42,7 +43,7 @@ async def products_get(request: web.Request, checked: Checked) -> web.Response:
     """GET /api/v1/products/{productId}: the product with its brand name, aliases and owned domains."""
     assert checked.product is not None  # the route names its product: the checks found it
     async with cursor(request.app[DB_POOL]) as cur:
-        row = await queries.product_brand(cur, checked.identity.organization.id, checked.product.id)
+        row = await product_queries.product_brand(cur, checked.identity.organization.id, checked.product.id)
     if row is None:
         raise NotFound("product not found")
     return ok_response(PRODUCT_DETAIL.of(row))
@@ -53,7 +54,9 @@ async def products_update(request: web.Request, checked: Checked) -> web.Respons
     assert checked.product is not None
     values = load_body(checked.body, request.content_type, PRODUCT_UPDATE)["brand"]
     async with cursor(request.app[DB_POOL]) as cur:
-        row = await queries.update_product_brand(cur, checked.identity.organization.id, checked.product.id, values)
+        row = await product_queries.update_product_brand(
+            cur, checked.identity.organization.id, checked.product.id, values
+        )
     if row is None:
         raise NotFound("product not found")
     return ok_response(PRODUCT_DETAIL.of(row))
@@ -64,7 +67,7 @@ async def internal_product_brand(request: web.Request) -> web.Response:
     brand, for the analytics part's analysis of answers (read in its background work only)."""
     product_id = path_id(request, "productId", "product")
     async with cursor(request.app[DB_POOL]) as cur:
-        row = await queries.product_brand(cur, caller_of(request).org.id, product_id)
+        row = await product_queries.product_brand(cur, caller_of(request).org.id, product_id)
     if row is None:
         raise NotFound("product not found")
     return json_response(PRODUCT_DETAIL.of(row))
@@ -76,7 +79,7 @@ async def credential_get(request: web.Request, checked: Checked) -> web.Response
     key = user = None
     async with cursor(request.app[DB_POOL]) as cur:
         if identity.kind == "api_key":
-            key = await queries.find_organization_key(cur, identity.organization.id, identity.principal_id)
+            key = await key_queries.find_organization_key(cur, identity.organization.id, identity.principal_id)
         else:
             user = await queries.find_user_by_id(cur, identity.principal_id)
     return ok_response(

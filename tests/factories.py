@@ -15,7 +15,8 @@ import aiopg
 import redis.asyncio as aioredis
 from aiohttp.test_utils import TestServer
 
-from gateway import queries
+from gateway import product_queries, queries
+from gateway.identity.auth import key_queries
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.passwords import hash_password
 from gateway.identity.auth.scopes import ALL_SCOPES
@@ -65,12 +66,12 @@ class IdentityFactory:
 
     async def product(self, org: Org, name: str = "Product") -> dict[str, Any]:
         async with transaction(self.pool) as cur:
-            row = await queries.create_product(cur, org.id, name, unique("product"))
+            row = await product_queries.create_product(cur, org.id, name, unique("product"))
         return {"id": str(row["id"]), "name": row["name"], "slug": row["slug"]}
 
     async def delete_product(self, org: Org, product_id: str) -> None:
         async with transaction(self.pool) as cur:
-            await queries.delete_product(cur, org.id, product_id)
+            await product_queries.delete_product(cur, org.id, product_id)
 
     async def api_key(self, org: Org, scopes: frozenset[str] = ALL_SCOPES, **kwargs: Any) -> str:
         async with transaction(self.pool) as cur:
@@ -79,7 +80,7 @@ class IdentityFactory:
 
     async def revoke(self, key_prefix: str) -> None:
         async with transaction(self.pool) as cur:
-            await queries.revoke_api_key(cur, key_prefix)
+            await key_queries.revoke_api_key(cur, key_prefix)
 
     async def user(self, org: Org, role: str = "owner") -> str:
         async with transaction(self.pool) as cur:

@@ -11,11 +11,10 @@ from typing import Any
 from aiohttp import web
 from aiohttp_session import get_session
 
-from gateway import queries
 from gateway.dashboard.key_forms import EXPIRY_CHOICES, GRACE_CHOICES, KeyForm, curl_line, read_key_form
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership, SignedIn, require_membership
-from gateway.identity.auth import key_changes
+from gateway.identity.auth import key_changes, key_queries
 from gateway.identity.auth.scopes import ALL_SCOPES, SCOPE_GRANTS
 from gateway.state import CLOCK
 from libs.common.db import Row, cursor, transaction
@@ -42,7 +41,7 @@ def _actor(signed_in: SignedIn) -> key_changes.Actor:
 
 async def _key(request: web.Request, membership: Membership) -> Row:
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        key = await queries.find_organization_key(cur, membership.organization_id, request.match_info["key"])
+        key = await key_queries.find_organization_key(cur, membership.organization_id, request.match_info["key"])
     if key is None:
         raise NotFound("There is no such API key in this organization.")
     return key
@@ -59,7 +58,7 @@ def _form_context(form: KeyForm, scopes: frozenset[str]) -> dict[str, Any]:
 
 async def _list_page(request: web.Request, membership: Membership, form: KeyForm, status: int = 200) -> web.Response:
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        keys = await queries.list_api_keys(cur, membership.organization_id)
+        keys = await key_queries.list_api_keys(cur, membership.organization_id)
     context = {"membership": membership, "keys": keys, **_form_context(form, ALL_SCOPES)}
     return await render(request, "api_keys.html", context, status=status)
 
@@ -87,7 +86,7 @@ async def created(request: web.Request) -> web.Response:
     replaced = None
     if isinstance(waiting.get("replaced"), str):
         async with cursor(request.config_dict[DB_POOL]) as cur:
-            replaced = await queries.find_organization_key(cur, membership.organization_id, waiting["replaced"])
+            replaced = await key_queries.find_organization_key(cur, membership.organization_id, waiting["replaced"])
     curl = curl_line(str(request.url.origin()), secret, frozenset(key["scopes"]))
     context = {"membership": membership, "key": key, "secret": secret, "curl": curl, "replaced": replaced}
     return await render(request, "key_created.html", context)
@@ -118,7 +117,7 @@ async def detail(request: web.Request) -> web.Response:
     _, membership = await require_membership(request, request.match_info["org"])
     key = await _key(request, membership)
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        events = await queries.list_key_events(cur, key["id"])
+        events = await key_queries.list_key_events(cur, key["id"])
     return await render(request, "key_detail.html", {"membership": membership, "key": key, "events": events})
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from aiohttp import web
 
-from gateway import queries
+from gateway import product_queries, queries
 from gateway.dashboard import api
 from gateway.dashboard.render import render
 from gateway.dashboard.session import Membership, SignedIn, require_membership
+from gateway.identity.auth import key_queries
 from libs.common.db import cursor
 from libs.common.errors import ValidationFailed
 from libs.common.state import DB_POOL
@@ -48,14 +49,14 @@ async def landing(request: web.Request) -> web.Response:
     sections: dict[str, Any] = {}
     if await api.permits(request, "products_list"):
         async with cursor(request.config_dict[DB_POOL]) as cur:
-            sections["products"] = await queries.list_products(cur, membership.organization_id)
+            sections["products"] = await product_queries.list_products(cur, membership.organization_id)
     if await api.permits(request, "apps_list"):
         sections["apps"] = await api.call(request, "apps_list")
     if await api.permits(request, "simulation_runs_list"):
         sections["runs"] = await api.call(request, "simulation_runs_list", query={"limit": 5})
     async with cursor(request.config_dict[DB_POOL]) as cur:
         members = await queries.list_users(cur, membership.organization_id)
-        keys = await queries.list_api_keys(cur, membership.organization_id)
+        keys = await key_queries.list_api_keys(cur, membership.organization_id)
     context = {"membership": membership, "sections": sections, "member_count": len(members), "key_count": len(keys)}
     return await render(request, "landing.html", context)
 

@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 from multidict import MultiDictProxy
 
-from gateway import queries
+from gateway import product_queries
 from gateway.dashboard import api
 from gateway.dashboard.organization import ORG, member, page_number
 from gateway.dashboard.render import flash, render
@@ -57,7 +57,7 @@ async def product_of(request: web.Request, membership: Membership) -> Row:
     await api.require(request, "products_get")
     wanted = request.match_info["product"]
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        products = await queries.list_products(cur, membership.organization_id)
+        products = await product_queries.list_products(cur, membership.organization_id)
     found = next((row for row in products if row["slug"] == wanted or str(row["id"]) == wanted), None)
     if found is None:
         raise NotFound("There is no such product in this organization.")
@@ -69,7 +69,7 @@ async def product_list(request: web.Request) -> web.Response:
     _, membership = await member(request)
     await api.require(request, "products_list")
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        products = await queries.list_organization_products(cur, membership.organization_id)
+        products = await product_queries.list_organization_products(cur, membership.organization_id)
     return await render(request, "products.html", {"membership": membership, "products": products})
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from gateway import queries
+from gateway import product_queries
 from gateway.dashboard import api
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.products import product_of
@@ -129,7 +129,7 @@ async def competitors_page(request: web.Request, problem: str | None = None, sta
     listing = await api.call(request, "competitors_list", productId=str(product["id"]), query=query)
     # The brand is the gateway's own record, read from its schema (behind products:read, checked above).
     async with cursor(request.config_dict[DB_POOL]) as cur:
-        row = await queries.product_brand(cur, membership.organization_id, str(product["id"]))
+        row = await product_queries.product_brand(cur, membership.organization_id, str(product["id"]))
     if row is None:
         raise NotFound("There is no such product in this organization.")
     detail = PRODUCT_DETAIL.of(row)

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiopg
 
-from gateway import queries
+from gateway import product_queries, queries
 from gateway.cache import TtlCache
 from libs.common.db import cursor
 from libs.common.internal_token import Organization, Product
@@ -99,7 +99,7 @@ class Directory:
             if not is_uuid(product_id):
                 return None
             async with cursor(self._pool) as cur:
-                row = await queries.find_product(cur, product_id)
+                row = await product_queries.find_product(cur, product_id)
             if row is None:
                 return None
             product = Product(id=str(row["id"]), name=row["name"], slug=row["slug"])

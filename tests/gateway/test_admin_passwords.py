@@ -9,6 +9,7 @@ import sys
 import uuid
 
 from gateway import queries
+from gateway.identity.auth import key_queries
 from libs.common.db import cursor
 from libs.contract.parts import GATEWAY, ROOT
 from tests.conftest import Stack
@@ -53,7 +54,7 @@ async def test_the_operators_key_changes_are_in_the_keys_history(stack: Stack, i
     created = json.loads(admin(stack, "create-key", "--org", org.slug, "--name", "ops", "--scopes", "all").stdout)
     assert admin(stack, "revoke-key", created["prefix"]).returncode == 0
     async with cursor(identity.pool) as cur:
-        events = await queries.list_key_events(cur, created["id"])
+        events = await key_queries.list_key_events(cur, created["id"])
     assert [(event["actor"], event["action"]) for event in events] == [
         ("operator (command line)", "created"),
         ("operator (command line)", "revoked"),

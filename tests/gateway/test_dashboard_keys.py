@@ -7,7 +7,7 @@ import html
 import time
 from datetime import UTC, datetime, timedelta
 
-from gateway import queries
+from gateway.identity.auth import key_queries
 from libs.common.db import cursor, transaction
 from tests.conftest import Client, Stack
 from tests.factories import IdentityFactory, Org
@@ -41,14 +41,14 @@ async def create_key(client: Client, org: Org, name: str, scopes: list[str], exp
 
 async def stored_key(identity: IdentityFactory, org: Org, secret: str) -> dict:
     async with cursor(identity.pool) as cur:
-        rows = await queries.list_api_keys(cur, org.id)
+        rows = await key_queries.list_api_keys(cur, org.id)
     (row,) = [row for row in rows if secret.startswith(row["prefix"] + "_")]
     return row
 
 
 async def events_of(identity: IdentityFactory, key_id: str) -> list[tuple[str, str, dict]]:
     async with cursor(identity.pool) as cur:
-        return [(row["actor"], row["action"], row["details"]) for row in await queries.list_key_events(cur, key_id)]
+        return [(row["actor"], row["action"], row["details"]) for row in await key_queries.list_key_events(cur, key_id)]
 
 
 async def test_an_owner_creates_a_key_the_api_accepts_then_revokes_it(stack: Stack, identity: IdentityFactory):
@@ -92,7 +92,7 @@ async def test_a_form_with_mistakes_is_shown_again_with_them(stack: Stack, ident
     response = await submit(client, keys_page(org), [("name", "x"), ("scopes", "root:all")])
     assert response.status == 422 and "Only the scopes listed can be chosen." in await response.text()
     async with cursor(identity.pool) as cur:
-        assert await queries.list_api_keys(cur, org.id) == []
+        assert await key_queries.list_api_keys(cur, org.id) == []
 
 
 async def test_a_rotation_keeps_both_keys_working_until_the_grace_period_ends(stack: Stack, identity: IdentityFactory):
@@ -155,7 +155,7 @@ async def test_a_scheduled_revocation_reaches_a_replica_that_cached_the_key(stac
         assert await status_with(replica, key) == 200  # cached before the revocation was scheduled
         async with transaction(identity.pool) as cur:
             row = await stored_key(identity, org, key)
-            await queries.revoke_organization_key(cur, org.id, str(row["id"]), timedelta(seconds=2))
+            await key_queries.revoke_organization_key(cur, org.id, str(row["id"]), timedelta(seconds=2))
         assert await status_with(replica, key) == 200
         assert 1.0 < await refused_within(replica, key, 4.0)
     finally:
@@ -181,7 +181,7 @@ async def test_members_and_viewers_see_the_keys_but_cannot_change_them(stack: St
         client.session.cookie_jar.clear()
     assert await status_with(stack.gateway, key) == 200
     async with cursor(identity.pool) as cur:
-        assert len(await queries.list_api_keys(cur, org.id)) == 1
+        assert len(await key_queries.list_api_keys(cur, org.id)) == 1
 
 
 async def test_another_organizations_pages_are_not_found(stack: Stack, identity: IdentityFactory):
@@ -202,7 +202,7 @@ async def test_another_organizations_pages_are_not_found(stack: Stack, identity:
     response = await submit(client, keys_page(mine), {}, action=f"{keys_page(mine)}/{their_key['id']}/revoke")
     assert response.status == 404
     async with cursor(identity.pool) as cur:
-        assert (await queries.find_organization_key(cur, theirs.id, str(their_key["id"])))["revoked_at"] is None
+        assert (await key_queries.find_organization_key(cur, theirs.id, str(their_key["id"])))["revoked_at"] is None
 
 
 async def test_the_switcher_moves_the_session_to_another_organization(stack: Stack, identity: IdentityFactory):

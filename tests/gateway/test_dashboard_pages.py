@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime
 
 from gateway import queries
+from gateway.identity.auth import key_queries
 from gateway.identity.oauth import queries as oauth_queries
 from libs.common.db import cursor, transaction
 from tests.conftest import Stack
@@ -267,4 +268,4 @@ async def test_reloading_the_new_key_page_creates_no_second_key(stack: Stack, id
     assert again.status == 303 and "/new" not in again.headers["Location"]
     assert secret not in await page(client, again.headers["Location"])
     async with cursor(identity.pool) as cur:
-        assert len(await queries.list_api_keys(cur, org.id)) == 1
+        assert len(await key_queries.list_api_keys(cur, org.id)) == 1

@@ -22,8 +22,8 @@ from typing import Any
 import aiopg
 from prometheus_client import Counter
 
-from gateway import queries
 from gateway.cache import TtlCache
+from gateway.identity.auth import key_queries
 from libs.common.db import conflict_on_unique, cursor
 from libs.common.errors import Conflict, Unauthorized
 
@@ -77,7 +77,7 @@ async def create_api_key(
         key, prefix = generate_key()
         try:
             with conflict_on_unique("prefix taken"):
-                row = await queries.insert_api_key(
+                row = await key_queries.insert_api_key(
                     cur, organization_id, name, prefix, hash_key(key), sorted(scopes), expires_at
                 )
             return key, row
@@ -130,7 +130,7 @@ class ApiKeyStore:
             raise invalid_key()
         KEY_CACHE_LOOKUPS.labels("miss").inc()
         async with cursor(self._pool) as cur:
-            row = await queries.find_active_key_by_hash(cur, digest)
+            row = await key_queries.find_active_key_by_hash(cur, digest)
         if row is None:
             self._unknown.set(digest, True)
             raise invalid_key()
@@ -147,7 +147,7 @@ class ApiKeyStore:
     async def drop_revoked(self) -> None:
         """Forget keys revoked since the last poll (run every second)."""
         async with cursor(self._pool) as cur:
-            hashes, now = await queries.revoked_key_hashes_since(cur, self._revoked_since)
+            hashes, now = await key_queries.revoked_key_hashes_since(cur, self._revoked_since)
         for digest in hashes:
             self._valid.discard(digest)
             self._unknown.set(digest, True)
@@ -159,4 +159,4 @@ class ApiKeyStore:
             return
         used, self._used = sorted(self._used), set()
         async with cursor(self._pool) as cur:
-            await queries.touch_api_keys(cur, used)
+            await key_queries.touch_api_keys(cur, used)

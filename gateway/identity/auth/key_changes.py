@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from gateway import queries
+from gateway.identity.auth import key_queries
 from gateway.identity.auth.api_keys import create_api_key
 from gateway.shapes import API_KEY_CHANGE
 from libs.common import webhook_outbox
@@ -35,7 +35,7 @@ OPERATOR = Actor(None, "operator (command line)")
 
 async def record(cur: Any, key: Row, actor: Actor, action: str, details: dict[str, Any] | None = None) -> None:
     """The change in the key's history, and its `api_key.<action>` event (the key, never its hash)."""
-    await queries.insert_key_event(cur, key, actor.user_id, actor.label, action, details or {})
+    await key_queries.insert_key_event(cur, key, actor.user_id, actor.label, action, details or {})
     data = API_KEY_CHANGE.of({**key, "actor": actor.label, "details": details or {}})
     await webhook_outbox.record(cur, f"api_key.{action}", str(key["organization_id"]), f"api_key:{key['id']}", data)
 
@@ -57,7 +57,7 @@ async def create_key(
 
 async def usable_key(cur: Any, organization_id: str, key_id: str, now: datetime) -> Row:
     """A key of the organization that still works (locked until the transaction ends)."""
-    key = await queries.find_organization_key(cur, organization_id, key_id, lock=True)
+    key = await key_queries.find_organization_key(cur, organization_id, key_id, lock=True)
     if key is None:
         raise NotFound("There is no such API key in this organization.")
     if key["revoked_at"] is not None and key["revoked_at"] <= now:
@@ -70,7 +70,7 @@ async def usable_key(cur: Any, organization_id: str, key_id: str, now: datetime)
 async def revoke_key(cur: Any, organization_id: str, key_id: str, actor: Actor, now: datetime) -> Row:
     """Revoke a working key at once."""
     await usable_key(cur, organization_id, key_id, now)
-    row = await queries.revoke_organization_key(cur, organization_id, key_id, timedelta(0))
+    row = await key_queries.revoke_organization_key(cur, organization_id, key_id, timedelta(0))
     await record(cur, row, actor, "revoked")
     return row
 
@@ -101,6 +101,6 @@ async def rotate_key(
     if not timedelta(0) <= grace <= MAX_GRACE_PERIOD:
         raise ValidationFailed("The grace period is at most 7 days.")
     secret, new = await create_key(cur, organization_id, actor, name, scopes, expires_at, {"replaces": old["prefix"]})
-    old = await queries.revoke_organization_key(cur, organization_id, key_id, grace)
+    old = await key_queries.revoke_organization_key(cur, organization_id, key_id, grace)
     await record(cur, old, actor, "rotated", {"replacedBy": new["prefix"], "stopsAt": old["revoked_at"]})
     return Rotation(secret, new, old)
