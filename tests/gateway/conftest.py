@@ -39,7 +39,7 @@ async def browser(stack: Stack) -> AsyncIterator[Browser]:
     opened: list[Client] = []
 
     async def open_one() -> Client:
-        client: Client = TestClient(stack.gateway.edge.server)
+        client: Client = TestClient(stack.gateway.server)
         await client.start_server()  # the server is running already: only a new session
         opened.append(client)
         return client

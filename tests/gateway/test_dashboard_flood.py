@@ -41,7 +41,7 @@ async def test_a_login_flood_is_limited_and_a_signed_in_member_is_served_through
             "REDIS_PREFIX": f"test-{uuid.uuid4().hex[:8]}:",
         }  # fmt: skip
     )
-    member = TestClient(gateway.edge.server)
+    member = TestClient(gateway.server)
     await member.start_server()
     try:
         org = await identity.organization()

@@ -66,7 +66,7 @@ async def test_a_shared_address_full_of_misses_never_blocks_a_member_approving_a
     office = [gateway]
     try:
         for _ in range(3):  # more browsers on the same gateway, each with its own cookies
-            office.append(TestClient(gateway.edge.server))
+            office.append(TestClient(gateway.server))
             await office[-1].start_server()
         org = await identity.organization()
         for client in office:

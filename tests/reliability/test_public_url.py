@@ -30,7 +30,7 @@ async def test_a_forged_host_changes_nothing_in_the_metadata_or_the_device_link(
         )
         assert (await started.json())["verification_uri"] == f"{PUBLIC}/device"
         # The JWTs' `iss` is the metadata's issuer.
-        token = gateway.edge.server.app[SIGNER].mint("u", "o", ["content:read"])
+        token = gateway.server.app[SIGNER].mint("u", "o", ["content:read"])
         assert jwt.decode(token, options={"verify_signature": False})["iss"] == body["issuer"]
     finally:
         await gateway.close()
