@@ -180,7 +180,7 @@ def create_app(
         app.cleanup_ctx.append(search_replicas_ctx)
     add_health_routes(app)
     setup_routes(app, routes, settings.upstreams, replicas)
-    mount_dashboard(app)  # behind every route above (gateway/dashboard/site.py)
+    mount_dashboard(app)  # last: behind every route above (gateway/dashboard/site.py)
     return app
 
 

@@ -1,33 +1,28 @@
-"""The dashboard: an aiohttp application of its own, mounted in the gateway behind the API.
+"""The dashboard's pages, added to the gateway's router behind the API.
 
-`mount_dashboard(app)` builds the dashboard application and mounts it with a rule rather than a
-path prefix (its pages live at `/login`, `/docs`, `/device` and under each organization's slug):
-the gateway's router first tries every route of its own (the API, OAuth, health, `/internal/`),
-and only a request none of them takes is offered to the dashboard, which takes it when one of its
-routes does. So the dashboard's middleware never runs on an API request, an API path is never
-shadowed by a page, and no route depends on the order it was registered in. What no route takes
-stays the gateway's JSON 404.
+`mount_dashboard(app)` adds every page to the gateway's router with aiohttp's public API, after
+every route of the gateway's own (the API, OAuth, health, `/internal/`): its pages live at
+`/login`, `/docs`, `/device` and under each organization's slug, so they share no prefix a
+sub-application could be mounted under. A path the API serves is the API's, whatever the method;
+an organization's slug never is one of the API's first segments (`organization.ORG`). What no
+route takes stays the gateway's JSON 404.
 
-The dashboard's middleware checks the CSRF token of every POST, renders errors as HTML pages
-instead of JSON envelopes, and adds the headers pages need (no caching: pages carry secrets and
-tokens; no framing; a strict CSP); the files pages load are answered by gateway/edge/assets.py with
-their own caching (static_files.py). The gateway's own middlewares (request id, security headers,
-metrics, error envelope, the session) run first, as on every request.
+The dashboard's middleware, which runs for its pages alone (a route named `dashboard.*`), checks
+the CSRF token of every POST, renders errors as HTML pages instead of JSON envelopes (a method a
+page lacks included: its own 405 page), and adds the headers pages need (no caching: pages carry
+secrets and tokens; no framing; a strict CSP); the files pages load are answered by
+gateway/edge/assets.py with their own caching (static_files.py). The gateway's own middlewares
+(request id, security headers, metrics, error envelope, the session) run first, as on every request.
 
 Adding a page: write its handlers in a module of this package with an `add_routes(router)` that
-adds them (name them `dashboard.<page>`), and call it in `create_dashboard` below. A handler reads
-the gateway's state (`DB_POOL`, `REDIS`, `SETTINGS`, `CLOCK`, ...) through `request.config_dict`,
-which looks through the dashboard's application to the gateway's; `request.app` is the
-dashboard's own and holds only its templates.
+adds them (name them `dashboard.<page>`), and call it in `add_pages` below. A handler reads the
+gateway's state (`DB_POOL`, `REDIS`, `SETTINGS`, `CLOCK`, ...) through `request.config_dict`.
 """
 
 from __future__ import annotations
 
-from functools import partial
-
-from aiohttp import web
+from aiohttp import hdrs, web
 from aiohttp.typedefs import Handler
-from aiohttp.web_urldispatcher import AbstractRuleMatching, MatchedSubAppResource, _InfoDict
 
 from gateway.dashboard import (
     api_keys,
@@ -78,9 +73,17 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
     return await render(request, "error.html", {"status": status, "title": title, "message": message}, status=status)
 
 
+def is_page(request: web.Request) -> bool:
+    """Whether the request was routed to a page of the dashboard."""
+    name = request.match_info.route.name
+    return name is not None and name.startswith(ROUTE_PREFIX)
+
+
 @web.middleware
 async def dashboard_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """The dashboard application's only middleware: it sees dashboard requests alone."""
+    """The dashboard's middleware: it acts on its pages alone, every other request passes as it came."""
+    if not is_page(request):
+        return await handler(request)
     try:
         await admit_visitor(request)  # before anything else: a flood costs no more than this
         if request.method == "POST":
@@ -104,29 +107,12 @@ async def dashboard_middleware(request: web.Request, handler: Handler) -> web.St
     return response
 
 
-class ServedBy(AbstractRuleMatching):
-    """A mount rule: a request belongs to the application whose router has a route for its path
-    (a method that route lacks included: that is the page's own 405)."""
-
-    def __init__(self, app: web.Application) -> None:
-        self._app = app
-
-    async def match(self, request: web.Request) -> bool:
-        exception = (await self._app.router.resolve(request)).http_exception
-        return exception is None or isinstance(exception, web.HTTPMethodNotAllowed)
-
-    def get_info(self) -> _InfoDict:
-        return {"app": self._app}
-
-    @property
-    def canonical(self) -> str:
-        return "/"
+async def method_not_allowed(request: web.Request) -> web.StreamResponse:
+    """A method the page's path has no handler for: the dashboard's 405 page."""
+    raise web.HTTPMethodNotAllowed(request.method, ())
 
 
-def create_dashboard() -> web.Application:
-    dashboard = web.Application(middlewares=(dashboard_middleware,))
-    setup_templates(dashboard)
-    router = dashboard.router
+def add_pages(router: web.UrlDispatcher) -> None:
     static_files.add_routes(router)
     signin.add_routes(router)
     reference.add_routes(router)
@@ -143,16 +129,18 @@ def create_dashboard() -> web.Application:
     app_actions.add_routes(router)
     simulations.add_routes(router)
     organization.add_routes(router)
-    return dashboard
 
 
-def mount_dashboard(app: web.Application) -> web.Application:
-    """Mount the dashboard in `app`, behind every route of `app`'s own; returns the dashboard.
-
-    aiohttp mounts a sub-application under a path prefix (`add_subapp`) or under a rule
-    (`add_domain`, whose rule is the host); this is the latter's mount with the rule above. It
-    names `Application._add_subapp`, which aiohttp keeps private: the lock pins aiohttp, and
-    tests/gateway/test_dashboard_mount.py resolves every API route and every page through it."""
-    dashboard = create_dashboard()
-    app._add_subapp(partial(MatchedSubAppResource, ServedBy(dashboard), dashboard), dashboard)
-    return dashboard
+def mount_dashboard(app: web.Application) -> None:
+    """Add the dashboard's pages to `app`, behind every route `app` has (call it last), with their
+    templates and their middleware; each page's path answers any other method with its 405 page."""
+    setup_templates(app)
+    app.middlewares.append(dashboard_middleware)
+    before = set(app.router.resources())
+    add_pages(app.router)
+    # A path's methods may be spread over several resources (one per route name): the last one
+    # of each path takes every other method.
+    last = {resource.canonical: resource for resource in app.router.resources() if resource not in before}
+    for resource in last.values():
+        if isinstance(resource, web.Resource):
+            resource.add_route(hdrs.METH_ANY, method_not_allowed)

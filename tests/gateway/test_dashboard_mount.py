@@ -1,5 +1,5 @@
-"""The dashboard is an application of its own, mounted behind the API (gateway/dashboard/site.py):
-its middleware sees its pages alone, and neither side's routes shadow the other's."""
+"""The dashboard's pages are added behind the API with aiohttp's public API (gateway/dashboard/site.py):
+its middleware acts on its pages alone, and neither side's routes shadow the other's."""
 
 from __future__ import annotations
 
@@ -10,17 +10,25 @@ from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 from aiohttp.web_urldispatcher import UrlMappingMatchInfo
 
-from gateway.dashboard.site import create_dashboard, dashboard_middleware
+from gateway.dashboard.site import ROUTE_PREFIX, add_pages, dashboard_middleware
 from gateway.edge.route_table import ROUTES
 from libs.contract.parts import GATEWAY
 from tests.conftest import Client, build_app
 
 PARAMETER = re.compile(r"{(\w+)(?::[^{}]*)?}")
-PAGES = [
-    (route.method, route.resource.canonical, route.name)
-    for route in create_dashboard().router.routes()
-    if route.method != "HEAD" and route.resource is not None and not isinstance(route.resource, web.StaticResource)
-]
+
+
+def pages() -> list[tuple[str, str, str | None]]:
+    router = web.UrlDispatcher()
+    add_pages(router)
+    return [
+        (route.method, route.resource.canonical, route.name)
+        for route in router.routes()
+        if route.method != "HEAD" and route.resource is not None and not isinstance(route.resource, web.StaticResource)
+    ]
+
+
+PAGES = pages()
 
 
 def filled(path: str) -> str:
@@ -38,10 +46,10 @@ async def resolve(app: web.Application, method: str, path: str) -> UrlMappingMat
 
 
 def passes_dashboard_middleware(gateway_app: web.Application, match_info: UrlMappingMatchInfo) -> bool:
-    """Whether the request's middlewares include the dashboard's: those of the gateway and of every
-    application below it the request is routed to (as aiohttp's `Application._handle` chains them)."""
-    apps = (gateway_app, *match_info.apps)
-    return any(middleware is dashboard_middleware for app in apps for middleware in app.middlewares)
+    """Whether the dashboard's middleware acts on the request: it is among the gateway's, and the
+    request is routed to a page."""
+    name = match_info.route.name
+    return dashboard_middleware in gateway_app.middlewares and name is not None and name.startswith(ROUTE_PREFIX)
 
 
 def test_the_pages_are_the_dashboards_expected_ones():
