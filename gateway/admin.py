@@ -181,8 +181,13 @@ async def mint_token(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, 
     issuer = token_issuer(load_public_url(env, development))
     signer = TokenSigner(env.text("JWT_PRIVATE_KEY"), issuer, env.text("JWT_AUDIENCE", "aivis-api"))
     token = signer.mint(str(user["id"]), str(organization["id"]), scopes, args.ttl)
-    return {"token": token, "userId": user["id"], "organizationId": organization["id"], "scopes": sorted(scopes),
-            "expiresIn": args.ttl}  # fmt: skip
+    return {
+        "token": token,
+        "userId": user["id"],
+        "organizationId": organization["id"],
+        "scopes": sorted(scopes),
+        "expiresIn": args.ttl,
+    }
 
 
 async def create_session(cur: Any, args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -195,8 +200,12 @@ async def create_session(cur: Any, args: argparse.Namespace, env: Env) -> dict[s
         cookie = await open_session(redis, str(user["id"]), str(organization["id"]), args.max_age)
     finally:
         await redis.aclose()
-    return {"cookie": f"{SESSION_COOKIE}={cookie}", "userId": user["id"], "organizationId": organization["id"],
-            "expiresIn": args.max_age}  # fmt: skip
+    return {
+        "cookie": f"{SESSION_COOKIE}={cookie}",
+        "userId": user["id"],
+        "organizationId": organization["id"],
+        "expiresIn": args.max_age,
+    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -244,8 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     org_option(sub)
     sub.add_argument("--name", required=True, type=NAME)
     sub.add_argument("--scopes", required=True, type=SCOPES, help='comma- or space-separated scopes, or "all"')
-    sub.add_argument("--expires-in-days", type=bounded_int(1, MAX_EXPIRY_DAYS), default=None,
-                     help="default: never")  # fmt: skip
+    sub.add_argument("--expires-in-days", type=bounded_int(1, MAX_EXPIRY_DAYS), default=None, help="default: never")
     sub = command("list-keys", list_keys, "list an organization's API keys (never their secrets)")
     org_option(sub)
     sub = command("revoke-key", revoke_key, "revoke an API key")
@@ -254,8 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
     user_option(sub)
     org_option(sub)
     sub.add_argument("--scopes", default=None, type=SCOPES, help="default: everything the user's role allows")
-    sub.add_argument("--ttl", type=bounded_int(1, MAX_TOKEN_TTL_SECONDS), default=DEFAULT_TTL_SECONDS,
-                     help=f"seconds (default {DEFAULT_TTL_SECONDS}, at most {MAX_TOKEN_TTL_SECONDS})")  # fmt: skip
+    sub.add_argument(
+        "--ttl",
+        type=bounded_int(1, MAX_TOKEN_TTL_SECONDS),
+        default=DEFAULT_TTL_SECONDS,
+        help=f"seconds (default {DEFAULT_TTL_SECONDS}, at most {MAX_TOKEN_TTL_SECONDS})",
+    )
     sub = command("create-session", create_session, "open a dashboard session (prints the cookie)")
     user_option(sub)
     org_option(sub)

@@ -46,8 +46,9 @@ class Actor:
 
     @classmethod
     def of(cls, identity: Identity) -> Actor:
-        return cls(identity.credential, identity.principal_id, identity.key_prefix, identity.organization.id,
-                   identity.grant_id)  # fmt: skip
+        return cls(
+            identity.credential, identity.principal_id, identity.key_prefix, identity.organization.id, identity.grant_id
+        )
 
 
 # Who acted: set by the checks of a route, by a dashboard page for its signed-in person

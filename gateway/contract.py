@@ -13,20 +13,52 @@ from libs.contract.route import Route
 PART = "gateway"
 
 ROUTES: tuple[Route, ...] = (
-    Route("GET", "/api/v1/products", PART, "products:read", "products_list",
-          "List the organization's products, by name", response=schemas.Product, response_many=True,
-          tag="Products"),
-    Route("GET", "/api/v1/products/{productId}", PART, "products:read", "products_get",
-          "Get a product with its brand", product_param="productId", response=schemas.ProductDetail,
-          tag="Products"),
-    Route("PATCH", "/api/v1/products/{productId}", PART, "products:write", "products_update",
-          "Change a product's brand: its name, aliases and owned domains", product_param="productId",
-          body=schemas.ProductUpdate, response=schemas.ProductDetail, tag="Products"),
+    Route(
+        "GET",
+        "/api/v1/products",
+        PART,
+        "products:read",
+        "products_list",
+        "List the organization's products, by name",
+        response=schemas.Product,
+        response_many=True,
+        tag="Products",
+    ),
+    Route(
+        "GET",
+        "/api/v1/products/{productId}",
+        PART,
+        "products:read",
+        "products_get",
+        "Get a product with its brand",
+        product_param="productId",
+        response=schemas.ProductDetail,
+        tag="Products",
+    ),
+    Route(
+        "PATCH",
+        "/api/v1/products/{productId}",
+        PART,
+        "products:write",
+        "products_update",
+        "Change a product's brand: its name, aliases and owned domains",
+        product_param="productId",
+        body=schemas.ProductUpdate,
+        response=schemas.ProductDetail,
+        tag="Products",
+    ),
     # Any verified credential may ask what it is: a key holding one narrow scope included.
-    Route("GET", "/api/v1/credential", PART, None, "credential_get",
-          "The credential of this request: its organization, scopes, and user or API key",
-          response=schemas.Credential, tag="Identity"),
-)  # fmt: skip
+    Route(
+        "GET",
+        "/api/v1/credential",
+        PART,
+        None,
+        "credential_get",
+        "The credential of this request: its organization, scopes, and user or API key",
+        response=schemas.Credential,
+        tag="Identity",
+    ),
+)
 
 # Recorded by the functions that change a key (gateway/identity/auth/key_changes.py), in their transaction.
 EVENTS: tuple[Event, ...] = tuple(

@@ -160,9 +160,16 @@ async def rotate(request: web.Request) -> web.Response:
     now = request.config_dict[CLOCK]()
     async with transaction(request.config_dict[DB_POOL]) as cur:
         rotation = await key_changes.rotate_key(
-            cur, membership.organization_id, str(old["id"]), _actor(signed_in), form.name, form.scopes,
-            form.expires_at(now), form.grace_period, now,
-        )  # fmt: skip
+            cur,
+            membership.organization_id,
+            str(old["id"]),
+            _actor(signed_in),
+            form.name,
+            form.scopes,
+            form.expires_at(now),
+            form.grace_period,
+            now,
+        )
     return await _show_once(request, membership, rotation.secret, rotation.new, rotation.old)
 
 

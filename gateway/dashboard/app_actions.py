@@ -60,10 +60,13 @@ async def app_delete_page(request: web.Request) -> web.Response:
     await member(request)
     await api.require(request, "apps_delete")
     app = await _app(request)
-    consequence = ("Its config, resources, domains and routes are deleted with it; its hostnames stay reserved"
-                   " for it. It can be restored with all of them for 30 days.")  # fmt: skip
-    return await _confirm(request, Confirm("Delete this app?", app["name"], consequence, "Delete app",
-                                           _app_path(request)))  # fmt: skip
+    consequence = (
+        "Its config, resources, domains and routes are deleted with it; its hostnames stay reserved"
+        " for it. It can be restored with all of them for 30 days."
+    )
+    return await _confirm(
+        request, Confirm("Delete this app?", app["name"], consequence, "Delete app", _app_path(request))
+    )
 
 
 async def app_delete(request: web.Request) -> web.Response:
@@ -87,18 +90,22 @@ async def route_delete_page(request: web.Request) -> web.Response:
     """GET …/routes/{routeId}/delete."""
     await member(request)
     await api.require(request, "apps_routes_delete")
-    route = await api.call(request, "apps_routes_get", appId=request.match_info["app"],
-                           routeId=request.match_info["route"])  # fmt: skip
+    route = await api.call(
+        request, "apps_routes_get", appId=request.match_info["app"], routeId=request.match_info["route"]
+    )
     consequence = "Its path is free at once, and the page is no longer served there."
-    return await _confirm(request, Confirm("Delete this route?", route["path"], consequence, "Delete route",
-                                           _app_path(request) + "/routes"))  # fmt: skip
+    return await _confirm(
+        request,
+        Confirm("Delete this route?", route["path"], consequence, "Delete route", _app_path(request) + "/routes"),
+    )
 
 
 async def route_delete(request: web.Request) -> web.Response:
     """POST …/routes/{routeId}/delete: `DELETE /apps/{appId}/routes/{routeId}`."""
     await member(request)
-    deleted = await api.call(request, "apps_routes_delete", appId=request.match_info["app"],
-                             routeId=request.match_info["route"])  # fmt: skip
+    deleted = await api.call(
+        request, "apps_routes_delete", appId=request.match_info["app"], routeId=request.match_info["route"]
+    )
     await flash(request, f"The route {deleted['path']} is deleted.")
     raise web.HTTPSeeOther(_app_path(request) + "/routes")
 
@@ -109,15 +116,17 @@ async def domain_delete_page(request: web.Request) -> web.Response:
     await api.require(request, "apps_domains_delete")
     domain = await _one(request, "apps_domains_list", "domain")
     consequence = "The hostname is free at once: anyone may claim it."
-    return await _confirm(request, Confirm("Remove this domain?", domain["domain"], consequence, "Remove domain",
-                                           _app_path(request)))  # fmt: skip
+    return await _confirm(
+        request, Confirm("Remove this domain?", domain["domain"], consequence, "Remove domain", _app_path(request))
+    )
 
 
 async def domain_delete(request: web.Request) -> web.Response:
     """POST …/domains/{domainId}/delete: `DELETE /apps/{appId}/domains/{domainId}`."""
     await member(request)
-    deleted = await api.call(request, "apps_domains_delete", appId=request.match_info["app"],
-                             domainId=request.match_info["domain"])  # fmt: skip
+    deleted = await api.call(
+        request, "apps_domains_delete", appId=request.match_info["app"], domainId=request.match_info["domain"]
+    )
     await flash(request, f"The domain {deleted['domain']} is removed.")
     raise web.HTTPSeeOther(_app_path(request))
 
@@ -129,15 +138,17 @@ async def resource_delete_page(request: web.Request) -> web.Response:
     resource = await _one(request, "apps_resources_list", "resource")
     name = resource["product"]["name"] if resource["product"] else "A deleted product"
     consequence = "Its documents are no longer route candidates of this app. It may be added again."
-    return await _confirm(request, Confirm("Remove this product from the app?", name, consequence, "Remove product",
-                                           _app_path(request)))  # fmt: skip
+    return await _confirm(
+        request, Confirm("Remove this product from the app?", name, consequence, "Remove product", _app_path(request))
+    )
 
 
 async def resource_delete(request: web.Request) -> web.Response:
     """POST …/resources/{appResourceId}/delete: `DELETE /apps/{appId}/resources/{appResourceId}`."""
     await member(request)
-    await api.call(request, "apps_resources_delete", appId=request.match_info["app"],
-                   appResourceId=request.match_info["resource"])  # fmt: skip
+    await api.call(
+        request, "apps_resources_delete", appId=request.match_info["app"], appResourceId=request.match_info["resource"]
+    )
     await flash(request, "The product is removed from the app.")
     raise web.HTTPSeeOther(_app_path(request))
 
@@ -146,8 +157,9 @@ async def domain_verify(request: web.Request) -> web.Response:
     """POST …/domains/{domainId}/verify: `POST /apps/{appId}/domains/{domainId}/verify`; a failed
     check is an answer too (the domain's row shows its error)."""
     await member(request)
-    domain = await api.call(request, "apps_domains_verify", appId=request.match_info["app"],
-                            domainId=request.match_info["domain"])  # fmt: skip
+    domain = await api.call(
+        request, "apps_domains_verify", appId=request.match_info["app"], domainId=request.match_info["domain"]
+    )
     if domain["verified"]:
         await flash(request, f"The domain {domain['domain']} is verified.")
     else:

@@ -125,8 +125,9 @@ async def device_decide(request: web.Request) -> web.Response:
         approve = decision == "approve"
         if approve and not frozenset(row["requested_scopes"]) & GRANTABLE_SCOPES[membership.role]:
             return await _confirmation(request, signed_in, row, membership, status=422)
-        await device.decide(cur, row["user_code"], signed_in.user_id, membership.organization_id, membership.role,
-                            approve, now)  # fmt: skip
+        await device.decide(
+            cur, row["user_code"], signed_in.user_id, membership.organization_id, membership.role, approve, now
+        )
     context = {"approved": approve, "no_organization": False, "membership": membership}
     return await render(request, "device_done.html", context)
 

@@ -80,8 +80,13 @@ async def invitation_account(request: web.Request) -> web.Response:
     try:
         check_new_password(password := str(form.get("password", "")))
     except PasswordRefused as refused:
-        context = {"invitation": row, "token": request.match_info["token"], "for_me": False, "needs_account": True,
-                   "error": f"Choose another password: {refused}."}  # fmt: skip
+        context = {
+            "invitation": row,
+            "token": request.match_info["token"],
+            "for_me": False,
+            "needs_account": True,
+            "error": f"Choose another password: {refused}.",
+        }
         return await render(request, "invitation.html", context, status=422)
     password_hash = await asyncio.to_thread(hash_password, password)  # argon2: off the event loop
     async with transaction(request.config_dict[DB_POOL]) as cur:

@@ -48,8 +48,9 @@ def _may_assign(actor: Membership, role: str) -> bool:
     return role in ROLES and (actor.role == "owner" or role != "owner")
 
 
-async def _page(request: web.Request, membership: Membership, error: str | None = None, email: str = "",
-                status: int = 200) -> web.Response:  # fmt: skip
+async def _page(
+    request: web.Request, membership: Membership, error: str | None = None, email: str = "", status: int = 200
+) -> web.Response:
     async with cursor(request.config_dict[DB_POOL]) as cur:
         members = await queries.list_users(cur, membership.organization_id)
         pending = (
@@ -58,8 +59,15 @@ async def _page(request: web.Request, membership: Membership, error: str | None 
             else []
         )
     assignable = [role for role in ROLES if _may_assign(membership, role)]
-    context = {"membership": membership, "members": members, "roles": assignable, "role_hints": ROLE_HINTS,
-               "error": error, "email": email, "invitations": pending}  # fmt: skip
+    context = {
+        "membership": membership,
+        "members": members,
+        "roles": assignable,
+        "role_hints": ROLE_HINTS,
+        "error": error,
+        "email": email,
+        "invitations": pending,
+    }
     return await render(request, "members.html", context, status=status)
 
 
@@ -83,14 +91,18 @@ async def add(request: web.Request) -> web.Response:
     async with transaction(request.config_dict[DB_POOL]) as cur:
         user = await queries.find_user_for_sign_in(cur, email)
         if user is not None and await queries.find_membership_role(cur, user["id"], membership.organization_id):
-            return await _page(request, membership, f"{email} is a member already; change their role below.", email,
-                               409)  # fmt: skip
+            return await _page(
+                request, membership, f"{email} is a member already; change their role below.", email, 409
+            )
         token = await invitations.invite(
             cur, membership.organization_id, email, role, signed_in.user_id, request.config_dict[CLOCK]()
         )
     link = f"{public_url(request)}/invitations/{token}"
-    await flash(request, f"{email} is invited as {role}. They join once they accept; send them this link, shown "
-                         f"only now (valid {invitations.INVITATION_DAYS} days): {link}")  # fmt: skip
+    await flash(
+        request,
+        f"{email} is invited as {role}. They join once they accept; send them this link, shown "
+        f"only now (valid {invitations.INVITATION_DAYS} days): {link}",
+    )
     raise web.HTTPSeeOther(members_path(membership))
 
 

@@ -21,8 +21,21 @@ from libs.common.state import DB_POOL
 
 # An organization's slug as the first segment of a page's path. The gateway's other first segments
 # are not organizations: `/metrics` or `/internal/...` stay 404s (or 405s) of their own, never a page.
-RESERVED = ("api", "internal", "metrics", "static", "docs", "oauth", "device", "login", "logout", "orgs", "healthz",
-            "readyz", "invitations")  # fmt: skip
+RESERVED = (
+    "api",
+    "internal",
+    "metrics",
+    "static",
+    "docs",
+    "oauth",
+    "device",
+    "login",
+    "logout",
+    "orgs",
+    "healthz",
+    "readyz",
+    "invitations",
+)
 ORG = "{org:(?!(?:" + "|".join(RESERVED) + ")(?:/|$))[a-z0-9]+(?:-[a-z0-9]+)*}"
 RUNS_PAGE_SIZE = 25
 RUN_STEPS = 200

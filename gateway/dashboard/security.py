@@ -43,8 +43,13 @@ async def overview(request: web.Request) -> web.Response:
         devices = await queries.list_user_grants(cur, signed_in.user_id)
     clients = {client_id: client.name for client_id, client in CLIENTS.items()}
     failures = await SlowDown.of(request.config_dict).notice(signed_in.email)
-    context = {"membership": membership, "sessions": sessions, "devices": devices, "clients": clients,
-               "failures": _failures_shown(failures)}  # fmt: skip
+    context = {
+        "membership": membership,
+        "sessions": sessions,
+        "devices": devices,
+        "clients": clients,
+        "failures": _failures_shown(failures),
+    }
     return await render(request, "security.html", context)
 
 

@@ -143,8 +143,11 @@ async def login(request: web.Request) -> web.Response:
     request[AUDIT_ACTOR] = Actor("password", str(user["id"]), email, None)
     request[AUDIT_ORGANIZATIONS] = [str(first["id"])] if first else []
     if (failures := await slow.notice(email)) is not None and first is not None:
-        await flash(request, f"There were {int(failures['count'])} failed sign-ins to your account lately: "
-                             "see Security for when, and change your password if they were not yours.")  # fmt: skip
+        await flash(
+            request,
+            f"There were {int(failures['count'])} failed sign-ins to your account lately: "
+            "see Security for when, and change your password if they were not yours.",
+        )
     default = landing_page(first["slug"]) if first else "/orgs"
     raise web.HTTPSeeOther(target if target != "/" else default)
 

@@ -85,7 +85,7 @@ class SlowDown:
         answer = await self._gate(
             keys=[self._key("account", email), self._key("gate", email)],
             args=[self._after, SLOW_DOWN_STEP, self._delay, DELAY_CAP_SECONDS, MAX_WAIT_SECONDS, self._window],
-        )  # fmt: skip
+        )
         return float(answer)
 
     async def signed_in(self, email: str, address: str) -> None:

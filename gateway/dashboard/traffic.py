@@ -16,18 +16,28 @@ from gateway.dashboard.render import render
 RANGES = {"7": 7, "14": 14, "30": 30}
 DEFAULT_RANGE = "14"
 TOP = 10
-CATEGORY_LABELS = {"training": "Training", "search": "Search", "user_fetch": "User fetch", "agent": "Agent",
-                   "dataset": "Dataset", "other": "Other"}  # fmt: skip
+CATEGORY_LABELS = {
+    "training": "Training",
+    "search": "Search",
+    "user_fetch": "User fetch",
+    "agent": "Agent",
+    "dataset": "Dataset",
+    "other": "Other",
+}
 
 
 def visits_by_category(summary: dict[str, Any]) -> dict[str, Any]:
     """The chart's data: one series a category, a value a period (0 where none came)."""
     categories = [group["key"] for group in summary["groups"]]
     series = [
-        {"label": CATEGORY_LABELS.get(key, key),
-         "values": [next((g["visits"] for g in point["groups"] if g["key"] == key), 0) for point in summary["series"]]}
+        {
+            "label": CATEGORY_LABELS.get(key, key),
+            "values": [
+                next((g["visits"] for g in point["groups"] if g["key"] == key), 0) for point in summary["series"]
+            ],
+        }
         for key in categories
-    ]  # fmt: skip
+    ]
     return {"x": [point["start"] for point in summary["series"]], "series": series}
 
 
@@ -48,11 +58,17 @@ async def app_traffic(request: web.Request) -> web.Response:
 
     by_category = await summary("category")
     context = {
-        "membership": membership, "app": app, "days": days, "ranges": list(RANGES), "summary": by_category,
-        "chart_data": visits_by_category(by_category), "bots": (await summary("bot"))["groups"][:TOP],
-        "paths": (await summary("path"))["groups"][:TOP], "statuses": (await summary("statusClass"))["groups"],
+        "membership": membership,
+        "app": app,
+        "days": days,
+        "ranges": list(RANGES),
+        "summary": by_category,
+        "chart_data": visits_by_category(by_category),
+        "bots": (await summary("bot"))["groups"][:TOP],
+        "paths": (await summary("path"))["groups"][:TOP],
+        "statuses": (await summary("statusClass"))["groups"],
         "verification": {g["key"]: g["visits"] for g in (await summary("verified"))["groups"]},
-    }  # fmt: skip
+    }
     return await render(request, "app_traffic.html", context)
 
 

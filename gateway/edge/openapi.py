@@ -164,8 +164,13 @@ def _error_statuses(route: Route) -> list[int]:
 
 
 def _header(name: str, description: str, **schema: Any) -> dict[str, Any]:
-    return {"in": "header", "name": name, "required": False, "description": description,
-            "schema": {"type": "string", **schema}}  # fmt: skip
+    return {
+        "in": "header",
+        "name": name,
+        "required": False,
+        "description": description,
+        "schema": {"type": "string", **schema},
+    }
 
 
 def _conditional_headers(route: Route, parameters: list[dict[str, Any]], responses: dict[str, Any]) -> None:

@@ -36,9 +36,11 @@ async def until_audited(tenant: Tenant, count: int, query: str = "") -> list[dic
 
 async def test_a_change_through_the_api_is_recorded(tenant: Tenant):
     status, created = await tenant.call(
-        "POST", "/api/v1/webhook-endpoints", json={"url": "https://example.com/hook", "events": ["*"]},
+        "POST",
+        "/api/v1/webhook-endpoints",
+        json={"url": "https://example.com/hook", "events": ["*"]},
         headers={"X-Request-Id": "audit-req-1"},
-    )  # fmt: skip
+    )
     assert status == 201
     [event] = await until_audited(tenant, 1, "?action=webhook_endpoint.created")
     assert event["actor"] == {"kind": "api_key", "id": event["actor"]["id"], "label": tenant.key[:12]}
@@ -46,14 +48,18 @@ async def test_a_change_through_the_api_is_recorded(tenant: Tenant):
     assert event["requestId"] == "audit-req-1"
     assert event["clientAddress"] == "127.0.0.1"
     assert (event["method"], event["path"], event["status"], event["result"]) == (
-        "POST", "/api/v1/webhook-endpoints", 201, "success"
-    )  # fmt: skip
+        "POST",
+        "/api/v1/webhook-endpoints",
+        201,
+        "success",
+    )
 
 
 async def test_reads_are_not_recorded_and_failures_are(tenant: Tenant):
     await tenant.call("GET", "/api/v1/webhook-endpoints")
-    status, _ = await tenant.call("PATCH", "/api/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000",
-                                  json={"enabled": False})  # fmt: skip
+    status, _ = await tenant.call(
+        "PATCH", "/api/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000", json={"enabled": False}
+    )
     assert status == 404
     [event] = await until_audited(tenant, 1)
     assert (event["action"], event["result"], event["status"]) == ("webhook_endpoint.updated", "failure", 404)
@@ -76,8 +82,9 @@ async def test_a_refused_key_is_recorded_for_its_organization(identity: Identity
 
 async def test_filters_cursor_and_the_organizations_own_only(stack: Stack, identity: IdentityFactory, tenant: Tenant):
     for index in range(3):
-        await tenant.call("POST", "/api/v1/webhook-endpoints",
-                          json={"url": f"https://example.com/{index}", "events": ["*"]})  # fmt: skip
+        await tenant.call(
+            "POST", "/api/v1/webhook-endpoints", json={"url": f"https://example.com/{index}", "events": ["*"]}
+        )
     other_org = await identity.organization()
     other = Tenant(other_org, await identity.api_key(other_org), stack.gateway, {})
     await other.call("POST", "/api/v1/webhook-endpoints", json={"url": "https://example.com/x", "events": ["*"]})
@@ -116,9 +123,7 @@ async def test_failed_and_successful_sign_ins_are_recorded(stack: Stack, identit
             async with stack.gateway.get("/login") as page:
                 token = (await page.text()).split('name="csrf_token" value="')[1].split('"')[0]
     events = await until_audited(tenant, 2, "?action=session.sign_in")
-    assert [(event["result"], event["actor"]["label"]) for event in events] == [
-        ("success", email), ("failure", email)
-    ]  # fmt: skip
+    assert [(event["result"], event["actor"]["label"]) for event in events] == [("success", email), ("failure", email)]
 
 
 async def test_operator_commands_are_recorded_and_key_changes_delivered(
@@ -128,10 +133,25 @@ async def test_operator_commands_are_recorded_and_key_changes_delivered(
     endpoint = await tenant.endpoint(receiver.url, ["api_key.created", "api_key.revoked"])
     environ = {**os.environ, **stack.part_environ(GATEWAY)}
     done = subprocess.run(
-        [sys.executable, "-m", "gateway.admin", "--json", "create-key", "--org", tenant.org.slug,
-         "--name", "ci", "--scopes", "content:read"],
-        env=environ, capture_output=True, text=True, check=False, timeout=60,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "gateway.admin",
+            "--json",
+            "create-key",
+            "--org",
+            tenant.org.slug,
+            "--name",
+            "ci",
+            "--scopes",
+            "content:read",
+        ],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     created = json.loads(done.stdout)
     [event] = await until_audited(tenant, 1, "?action=operator.create_key")

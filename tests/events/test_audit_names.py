@@ -45,7 +45,9 @@ async def test_one_type_names_an_app_whatever_was_done_and_previews_are_not_reco
     await tenant.call("GET", f"/api/v1/apps/{app_id}")
     events = await until_audited(tenant, 2, "?resourceType=app")
     assert [(e["action"], e["resource"]) for e in events] == [
-        ("app.updated", {"type": "app", "id": app_id}), ("app.created", {"type": "app", "id": app_id})]  # fmt: skip
+        ("app.updated", {"type": "app", "id": app_id}),
+        ("app.created", {"type": "app", "id": app_id}),
+    ]
     assert [e["action"] for e in await audit_events(tenant)] == ["app.updated", "app.created"]  # no preview, no read
 
 
@@ -56,12 +58,20 @@ async def test_a_cli_token_is_shown_as_its_user_and_device_and_its_sign_out_is_r
     async with transaction(identity.pool) as cur:
         await cur.execute("SELECT id FROM users WHERE email = %s", (email,))
         user_id = str((await cur.fetchone())["id"])
-        grant = await oauth_queries.insert_grant(cur, "aivis-cli", user_id, tenant.org.id, ["webhooks:write"],
-                                                 datetime.now(UTC), "aivis on build-box (profile ci)")  # fmt: skip
+        grant = await oauth_queries.insert_grant(
+            cur,
+            "aivis-cli",
+            user_id,
+            tenant.org.id,
+            ["webhooks:write"],
+            datetime.now(UTC),
+            "aivis on build-box (profile ci)",
+        )
     token = identity.signer.mint(user_id, tenant.org.id, frozenset({"webhooks:write"}), grant_id=grant)
     bearer = {"Authorization": f"Bearer {token}"}
-    async with stack.gateway.post("/api/v1/webhook-endpoints", headers=bearer,
-                                  json={"url": "https://example.com/hook", "events": ["*"]}) as answer:  # fmt: skip
+    async with stack.gateway.post(
+        "/api/v1/webhook-endpoints", headers=bearer, json={"url": "https://example.com/hook", "events": ["*"]}
+    ) as answer:
         assert answer.status == 201, await answer.text()
     [created] = await until_audited(tenant, 1, "?action=webhook_endpoint.created")
     device = f"{email} via aivis on build-box (profile ci)"

@@ -17,8 +17,11 @@ AIVIS = str(Path(sys.executable).parent / "aivis")
 
 async def aivis(tenant: Tenant, tmp_path: Path, *args: str) -> tuple[int, str, str]:
     environ = {key: value for key, value in os.environ.items() if not key.startswith("AIVIS_")}
-    environ.update(AIVIS_CONFIG_DIR=str(tmp_path), AIVIS_BASE_URL=str(tenant.gateway.make_url("")).rstrip("/"),
-                   AIVIS_API_KEY=tenant.key)  # fmt: skip
+    environ.update(
+        AIVIS_CONFIG_DIR=str(tmp_path),
+        AIVIS_BASE_URL=str(tenant.gateway.make_url("")).rstrip("/"),
+        AIVIS_API_KEY=tenant.key,
+    )
     process = await asyncio.create_subprocess_exec(
         AIVIS, *args, env=environ, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )

@@ -26,8 +26,9 @@ async def test_persona_changes_are_delivered_as_the_api_shows_them(tenant: Tenan
 async def test_regenerated_suggestions_are_delivered(tenant: Tenant, receivers: list[Receiver]):
     receiver = await start_receiver(receivers)
     endpoint = await tenant.endpoint(receiver.url, ["prompt_suggestions.regenerated"])
-    status, answer = await tenant.call("POST", "/api/v1/prompt-suggestions/regenerate",
-                                       json={"productId": tenant.product["id"]})  # fmt: skip
+    status, answer = await tenant.call(
+        "POST", "/api/v1/prompt-suggestions/regenerate", json={"productId": tenant.product["id"]}
+    )
     assert status == 200, answer
     await receiver.deliveries(1)
     payload = receiver.verified(endpoint["secret"])

@@ -21,8 +21,14 @@ def command(stack):
     environ = {**os.environ, **stack.part_environ(GATEWAY)}
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "gateway.admin", *args], cwd=ROOT, env=environ,
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", "gateway.admin", *args],
+            cwd=ROOT,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     return run
 
@@ -96,8 +102,10 @@ def test_mistakes_are_reported_plainly(admin):
         "no user 'nobody@example.com'"
         in admin("mint-token", "--user", "nobody@example.com", "--org", slug, expect=2)["error"]
     )
-    assert "no user" in admin("add-member", "--org", slug, "--user", str(uuid.uuid4()), "--role", "viewer",
-                              expect=2)["error"]  # fmt: skip
+    assert (
+        "no user"
+        in admin("add-member", "--org", slug, "--user", str(uuid.uuid4()), "--role", "viewer", expect=2)["error"]
+    )
     assert "no api key" in admin("revoke-key", str(uuid.uuid4()), expect=2)["error"]
     assert "no api key 'avk_Zz000000'" in admin("revoke-key", "avk_Zz000000", expect=2)["error"]
 
@@ -118,21 +126,29 @@ VALID_SCOPES = "valid: all, analytics:read, analytics:write, content:read, conte
         (["create-key", "--org", "acme", "--name", "n", "--scopes", "nope"], f"unknown scopes: nope ({VALID_SCOPES}"),
         (["create-key", "--org", "acme", "--name", "n", "--scopes", ""], f"no scopes given ({VALID_SCOPES}"),
         (["create-key", "--org", "acme", "--name", "n", "--scopes", " , "], "no scopes given"),
-        (["create-key", "--org", "acme", "--name", "n", "--scopes", "all", "--expires-in-days", "-1"],
-         "argument --expires-in-days: must be from 1 to 3650, got -1"),
-        (["create-key", "--org", "acme", "--name", "n", "--scopes", "all", "--expires-in-days", "1e9"],
-         "argument --expires-in-days: not a whole number: '1e9'"),
-        (["mint-token", "--user", "a@example.com", "--org", "acme", "--ttl", "-5"],
-         "argument --ttl: must be from 1 to 86400, got -5"),
-        (["create-session", "--user", "a@example.com", "--org", "acme", "--max-age", "0"],
-         "argument --max-age: must be from 1 to 2592000, got 0"),
+        (
+            ["create-key", "--org", "acme", "--name", "n", "--scopes", "all", "--expires-in-days", "-1"],
+            "argument --expires-in-days: must be from 1 to 3650, got -1",
+        ),
+        (
+            ["create-key", "--org", "acme", "--name", "n", "--scopes", "all", "--expires-in-days", "1e9"],
+            "argument --expires-in-days: not a whole number: '1e9'",
+        ),
+        (
+            ["mint-token", "--user", "a@example.com", "--org", "acme", "--ttl", "-5"],
+            "argument --ttl: must be from 1 to 86400, got -5",
+        ),
+        (
+            ["create-session", "--user", "a@example.com", "--org", "acme", "--max-age", "0"],
+            "argument --max-age: must be from 1 to 2592000, got 0",
+        ),
         (["mint-token", "--user", "bob", "--org", "acme"], "argument --user: not a user id or email address: 'bob'"),
         (["create-user", "--email", "@example.com"], "argument --email: not an email address: '@example.com'"),
         (["add-member", "--org", "acme", "--user", "a@example.com", "--role", "boss"], "invalid choice: 'boss'"),
         (["list-products"], "the following arguments are required: --org"),
         (["drop-everything"], "invalid choice: 'drop-everything'"),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_and_exit_code_2(command, args, message):
     done = command(*args)
     assert done.returncode == 2, done.stderr
@@ -156,8 +172,9 @@ def test_organizations_products_and_users_are_listed(admin):
     ]
     products = admin("list-products", "--org", slug)["products"]
     assert [(p["id"], p["slug"], p["name"]) for p in products] == [
-        (gadget["id"], "gadget", "Gadget"), (widget["id"], "widget", "Widget")
-    ]  # fmt: skip
+        (gadget["id"], "gadget", "Gadget"),
+        (widget["id"], "widget", "Widget"),
+    ]
     assert user["id"] in [listed["id"] for listed in admin("list-users")["users"]]
     [member] = admin("list-users", "--org", slug)["users"]
     assert (member["id"], member["email"], member["name"], member["role"]) == (user["id"], email, "Ada", "admin")

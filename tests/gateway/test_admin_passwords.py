@@ -18,9 +18,15 @@ from tests.gateway.dashboard_client import sign_in
 
 
 def admin(stack: Stack, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "gateway.admin", "--json", *args], cwd=ROOT, input=stdin,
-                          env={**os.environ, **stack.part_environ(GATEWAY)}, capture_output=True, text=True,
-                          timeout=60)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "gateway.admin", "--json", *args],
+        cwd=ROOT,
+        input=stdin,
+        env={**os.environ, **stack.part_environ(GATEWAY)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 async def test_a_user_created_with_a_password_signs_in_and_a_new_one_replaces_it(stack: Stack):

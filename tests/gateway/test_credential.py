@@ -48,7 +48,9 @@ async def test_a_session_is_described_too(gateway, identity: IdentityFactory):
 async def test_a_made_up_key_or_none_is_refused(gateway):
     response = await gateway.get(CREDENTIAL, headers={"x-api-key": "avk_made_up"})
     assert (response.status, await response.json()) == (
-        401, {"ok": False, "code": "UNAUTHORIZED", "message": "invalid api key"})  # fmt: skip
+        401,
+        {"ok": False, "code": "UNAUTHORIZED", "message": "invalid api key"},
+    )
     assert (await gateway.get(CREDENTIAL)).status == 401
 
 
@@ -58,4 +60,9 @@ async def test_is_documented_as_needing_no_scope(gateway):
     assert operation["x-required-scope"] is None
     assert operation["description"] == "Any valid credential; no scope needed."
     assert set(document["components"]["schemas"]["Credential"]["required"]) == {
-        "kind", "organization", "scopes", "user", "key"}  # fmt: skip
+        "kind",
+        "organization",
+        "scopes",
+        "user",
+        "key",
+    }

@@ -125,8 +125,15 @@ async def test_token_signed_by_another_key_is_401(gateway, identity: IdentityFac
 
     org = await identity.organization()
     user = await identity.user(org)
-    claims = {"iss": "aivis", "aud": "aivis-api", "sub": user, "org": org.id, "scope": "simulations:read",
-              "iat": int(time.time()), "exp": int(time.time()) + 600}  # fmt: skip
+    claims = {
+        "iss": "aivis",
+        "aud": "aivis-api",
+        "sub": user,
+        "org": org.id,
+        "scope": "simulations:read",
+        "iat": int(time.time()),
+        "exp": int(time.time()) + 600,
+    }
     forged = jwt.encode(claims, Ed25519PrivateKey.generate(), algorithm="EdDSA", headers={"kid": identity.signer.kid})
     status, body = await get_runs(gateway, headers={"Authorization": f"Bearer {forged}"})
     assert_unauthorized(status, body, "invalid bearer token")
@@ -136,8 +143,15 @@ async def test_hs256_token_keyed_with_the_public_key_is_401(gateway, identity: I
     org = await identity.organization()
     user = await identity.user(org)
     public_x = identity.signer.jwks["keys"][0]["x"]
-    claims = {"iss": "aivis", "aud": "aivis-api", "sub": user, "org": org.id, "scope": "simulations:read",
-              "iat": int(time.time()), "exp": int(time.time()) + 600}  # fmt: skip
+    claims = {
+        "iss": "aivis",
+        "aud": "aivis-api",
+        "sub": user,
+        "org": org.id,
+        "scope": "simulations:read",
+        "iat": int(time.time()),
+        "exp": int(time.time()) + 600,
+    }
     forged = jwt.encode(claims, public_x, algorithm="HS256", headers={"kid": identity.signer.kid})
     status, body = await get_runs(gateway, headers={"Authorization": f"Bearer {forged}"})
     assert_unauthorized(status, body, "invalid bearer token")
@@ -151,8 +165,15 @@ def _unsigned(header: dict, claims: dict) -> str:
 async def test_alg_none_token_is_401(gateway, identity: IdentityFactory):
     org = await identity.organization()
     user = await identity.user(org)
-    claims = {"iss": "aivis", "aud": "aivis-api", "sub": user, "org": org.id, "scope": "simulations:read",
-              "iat": int(time.time()), "exp": int(time.time()) + 600}  # fmt: skip
+    claims = {
+        "iss": "aivis",
+        "aud": "aivis-api",
+        "sub": user,
+        "org": org.id,
+        "scope": "simulations:read",
+        "iat": int(time.time()),
+        "exp": int(time.time()) + 600,
+    }
     token = _unsigned({"alg": "none", "typ": "JWT", "kid": identity.signer.kid}, claims)
     status, body = await get_runs(gateway, headers={"Authorization": f"Bearer {token}"})
     assert_unauthorized(status, body, "invalid bearer token")

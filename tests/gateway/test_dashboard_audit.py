@@ -54,8 +54,15 @@ async def test_every_role_reads_the_trail_newest_first_with_who_what_and_where(s
         assert rows is not None, html
         # Newest first: the second endpoint's creation comes before the first's.
         assert rows.group(1).index(created[1]["id"]) < rows.group(1).index(created[0]["id"])
-        for text in ("webhook_endpoint.created", "webhook_endpoint", key[:12], "127.0.0.1", "audit-page-1",
-                     "success", 'aria-current="page">Audit trail'):  # fmt: skip
+        for text in (
+            "webhook_endpoint.created",
+            "webhook_endpoint",
+            key[:12],
+            "127.0.0.1",
+            "audit-page-1",
+            "success",
+            'aria-current="page">Audit trail',
+        ):
             assert text in html, text
 
 

@@ -39,7 +39,7 @@ async def test_a_login_flood_is_limited_and_a_signed_in_member_is_served_through
             "VISITOR_REQUESTS_BURST": str(BURST),
             "VISITOR_REQUESTS_PER_MINUTE": "60",
             "REDIS_PREFIX": f"test-{uuid.uuid4().hex[:8]}:",
-        }  # fmt: skip
+        }
     )
     member = TestClient(gateway.server)
     await member.start_server()

@@ -56,9 +56,10 @@ async def test_an_owner_creates_a_key_the_api_accepts_then_revokes_it(stack: Sta
     email, password = await identity.account((org, "owner"))
     client = await signed_in(stack.gateway, email, password)
     response = await submit(
-        client, keys_page(org), [("name", "sync job"), ("scopes", "simulations:read"), ("scopes", "content:read"),
-                                 ("expiry", "30")]
-    )  # fmt: skip
+        client,
+        keys_page(org),
+        [("name", "sync job"), ("scopes", "simulations:read"), ("scopes", "content:read"), ("expiry", "30")],
+    )
     page = await shown_once(client, response)
     secret = secret_in(page)
     assert f'curl -s -H "x-api-key: {secret}" http://127.0.0.1:{stack.gateway.port}{RUNS}' in html.unescape(page)
@@ -124,8 +125,12 @@ async def test_a_rotation_keeps_both_keys_working_until_the_grace_period_ends(st
     later = await stack.start_gateway(clock=lambda: datetime.now(UTC) + timedelta(hours=24, minutes=1))
     try:
         assert (await status_with(later, old), await status_with(later, new)) == (401, 200)
-        assert "Revoked" in await (await later.get(keys_page(org), cookies=client.session.cookie_jar.filter_cookies(
-            client.make_url("/")))).text()  # fmt: skip
+        assert (
+            "Revoked"
+            in await (
+                await later.get(keys_page(org), cookies=client.session.cookie_jar.filter_cookies(client.make_url("/")))
+            ).text()
+        )
     finally:
         await later.close()
     actions = [(actor, action) for actor, action, _ in await events_of(identity, old_row["id"])]

@@ -23,8 +23,16 @@ async def test_every_page_of_an_organization_is_404_to_anyone_else(
     mine, theirs = await identity.organization(), await identity.organization()
     product = await identity.product(theirs)
     client = await signed_in(stack.gateway, *await identity.account((mine, "owner")))
-    for path in ("", "/products", f"/products/{product['slug']}", "/apps", "/runs", "/settings/members",
-                 "/settings/security", "/settings/api-keys"):  # fmt: skip
+    for path in (
+        "",
+        "/products",
+        f"/products/{product['slug']}",
+        "/apps",
+        "/runs",
+        "/settings/members",
+        "/settings/security",
+        "/settings/api-keys",
+    ):
         assert "Page not found" in await page(client, f"/{theirs.slug}{path}", 404)
         assert "Page not found" in await page(client, f"/no-such-org{path}", 404)
     # Their product under my organization's address is 404 too, never its pages.
@@ -84,8 +92,14 @@ async def test_site_pages_list_filters_and_a_document_is_edited_with_a_preview(
     edit = f"{base}/pages/{doc['id']}/edit"
     form = await page(editor, edit)
     assert 'name="content"' in form
-    fields = {"title": "Start here", "filePath": "/docs/start", "content": "**bold** <script>x</script>",
-              "priority": "80", "status": "published", "tags": "guide, intro"}  # fmt: skip
+    fields = {
+        "title": "Start here",
+        "filePath": "/docs/start",
+        "content": "**bold** <script>x</script>",
+        "priority": "80",
+        "status": "published",
+        "tags": "guide, intro",
+    }
     preview = await submit(editor, edit, {**fields, "intent": "preview"})
     text = await preview.text()
     assert preview.status == 200 and "<strong>bold</strong> &lt;script&gt;" in text and "<script>x" not in text
@@ -98,8 +112,12 @@ async def test_site_pages_list_filters_and_a_document_is_edited_with_a_preview(
     assert (saved.status, saved.headers["Location"]) == (303, f"{base}/pages/{doc['id']}")
     stored = await api(editor, key, "GET", f"/api/v1/content/{doc['id']}")
     assert (stored["title"], stored["content"], stored["priority"], stored["status"], stored["tags"]) == (
-        "Start here", "**bold** <script>x</script>", 80, "published", ["guide", "intro"]
-    )  # fmt: skip
+        "Start here",
+        "**bold** <script>x</script>",
+        80,
+        "published",
+        ["guide", "intro"],
+    )
     shown = await page(editor, f"{base}/pages/{doc['id']}")
     assert f'{hostname} <small class="muted">canonical</small>' in shown
     assert f"https://{hostname}/docs/start" in shown  # the canonical domain makes its address
@@ -243,8 +261,9 @@ async def test_sessions_and_devices_are_listed_and_revoked(stack: Stack, identit
 
     async with transaction(identity.pool) as cur:
         user = await queries.find_user_for_sign_in(cur, email)
-        grant = await oauth_queries.insert_grant(cur, "aivis-cli", str(user["id"]), org.id, ["content:read"],
-                                                 datetime.now(UTC))  # fmt: skip
+        grant = await oauth_queries.insert_grant(
+            cur, "aivis-cli", str(user["id"]), org.id, ["content:read"], datetime.now(UTC)
+        )
     token = identity.signer.mint(str(user["id"]), org.id, frozenset({"content:read"}), grant_id=grant)
     bearer = {"Authorization": f"Bearer {token}"}
     assert (await laptop.get("/api/v1/apps", headers=bearer)).status == 200

@@ -155,16 +155,23 @@ async def test_the_cookies_are_secure_outside_development(stack: Stack, identity
 async def test_sign_in_returns_to_the_page_asked_for_and_only_on_this_site(stack: Stack, identity: IdentityFactory):
     org = await identity.organization()
     email, password = await identity.account((org, "viewer"))
-    for asked, location in (("/orgs", "/orgs"), ("//elsewhere.example/x", f"/{org.slug}"),
-                            ("/\t/elsewhere.example", f"/{org.slug}")):  # fmt: skip
+    for asked, location in (
+        ("/orgs", "/orgs"),
+        ("//elsewhere.example/x", f"/{org.slug}"),
+        ("/\t/elsewhere.example", f"/{org.slug}"),
+    ):
         stack.gateway.session.cookie_jar.clear()
         response = await submit(stack.gateway, "/login", {"email": email, "password": password, "next": asked})
         assert (response.status, response.headers["Location"]) == (303, location)
 
 
 def test_a_clock_offset_is_refused_outside_development():
-    environ = {"DATABASE_URL": "postgresql://x@localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 48, "JWT_PRIVATE_KEY": "k",
-               "CLOCK_OFFSET_SECONDS": "60"}  # fmt: skip
+    environ = {
+        "DATABASE_URL": "postgresql://x@localhost/x",
+        "INTERNAL_TOKEN_SECRET": "s" * 48,
+        "JWT_PRIVATE_KEY": "k",
+        "CLOCK_OFFSET_SECONDS": "60",
+    }
     with pytest.raises(SettingsError, match="CLOCK_OFFSET_SECONDS is for ENVIRONMENT=development only"):
         GatewaySettings.load(GATEWAY, environ)
     assert GatewaySettings.load(GATEWAY, {**environ, "ENVIRONMENT": "development"}).clock_offset_seconds == 60

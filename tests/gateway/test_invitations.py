@@ -81,8 +81,9 @@ async def test_a_person_without_an_account_opens_one_by_the_link_and_joins(
     assert "Open my account and join" in form and email in form
     short = await submit(visitor, link, {"name": "Nia New", "password": "short"}, action=f"{link}/account")
     assert short.status == 422 and await role_of(identity, email, org) is None
-    joined = await submit(visitor, link, {"name": "Nia New", "password": "a long enough passphrase"},
-                          action=f"{link}/account")  # fmt: skip
+    joined = await submit(
+        visitor, link, {"name": "Nia New", "password": "a long enough passphrase"}, action=f"{link}/account"
+    )
     assert (joined.status, joined.headers["Location"]) == (303, f"/{org.slug}")
     assert await role_of(identity, email, org) == "viewer"
     assert "Nia New" in await page(visitor, f"/{org.slug}/settings/members")  # signed in, as themselves

@@ -61,10 +61,25 @@ async def test_a_generated_python_client_has_every_operation(gateway, tmp_path: 
     # No formatting hooks: the generated code is inspected, not shipped.
     (tmp_path / "config.json").write_text(json.dumps({"post_hooks": [], "project_name_override": "client"}))
     done = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", "openapi.json",
-         "--config", "config.json", "--meta", "none", "--output-path", "client"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            "openapi.json",
+            "--config",
+            "config.json",
+            "--meta",
+            "none",
+            "--output-path",
+            "client",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert "Unable to process schema" not in output, output

@@ -67,8 +67,11 @@ def test_every_schema_field_is_described():
 
 def test_an_enumeration_lists_its_values_in_its_description():
     fields = [item for name, schema in COMPONENTS["schemas"].items() for item in properties(schema, name)]
-    parameters = [(f"{name} {p['name']}", {**p["schema"], "description": p["description"]})
-                  for name, op in operations() for p in op["parameters"]]  # fmt: skip
+    parameters = [
+        (f"{name} {p['name']}", {**p["schema"], "description": p["description"]})
+        for name, op in operations()
+        for p in op["parameters"]
+    ]
     enumerations = [(where, schema) for where, schema in fields + parameters if schema.get("enum")]
     assert len(enumerations) > 10
     for where, schema in enumerations:

@@ -23,12 +23,19 @@ ROUTES = (
     *gateway_contract.ROUTES,
     echo_route("GET", "/api/v1/echo", "content", "content:read", "echo", "Echo"),
     echo_route("POST", "/api/v1/echo", "content", "content:write", "echo_post", "Echo", product_body="productId"),
-    echo_route("GET", "/api/v1/products/{productId}/echo", "content", "content:read", "echo_p", "Echo",
-          product_param="productId"),
+    echo_route(
+        "GET",
+        "/api/v1/products/{productId}/echo",
+        "content",
+        "content:read",
+        "echo_p",
+        "Echo",
+        product_param="productId",
+    ),
     echo_route("GET", "/api/v1/orgs/{orgId}/echo", "content", "content:read", "echo_o", "Echo", org_param="orgId"),
     echo_route("GET", "/api/v1/product-echo", "content", "content:read", "echo_q", "Echo", product_query="productId"),
     echo_route("GET", "/api/v1/slow", "content", "content:read", "slow", "Slow", timeout=0.3),
-)  # fmt: skip
+)
 
 
 @pytest.fixture
@@ -39,8 +46,13 @@ async def echo(gateway_to, stack):
 async def test_only_allowlisted_headers_and_the_signed_identity_reach_the_service(echo, identity: IdentityFactory):
     org = await identity.organization()
     key = await identity.api_key(org)
-    forged = {"X-Internal-Token": "forged", "X-Organization-Id": str(uuid.uuid4()), "X-Forwarded-User": "admin",
-              "Cookie": "app-auth.session_token=abc", "Accept-Language": "fr"}  # fmt: skip
+    forged = {
+        "X-Internal-Token": "forged",
+        "X-Organization-Id": str(uuid.uuid4()),
+        "X-Forwarded-User": "admin",
+        "Cookie": "app-auth.session_token=abc",
+        "Accept-Language": "fr",
+    }
     response = await echo.get("/api/v1/echo?a=1", headers={"x-api-key": key, **forged})
     assert response.status == 200
     seen = (await response.json())["data"]
@@ -182,8 +194,9 @@ async def test_a_refused_connection_is_502(stack, identity: IdentityFactory):
         (409, b'{"code":"CONFLICT","message":"taken","details":{"slug":"x"}}', "application/json", (409, "CONFLICT")),
     ],
 )
-async def test_upstream_answers_become_envelopes(gateway_to, identity: IdentityFactory, status, body, content_type,
-                                                 expected):  # fmt: skip
+async def test_upstream_answers_become_envelopes(
+    gateway_to, identity: IdentityFactory, status, body, content_type, expected
+):
     client = await gateway_to(fixed_upstream(status, body, content_type))
     org = await identity.organization()
     response = await client.get("/api/v1/echo", headers={"x-api-key": await identity.api_key(org)})

@@ -44,8 +44,12 @@ async def test_no_example_is_a_placeholder(gateway: Client):
 
 async def test_no_summary_speaks_of_the_contract(gateway: Client):
     document = await reference(gateway)
-    notes = [f"{method} {path}: {operation['summary']}" for path, item in document["paths"].items()
-             for method, operation in item.items() if "contract)" in operation.get("summary", "")]  # fmt: skip
+    notes = [
+        f"{method} {path}: {operation['summary']}"
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if "contract)" in operation.get("summary", "")
+    ]
     assert notes == []
 
 

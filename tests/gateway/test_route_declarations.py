@@ -94,5 +94,4 @@ def test_a_handler_without_a_declared_route_fails_at_startup(base_environ, monke
 def test_the_gateway_refuses_its_own_route_without_a_handler(base_environ):
     orphan = Route("GET", "/api/v1/orphan", GATEWAY.name, "products:read", "orphan", "No handler", tag="Products")
     with pytest.raises(ContractMismatch, match=r"routes without a handler: \['orphan'\]"):
-        build_app(GATEWAY, {**base_environ, "DATABASE_URL": UNUSED_DATABASE},
-                  routes=(*ROUTES, orphan))  # fmt: skip
+        build_app(GATEWAY, {**base_environ, "DATABASE_URL": UNUSED_DATABASE}, routes=(*ROUTES, orphan))

@@ -18,9 +18,17 @@ from tests.factories import IdentityFactory
 
 ROUTES = (
     *gateway_contract.ROUTES,
-    Route("POST", "/api/v1/content/search/{orgId}", "search", "content:read", "search", "Search",
-          org_param="orgId", tag="Content"),
-)  # fmt: skip
+    Route(
+        "POST",
+        "/api/v1/content/search/{orgId}",
+        "search",
+        "content:read",
+        "search",
+        "Search",
+        org_param="orgId",
+        tag="Content",
+    ),
+)
 
 
 def test_the_ring_spreads_keys_evenly_and_a_removed_replica_moves_only_its_own():
@@ -57,8 +65,10 @@ def test_one_replica_spelled_twice_is_on_the_ring_once():
 
 def test_resolved_addresses_make_urls_an_ipv6_address_in_brackets_and_each_pod_once():
     def infos(*hosts: str) -> list[tuple]:
-        return [(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, 6, "", (host, 8084))
-                for host in hosts]  # fmt: skip
+        return [
+            (socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, 6, "", (host, 8084))
+            for host in hosts
+        ]
 
     assert resolved_urls("http", 8084, infos("fd00::1", "fd00::2")) == {
         "http://[fd00::1]:8084",

@@ -20,9 +20,10 @@ from tests.fakes import fixed_upstream
 TIMEOUT = 0.5
 ROUTES = (
     *gateway_contract.ROUTES,
-    partial(Route, tag="Content")("GET", "/api/v1/stream", "content", "content:read", "stream", "Stream",
-                                  streamed=True, timeout=TIMEOUT),
-)  # fmt: skip
+    partial(Route, tag="Content")(
+        "GET", "/api/v1/stream", "content", "content:read", "stream", "Stream", streamed=True, timeout=TIMEOUT
+    ),
+)
 Pieces = Callable[[], AsyncIterator[bytes]]
 
 
@@ -109,12 +110,20 @@ async def test_a_pause_longer_than_the_timeout_breaks_the_answer_off(gateway_to)
     ("status", "body", "content_type", "expected"),
     [
         (200, b'{"small":true}', "application/json", (200, {"ok": True, "data": {"small": True}})),
-        (409, b'{"code":"CONFLICT","message":"taken"}', "application/json",
-         (409, {"ok": False, "code": "CONFLICT", "message": "taken"})),
-        (200, b"<html>ok</html>", "text/html",
-         (502, {"ok": False, "code": "BAD_GATEWAY", "message": "upstream answered with a body that is not JSON"})),
+        (
+            409,
+            b'{"code":"CONFLICT","message":"taken"}',
+            "application/json",
+            (409, {"ok": False, "code": "CONFLICT", "message": "taken"}),
+        ),
+        (
+            200,
+            b"<html>ok</html>",
+            "text/html",
+            (502, {"ok": False, "code": "BAD_GATEWAY", "message": "upstream answered with a body that is not JSON"}),
+        ),
     ],
-)  # fmt: skip
+)
 async def test_answers_read_whole_are_enveloped_as_on_any_route(gateway_to, status, body, content_type, expected):
     client, headers = await gateway_to(fixed_upstream(status, body, content_type))
     response = await client.get("/api/v1/stream", headers=headers)

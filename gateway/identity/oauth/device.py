@@ -60,9 +60,16 @@ async def start(
         try:
             async with savepoint(cur):
                 row = await queries.insert_device_authorization(
-                    cur, hash_key(device_code), new_user_code(), client_id, sorted(scopes),
-                    INTERVAL_SECONDS, now, now + timedelta(seconds=EXPIRES_IN_SECONDS), device_name,
-                )  # fmt: skip
+                    cur,
+                    hash_key(device_code),
+                    new_user_code(),
+                    client_id,
+                    sorted(scopes),
+                    INTERVAL_SECONDS,
+                    now,
+                    now + timedelta(seconds=EXPIRES_IN_SECONDS),
+                    device_name,
+                )
             return device_code, row
         except psycopg2.errors.UniqueViolation:
             continue  # a user code in use: draw another

@@ -61,9 +61,11 @@ async def oauth_device_code(request: web.Request) -> web.Response:
     wait = await DeviceFlowLimits(request.config_dict).reserve_code(client_address(request))
     if wait:
         raise OAuthError(
-            "slow_down", f"too many device codes from this address; try again in {wait} seconds", status=429,
+            "slow_down",
+            f"too many device codes from this address; try again in {wait} seconds",
+            status=429,
             headers={"Retry-After": str(wait)},
-        )  # fmt: skip
+        )
     async with transaction(request.app[DB_POOL]) as cur:
         code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK](), name)
     verification_uri = public_url(request) + OAUTH.device_page
@@ -113,8 +115,9 @@ async def oauth_revoke(request: web.Request) -> web.Response:
     if revoked is None:
         raise OAuthError("unsupported_token_type", "this access token was not issued under a grant; it expires")
     if isinstance(revoked, dict):  # a sign-out: the trail records who ended which device's sign-in
-        request[AUDIT_ACTOR] = Actor("bearer", str(revoked["user_id"]), None, str(revoked["organization_id"]),
-                                     str(revoked["id"]))  # fmt: skip
+        request[AUDIT_ACTOR] = Actor(
+            "bearer", str(revoked["user_id"]), None, str(revoked["organization_id"]), str(revoked["id"])
+        )
         request[AUDIT_ACTION] = "device.signed_out"
     # An unknown or already revoked token is not an error (RFC 7009 §2.2).
     return json_response({}, headers=NO_STORE)
