@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -55,3 +55,42 @@ def page_of(
     follows): the first `limit`, and the cursor of the page after them (None at the end)."""
     page = list(found[:limit])
     return page, encode_cursor(*position(page[-1])) if len(found) > limit else None
+
+
+class NewestFirst:
+    """A list's keyset, newest first: rows ordered by (`position`, `key`) descending, read after the
+    query's `cursor` (a `PageCursor`'s pair) and `limit` (plus one, to know whether a page follows).
+
+        where += NEWEST.where(query)
+        sql = f"SELECT ... WHERE {' AND '.join(where)} {NEWEST.order}"
+        rows = await fetch_all(cur, sql, {**params, **NEWEST.params(query)})
+        page, next_cursor = NEWEST.page(rows, query)
+
+    `position` and `key` are columns as the SQL names them (a table's alias allowed); rows carry them
+    by their bare names."""
+
+    def __init__(self, position: str = "created_at", key: str = "id") -> None:
+        self._position, self._key = position, key
+        self._position_name, self._key_name = position.rpartition(".")[2], key.rpartition(".")[2]
+        self.order = f"ORDER BY {position} DESC, {key} DESC LIMIT %(limit)s"
+
+    def where(self, query: Mapping[str, Any]) -> list[str]:
+        """The condition that starts after the query's cursor; none without one."""
+        return (
+            [] if query.get("cursor") is None else [f"({self._position}, {self._key}) < (%(after_at)s, %(after_id)s)"]
+        )
+
+    @staticmethod
+    def params(query: Mapping[str, Any]) -> dict[str, Any]:
+        after = query.get("cursor")
+        return {
+            "after_at": after[0] if after else None,
+            "after_id": after[1] if after else None,
+            "limit": query["limit"] + 1,
+        }
+
+    def page(self, rows: Sequence[Item], query: Mapping[str, Any]) -> tuple[list[Item], str | None]:
+        return page_of(rows, query["limit"], self._cursor_of)
+
+    def _cursor_of(self, row: Any) -> tuple[str | datetime, str]:
+        return row[self._position_name], str(row[self._key_name])

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from libs.common.cursors import page_of
+from libs.common.cursors import NewestFirst
 from libs.common.db import Row, fetch_all, fetch_one
 from services.analytics import queries
 
+RUNS = NewestFirst("created_at", "id")
 RUN_COLUMNS = (
     "id, organization_id, product_id, trigger, status, prompt_ids, engines, samples, tasks_total, tasks_done,"
     " tasks_failed, input_tokens, output_tokens, cost_usd, created_at, started_at, finished_at"
@@ -94,23 +95,18 @@ async def list_runs(cur: Any, organization_id: str, query: dict[str, Any]) -> tu
         where.append("product_id = %(product_id)s")
     if "status" in query:
         where.append("status = %(status)s")
-    after = query.get("cursor")
-    if after:
-        where.append("(created_at, id) < (%(after_at)s, %(after_id)s)")
+    where += RUNS.where(query)
     rows = await fetch_all(
         cur,
-        f"SELECT {RUN_COLUMNS} FROM prompt_runs WHERE {' AND '.join(where)}"
-        " ORDER BY created_at DESC, id DESC LIMIT %(limit)s",
+        f"SELECT {RUN_COLUMNS} FROM prompt_runs WHERE {' AND '.join(where)} {RUNS.order}",
         {
             "org": organization_id,
             "product_id": query.get("product_id"),
             "status": query.get("status"),
-            "after_at": after[0] if after else None,
-            "after_id": after[1] if after else None,
-            "limit": query["limit"] + 1,
+            **RUNS.params(query),
         },
     )
-    return page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
+    return RUNS.page(rows, query)
 
 
 async def cancel_run(cur: Any, organization_id: str, run_id: str) -> Row | None:

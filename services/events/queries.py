@@ -8,13 +8,15 @@ from typing import Any
 from psycopg2.extras import Json
 
 from libs.common.audit import SIGN_IN_ACTIONS, AuditRecord
-from libs.common.cursors import page_of
+from libs.common.cursors import NewestFirst
 from libs.common.db import Row, fetch_all, fetch_one
 from libs.common.encoding import dumps
 from services.events.shapes import AUDIT_EVENT, DELIVERY, ENDPOINT
 
 ENDPOINT_COLUMNS = ENDPOINT.columns
 ROTATION_OVERLAP = "interval '24 hours'"
+DELIVERIES = NewestFirst("d.created_at", "d.id")
+AUDIT_EVENTS = NewestFirst("occurred_at", "id")
 
 
 async def create_endpoint(cur: Any, organization_id: str, values: dict[str, Any], secret: str) -> Row:
@@ -147,25 +149,15 @@ async def get_delivery(cur: Any, endpoint_id: str, delivery_id: str) -> Row | No
 
 
 async def list_deliveries(cur: Any, endpoint_id: str, query: dict[str, Any]) -> dict[str, Any]:
-    where = ["d.endpoint_id = %(endpoint)s"]
+    where = ["d.endpoint_id = %(endpoint)s", *DELIVERIES.where(query)]
     if "status" in query:
         where.append("d.status = %(status)s")
-    after = query.get("cursor")
-    if after is not None:
-        where.append("(d.created_at, d.id) < (%(after_at)s, %(after_id)s)")
     rows = await fetch_all(
         cur,
-        f"SELECT {DELIVERY_COLUMNS} FROM deliveries d WHERE {' AND '.join(where)}"
-        " ORDER BY d.created_at DESC, d.id DESC LIMIT %(limit)s",
-        {
-            "endpoint": endpoint_id,
-            "status": query.get("status"),
-            "after_at": after[0] if after else None,
-            "after_id": after[1] if after else None,
-            "limit": query["limit"] + 1,
-        },
+        f"SELECT {DELIVERY_COLUMNS} FROM deliveries d WHERE {' AND '.join(where)} {DELIVERIES.order}",
+        {"endpoint": endpoint_id, "status": query.get("status"), **DELIVERIES.params(query)},
     )
-    page, next_cursor = page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
+    page, next_cursor = DELIVERIES.page(rows, query)
     return {"deliveries": [DELIVERY.of(row) for row in page], "nextCursor": next_cursor}
 
 
@@ -215,24 +207,19 @@ async def list_audit_events(
         where.append("occurred_at >= %(since)s")
     if "until" in query:
         where.append("occurred_at < %(until)s")
-    after = query.get("cursor")
-    if after is not None:
-        where.append("(occurred_at, id) < (%(after_at)s, %(after_id)s)")
+    where += AUDIT_EVENTS.where(query)
     rows = await fetch_all(
         cur,
-        f"SELECT {AUDIT_EVENT.columns} FROM audit_events WHERE {' AND '.join(where)}"
-        " ORDER BY occurred_at DESC, id DESC LIMIT %(limit)s",
+        f"SELECT {AUDIT_EVENT.columns} FROM audit_events WHERE {' AND '.join(where)} {AUDIT_EVENTS.order}",
         {
             **query,
             "organization": organization_id,
             "retention": retention_days,
-            "after_at": after[0] if after else None,
-            "after_id": after[1] if after else None,
-            "limit": query["limit"] + 1,
             "sign_in_actions": list(SIGN_IN_ACTIONS),
+            **AUDIT_EVENTS.params(query),
         },
     )
-    page, next_cursor = page_of(rows, query["limit"], lambda row: (row["occurred_at"], str(row["id"])))
+    page, next_cursor = AUDIT_EVENTS.page(rows, query)
     return {"events": [AUDIT_EVENT.of(row) for row in page], "nextCursor": next_cursor}
 
 
