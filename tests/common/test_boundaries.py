@@ -115,7 +115,10 @@ def registered(part: Part, environ: dict[str, str], prefix: str) -> set[tuple[st
     return {
         (route.method, route.resource.canonical, route.name)
         for route in app.router.routes()
-        if route.resource is not None and route.resource.canonical.startswith(prefix) and route.method != "HEAD"
+        # A page's path also answers any other method, with the dashboard's 405 page ("*").
+        if route.resource is not None
+        and route.resource.canonical.startswith(prefix)
+        and route.method not in ("HEAD", "*")
     }
 
 
