@@ -86,7 +86,8 @@ def error_middleware(render: Render) -> Middleware:
 async def request_id_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Take the caller's X-Request-Id when it is well-formed, else make one; echo it back."""
     incoming = request.headers.get(REQUEST_ID_HEADER, "")
-    request_id = incoming if _REQUEST_ID.match(incoming) else os.urandom(16).hex()  # random as a uuid4, without making one
+    # As random as a uuid4, without building one.
+    request_id = incoming if _REQUEST_ID.match(incoming) else os.urandom(16).hex()
     request[REQUEST_ID] = request_id
     token = request_id_var.set(request_id)
     try:
