@@ -41,7 +41,7 @@ def bare_aiohttp(body: Path, workers: int) -> Iterator[str]:
     command = [
         sys.executable, "-m", "gunicorn", "bench.bare_aiohttp:app_factory", "--bind", f"127.0.0.1:{port}",
         "--worker-class", "aiohttp.GunicornUVLoopWebWorker", "--workers", str(workers), "--chdir", str(ROOT),
-        "--no-control-socket",
+        "--no-control-socket", "--graceful-timeout", "2",
     ]  # fmt: skip
     say(f"bare aiohttp: {workers} worker(s) on port {port}, answering {body}")
     process = subprocess.Popen(
@@ -55,4 +55,8 @@ def bare_aiohttp(body: Path, workers: int) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
