@@ -1,10 +1,12 @@
 """The edge with wrk: a routed page as HTML and as markdown and the App's llms.txt, beside nginx
-serving the same bytes from files in the same run; and origin pass-through beside nginx
-`proxy_pass` to the same origin (an nginx serving a file).
+serving the same bytes from files and a bare aiohttp application answering them from memory (the
+ceiling of the edge's stack), all in the same run; the edge's p50 with and without the capture of
+its requests; and origin pass-through beside nginx `proxy_pass` to the same origin.
 
 Load: an App (bench/apps_setup.py) routing /pricing to a published page on a verified domain,
-and a second verified domain of that App whose origin is the static nginx. Both servers get the same
-number of processes as the edge has workers. Target: at least half of nginx's throughput.
+and a second verified domain of that App whose origin is the static nginx. The edge, nginx and
+the bare server each run one worker process: the target (half of nginx's throughput or better)
+is stated for one core.
 
     python -m deploy.stack exec -- python -m bench.edge
 """
@@ -14,14 +16,18 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 from bench.apps_setup import organization_with_app
-from bench.common import BenchStack, Throughput, bench_stack, load_average, report, say, wrk
+from bench.bare_aiohttp import bare_aiohttp
+from bench.common import BenchStack, Throughput, bench_stack, free_port, load_average, report, say, wrk
 from bench.nginx import nginx_proxy, nginx_static
 from libs.common.db import create_pool, transaction
 from libs.common.validators import normalize_route_path
 from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY
+from libs.local.processes import start, stop, wait_ready
+from libs.local.stores import DATA
 from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import app_routes as route_queries
@@ -30,6 +36,8 @@ from services.content.domains import DomainChange
 
 SECONDS = 10
 CONNECTIONS = 32
+WORKERS = 1
+PARTS = (GATEWAY, CONTENT, APPS, replace(EDGE, workers=WORKERS))
 HOST = "docs.bench.example.com"
 PRICING = "# Pricing\n\nOne plan, billed monthly. " + "What it includes, said plainly. " * 20 + "\n"
 ORIGIN_HOST = "origin.bench.example.com"
@@ -67,21 +75,20 @@ async def origin_domain(stack: BenchStack, organization_id: str, app_id: str, or
         await register_domain(cur, LocalEdgeProvider(), organization_id, values)
 
 
-def row(name: str, edge: Throughput, reference: Throughput) -> tuple[str, str]:
-    return (
-        name,
-        f"edge {edge.requests_per_second:,.0f} req/s p50 {edge.p50_ms:.2f} ms | nginx"
-        f" {reference.requests_per_second:,.0f} req/s p50 {reference.p50_ms:.2f} ms | ratio"
-        f" {edge.requests_per_second / reference.requests_per_second:.2f} | non-2xx {edge.non_2xx}"
-        f" / {reference.non_2xx}",
-    )
+def measured(run: Throughput) -> str:
+    return f"{run.requests_per_second:,.0f} req/s p50 {run.p50_ms:.2f} ms non-2xx {run.non_2xx}"
+
+
+def ratio(run: Throughput, reference: Throughput) -> str:
+    return f"{run.requests_per_second / reference.requests_per_second:.2f}"
+
+
+def ratios(edge: Throughput, bare: Throughput, nginx: Throughput) -> str:
+    return f"edge/nginx {ratio(edge, nginx)}, bare aiohttp/nginx {ratio(bare, nginx)}, edge/bare {ratio(edge, bare)}"
 
 
 def main() -> None:
-    with (
-        bench_stack((GATEWAY, CONTENT, APPS, EDGE)) as stack,
-        tempfile.TemporaryDirectory(prefix="bench-edge-") as files,
-    ):
+    with bench_stack(PARTS) as stack, tempfile.TemporaryDirectory(prefix="bench-edge-") as files:
         organization_id, app_id = asyncio.run(site(stack))
         edge = stack.url(EDGE.name)
         root = Path(files, "site")
@@ -94,20 +101,57 @@ def main() -> None:
             root.joinpath(f"case{index}").write_bytes(fetch(edge + path, {"Host": HOST, **headers}))
         root.joinpath("origin.html").write_bytes(b"<!doctype html><p>" + b"origin page " * 100 + b"</p>\n")
         rows = []
-        with nginx_static(root, workers=EDGE.workers) as static:
+        with nginx_static(root, workers=WORKERS) as static:
             asyncio.run(origin_domain(stack, organization_id, app_id, static))
             for index, (name, path, headers) in enumerate(CASES):
-                say(f"{name}: load {load_average()}")
-                edge_run = wrk(edge + path, {"Host": HOST, **headers}, SECONDS, CONNECTIONS)
-                nginx_run = wrk(f"{static}/case{index}", headers, SECONDS, CONNECTIONS)
-                rows.append(row(name, edge_run, nginx_run))
+                with bare_aiohttp(root / f"case{index}", WORKERS) as bare:
+                    say(f"{name}: {load_average()}")
+                    edge_run = wrk(edge + path, {"Host": HOST, **headers}, SECONDS, CONNECTIONS)
+                    bare_run = wrk(f"{bare}{path}", headers, SECONDS, CONNECTIONS)
+                    nginx_run = wrk(f"{static}/case{index}", headers, SECONDS, CONNECTIONS)
+                rows += [
+                    (f"{name}: edge", measured(edge_run)),
+                    (f"{name}: bare aiohttp", measured(bare_run)),
+                    (f"{name}: nginx", measured(nginx_run)),
+                    (f"{name}: ratios", ratios(edge_run, bare_run, nginx_run)),
+                ]
+            rows += capture_rows(stack)
             with nginx_proxy(static.removeprefix("http://")) as proxy:
-                say(f"origin pass-through: load {load_average()}")
+                say(f"origin pass-through: {load_average()}")
                 edge_run = wrk(edge + "/origin.html", {"Host": ORIGIN_HOST}, SECONDS, CONNECTIONS)
                 nginx_run = wrk(proxy + "/origin.html", {}, SECONDS, CONNECTIONS)
-                rows.append(row("origin pass-through (nginx: proxy_pass)", edge_run, nginx_run))
+                rows += [
+                    ("origin pass-through: edge", measured(edge_run)),
+                    ("origin pass-through: nginx proxy_pass", measured(nginx_run)),
+                    ("origin pass-through: ratio", f"edge/nginx {ratio(edge_run, nginx_run)}"),
+                ]
         rows.append(("load average after", load_average()))
-        report(f"The edge beside nginx, wrk {CONNECTIONS} connections {SECONDS} s", rows)
+        report(f"The edge beside nginx and a bare aiohttp, wrk {CONNECTIONS} connections {SECONDS} s", rows)
+
+
+def capture_rows(stack: BenchStack) -> list[tuple[str, str]]:
+    """The routed page through the edge with its requests captured and through a second edge
+    without (EDGE_REQUEST_LOG=off), one after the other."""
+    ports = {**stack.ports, EDGE.name: free_port()}
+    environ = {**stack.environ, "EDGE_REQUEST_LOG": "off"}
+    with open(DATA / "bench.log", "ab") as output:
+        quiet = start([PARTS[-1]], environ, ports, output, metrics_ports={EDGE.name: free_port()})
+    try:
+        wait_ready(quiet)
+        say(f"capture on and off: {load_average()}")
+        headers = {"Host": HOST, "Accept": "text/html"}
+        captured = wrk(stack.url(EDGE.name) + "/pricing", headers, SECONDS, CONNECTIONS)
+        uncaptured = wrk(f"http://127.0.0.1:{ports[EDGE.name]}/pricing", headers, SECONDS, CONNECTIONS)
+    finally:
+        stop(quiet)
+    return [
+        ("page (HTML), capture on", measured(captured)),
+        ("page (HTML), capture off", measured(uncaptured)),
+        (
+            "capture's cost",
+            f"p50 {captured.p50_ms - uncaptured.p50_ms:+.2f} ms, throughput ratio {ratio(captured, uncaptured)}",
+        ),
+    ]
 
 
 if __name__ == "__main__":

@@ -63,17 +63,17 @@ def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> N
 
 
 @contextmanager
-def nginx_proxy(upstream: str) -> Iterator[str]:
-    """A reverse proxy to `upstream` ("host:port"); yields its base URL."""
+def _nginx(config: str, what: str) -> Iterator[str]:
+    """nginx with `config` (a template of `dir` and `port`) on a free port, `what` it does said; yields its base URL."""
     binary = ensure_program("nginx", "nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
     with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
         port = free_port()
-        config = Path(directory, "nginx.conf")
-        config.write_text(CONFIG.format(dir=directory, upstream=upstream, port=port))
-        say(f"nginx: {binary} on port {port}, proxying to {upstream}")
+        path = Path(directory, "nginx.conf")
+        path.write_text(config.replace("{dir}", directory).replace("{port}", str(port)))
+        say(f"nginx: {binary} on port {port}, {what}")
         log = Path(directory, "error.log")
         process = subprocess.Popen(
-            [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
+            [binary, "-c", str(path), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
         )
         try:
             _wait_listening(port, process, log)
@@ -81,6 +81,13 @@ def nginx_proxy(upstream: str) -> Iterator[str]:
         finally:
             process.terminate()
             process.wait(timeout=10)
+
+
+@contextmanager
+def nginx_proxy(upstream: str) -> Iterator[str]:
+    """A reverse proxy to `upstream` ("host:port"); yields its base URL."""
+    with _nginx(CONFIG.format(dir="{dir}", port="{port}", upstream=upstream), f"proxying to {upstream}") as url:
+        yield url
 
 
 STATIC_CONFIG = """
@@ -108,19 +115,6 @@ http {{
 @contextmanager
 def nginx_static(root: Path, workers: int = 1) -> Iterator[str]:
     """nginx serving the files under `root` with `workers` processes; yields its base URL."""
-    binary = ensure_program("nginx", "nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
-    with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
-        port = free_port()
-        config = Path(directory, "nginx.conf")
-        config.write_text(STATIC_CONFIG.format(dir=directory, port=port, root=root, workers=workers))
-        say(f"nginx: {binary} on port {port}, serving {root}")
-        log = Path(directory, "error.log")
-        process = subprocess.Popen(
-            [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
-        )
-        try:
-            _wait_listening(port, process, log)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    config = STATIC_CONFIG.format(dir="{dir}", port="{port}", root=root, workers=workers)
+    with _nginx(config, f"serving {root}") as url:
+        yield url

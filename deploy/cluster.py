@@ -17,6 +17,9 @@ PGBOUNCER_METRICS_PORT = 9127
 # A headless Service naming every ready search pod (the gateway hashes organizations over them).
 SEARCH_REPLICAS = "search-replicas"
 REDIS_PORT = 6379
+# Caddy, terminating TLS for the Apps' domains in front of the edge, and its certificates' volume.
+CADDY = "caddy"
+CADDY_DATA = "caddy-data"
 # The Ingress example's host; PUBLIC_URL follows it.
 PUBLIC_HOST = "api.example.com"
 PUBLIC_URL = f"https://{PUBLIC_HOST}"

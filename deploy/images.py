@@ -1,18 +1,19 @@
 """The images a release runs, set in one place: deploy/images.json.
 
 `platform` is this repository's image (every part, the migrate Job, PgBouncer's config step);
-`pgbouncer` is PgBouncer's own. Each is a full reference, registry, tag and digest: a name
-without a registry resolves to a public hub on a cluster, and a tag alone may be moved, so a
-manifest names the exact bytes it runs. The platform's tag is the version and the commit
-(`0.1.0-1a2b3c4d5e6f`), never reused. `python -m deploy.manifests --image REF` records a
-release's reference here and renders the manifests with it (docs/operations.md, "Releasing").
+`pgbouncer` is PgBouncer's own, `caddy` Caddy's (TLS for the Apps' domains). Each is a full
+reference, registry, tag and digest: a name without a registry resolves to a public hub on a
+cluster, and a tag alone may be moved, so a manifest names the exact bytes it runs. The
+platform's tag is the version and the commit (`0.1.0-1a2b3c4d5e6f`), never reused.
+`python -m deploy.manifests --image REF` records a release's reference here and renders the
+manifests with it (docs/operations.md, "Releasing").
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from libs.contract.parts import ROOT
@@ -44,10 +45,12 @@ def check_reference(reference: str, *, release: bool = False) -> str:
 class Images:
     platform: str
     pgbouncer: str
+    caddy: str
 
     def checked(self) -> Images:
         check_reference(self.platform, release=True)
         check_reference(self.pgbouncer)
+        check_reference(self.caddy)
         return self
 
 
@@ -56,4 +59,4 @@ def load(path: Path = IMAGES_FILE) -> Images:
 
 
 def save(images: Images, path: Path = IMAGES_FILE) -> None:
-    path.write_text(json.dumps({"platform": images.checked().platform, "pgbouncer": images.pgbouncer}, indent=2) + "\n")
+    path.write_text(json.dumps(asdict(images.checked()), indent=2) + "\n")

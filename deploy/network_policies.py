@@ -10,7 +10,7 @@ holds for stores inside the cluster and for managed ones outside it.
 
 from __future__ import annotations
 
-from deploy.cluster import NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_PORT, REDIS_PORT, metadata
+from deploy.cluster import CADDY, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, POSTGRES_PORT, REDIS_PORT, metadata
 from libs.contract.parts import EDGE, GATEWAY, PARTS, Part, callers_of
 
 MONITORING_NAMESPACE = "monitoring"
@@ -102,3 +102,14 @@ def render_pgbouncer_policy() -> str:
     sources = ", ".join(_selector(part.name) for part in PARTS)
     ingress = f"\n    - from: [{sources}]\n      ports: [{{port: {PGBOUNCER_PORT}, protocol: TCP}}]\n{_metrics_from()}"
     return _policy(PGBOUNCER, ingress, f"    - ports: [{{port: {POSTGRES_PORT}, protocol: TCP}}]  # PostgreSQL\n")
+
+
+def render_caddy_policy() -> str:
+    """Caddy takes the Apps' visitors on its ports, and reaches the edge and ACME servers (HTTPS)."""
+    ingress = "\n    - ports: [{port: http}, {port: https}]  # from anywhere: the Apps' visitors, ACME's HTTP challenge"
+    egress = (
+        f"    - to: [{_selector(EDGE.name)}]\n      ports: [{{port: {EDGE.port}, protocol: TCP}}]\n"
+        "    - to: [{ipBlock: {cidr: 0.0.0.0/0, except: [" + ", ".join(PUBLIC_EXCEPT) + "]}}]"
+        "  # ACME (Let's Encrypt)\n      ports: [{port: 443, protocol: TCP}]\n"
+    )
+    return _policy(CADDY, ingress, egress)

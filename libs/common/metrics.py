@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -61,9 +62,24 @@ for _operation in REDIS_OPERATIONS:  # every series exists from the start, so ra
     REDIS_ERRORS.labels(_operation)
 
 
+# The labelled series of each (service, method, route, status) seen: a lookup, not two `labels()`
+# calls, per request. Bounded: a client's invented methods only make it start again.
+_SERIES: dict[tuple[str, str, str, int], tuple[Any, Any]] = {}
+_SERIES_MAX = 10_000
+
+
 def observe_request(service: str, method: str, route: str, status: int, seconds: float) -> None:
-    HTTP_REQUESTS.labels(service, method, route, str(status)).inc()
-    HTTP_LATENCY.labels(service, method, route).observe(seconds)
+    key = (service, method, route, status)
+    series = _SERIES.get(key)
+    if series is None:
+        if len(_SERIES) >= _SERIES_MAX:
+            _SERIES.clear()
+        series = _SERIES[key] = (
+            HTTP_REQUESTS.labels(service, method, route, str(status)),
+            HTTP_LATENCY.labels(service, method, route),
+        )
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def multiprocess() -> bool:

@@ -22,9 +22,10 @@ from services.edge.changes import ContentChanges
 from services.edge.origin import Origins
 from services.edge.settings import EdgeSettings
 from services.edge.store import Store
-from services.edge.views import APPS, ORIGINS, OWN, STORE, edge, pages_middleware
+from services.edge.views import APPS, ORIGINS, STORE, edge, pages_middleware
 
 PART = EDGE
+SLOW_SECONDS = 1.0
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> EdgeSettings:
@@ -53,14 +54,23 @@ async def origins_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
 
 
+def failed_or_slow(status: int, seconds: float) -> bool:
+    """The requests the edge's access log keeps by default: what operations act on. Every request
+    is counted by the metrics, and each one of an App's domain recorded by the request log."""
+    return status >= 500 or seconds >= SLOW_SECONDS
+
+
 def create_app(settings: EdgeSettings) -> web.Application:
     redis = create_redis(settings.redis_url)
-    requests = traffic.RequestLog(redis, edge_requests_stream(settings.redis_prefix), settings.traffic_queue)
+    stream = edge_requests_stream(settings.redis_prefix)
+    requests = traffic.RequestLog(redis, stream, settings.traffic_queue, settings.trusted_proxies)
+    logged = None if settings.access_log == "all" else failed_or_slow
     app = web.Application(
         middlewares=(
             request_id_middleware,
-            observe_middleware(settings.name),
-            traffic.request_log_middleware(requests, OWN),
+            observe_middleware(settings.name, logged),
+            # Inside the metrics, outside the error pages: it records the status the client got.
+            *((traffic.request_log_middleware(requests),) if settings.capture else ()),
             pages_middleware,
         )
     )
@@ -74,7 +84,8 @@ def create_app(settings: EdgeSettings) -> web.Application:
         async for _ in traffic.running(requests):
             yield
 
-    app.cleanup_ctx.append(request_log_ctx)
+    if settings.capture:
+        app.cleanup_ctx.append(request_log_ctx)
     app.router.add_route("*", "/{tail:.*}", edge, name="edge")
     return app
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from html import escape
 from typing import Any
 from urllib.parse import quote, urlsplit
+
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from libs.common.markdown import render_markdown
 
@@ -21,21 +24,42 @@ HTML = "text/html; charset=utf-8"
 MARKDOWN = "text/markdown; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"
 DESCRIBEDBY = '</llms.txt>; rel="describedby"'
+VARY = ("Vary", "Accept")
+NOT_MODIFIED = frozenset({"ETag", "Cache-Control", "Vary", "Link"})
 # The App config's key for robots.txt: a list of {userAgent, allow: [...], disallow: [...]}.
 ROBOTS_KEY = "robots"
 
 
 @dataclass(frozen=True)
 class Answer:
-    """A complete answer, kept as made: status, body and its headers (ETag among them)."""
+    """A complete answer, kept as made: status, body and its headers (ETag among them). The headers
+    of a response and of its 304 are built once, on first use, not on every request."""
 
     status: int
     body: bytes
     headers: tuple[tuple[str, str], ...]
 
-    @property
+    @cached_property
     def etag(self) -> str | None:
         return dict(self.headers).get("ETag")
+
+    @cached_property
+    def response_headers(self) -> CIMultiDictProxy[str]:
+        return CIMultiDictProxy(CIMultiDict(self.headers))
+
+    @cached_property
+    def not_modified_headers(self) -> CIMultiDictProxy[str]:
+        """What a 304 keeps of the headers (RFC 9110 15.4.5)."""
+        return CIMultiDictProxy(CIMultiDict((name, value) for name, value in self.headers if name in NOT_MODIFIED))
+
+    def with_headers(self, *headers: tuple[str, str]) -> Answer:
+        return Answer(self.status, self.body, (*self.headers, *headers))
+
+    def cacheable(self, cache_control: str) -> Answer:
+        """The answer with `cache_control` unless it is a refusal or already says how to cache it."""
+        if self.status >= 400 or any(name == "Cache-Control" for name, _ in self.headers):
+            return self
+        return self.with_headers(("Cache-Control", cache_control))
 
 
 def strong_etag(*parts: bytes) -> str:
@@ -53,11 +77,21 @@ def made(body: bytes, content_type: str, *headers: tuple[str, str], status: int 
 
 @dataclass(frozen=True)
 class Page:
-    """A routed, published document in both its forms, or where it redirects to."""
+    """A routed, published document: as HTML and as markdown chosen by `Accept` (both varying by
+    it), as markdown at its `.md` path, or the redirect to where it moved."""
 
     html: Answer
     markdown: Answer
-    redirect_to: str | None
+    markdown_file: Answer
+    redirect: Answer | None
+
+    def cacheable(self, cache_control: str) -> Page:
+        return Page(
+            self.html.cacheable(cache_control),
+            self.markdown.cacheable(cache_control),
+            self.markdown_file.cacheable(cache_control),
+            self.redirect.cacheable(cache_control) if self.redirect else None,
+        )
 
 
 def _text(document: Mapping[str, Any], *keys: str) -> str | None:
@@ -137,10 +171,13 @@ def routed_page(document: Mapping[str, Any], base_url: str, path: str, robots: s
     markdown_path = path.rstrip("/") + ".md" if path != "/" else "/index.md"
     html = html_page(document, page_url(base_url, path), page_url("", markdown_path))
     text = (document.get("content") or "").encode()
+    markdown = made(text, MARKDOWN, ("Link", DESCRIBEDBY), *extra)
+    redirect_to = _web_url(_text(document, "redirectToUrl"))
     return Page(
-        made(html, HTML, ("Link", DESCRIBEDBY), *extra),
-        made(text, MARKDOWN, ("Link", DESCRIBEDBY), *extra),
-        _web_url(_text(document, "redirectToUrl")),
+        made(html, HTML, ("Link", DESCRIBEDBY), *extra, VARY),
+        markdown.with_headers(VARY),
+        markdown,
+        Answer(308, b"", (("Location", redirect_to),)) if redirect_to else None,
     )
 
 

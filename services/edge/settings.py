@@ -21,6 +21,12 @@ def parse_networks(name: str, text: str) -> tuple[Network, ...]:
         raise SettingsError(f"environment variable {name} must list CIDRs: {exc}") from None
 
 
+def access_log(value: str) -> str:
+    if value not in ("failures", "all"):
+        raise SettingsError(f"environment variable EDGE_ACCESS_LOG must be failures or all, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class EdgeSettings:
     name: str
@@ -45,8 +51,12 @@ class EdgeSettings:
     origin_allowed_networks: tuple[Network, ...]
     # Proxies (Caddy, a load balancer) whose X-Forwarded-For names the client (libs/common/client_address.py).
     trusted_proxies: tuple[Network, ...]
-    # The request log (docs/architecture.md, "The edge"): entries waiting to be written at most.
+    # The request log (docs/architecture.md, "The edge"): whether it is written (what the AI-traffic
+    # part captures), and how many entries may wait to be written at most.
+    capture: bool
     traffic_queue: int
+    # The access log: `failures` (answers of 500 and above, and slow ones) or `all` (a line per request).
+    access_log: str
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> EdgeSettings:
@@ -68,5 +78,7 @@ class EdgeSettings:
                 "EDGE_ORIGIN_ALLOWED_NETWORKS", env.text("EDGE_ORIGIN_ALLOWED_NETWORKS", "")
             ),
             trusted_proxies=parse_trusted_proxies(env.text("TRUSTED_PROXIES", "")),
+            capture=env.text("EDGE_REQUEST_LOG", "on") != "off",
             traffic_queue=env.integer("EDGE_TRAFFIC_QUEUE", 10_000, minimum=1),
+            access_log=access_log(env.text("EDGE_ACCESS_LOG", "failures")),
         )

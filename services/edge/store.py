@@ -54,6 +54,9 @@ class Domain:
     origin: str | None
 
 
+# What `Store.held` gives for an answer not held (None is an answer: no published page there).
+MISSING: Any = object()
+
 # The App domain a request was answered for (the request log names it).
 DOMAIN: web.RequestKey[Domain] = web.RequestKey("edge_domain")
 
@@ -171,12 +174,20 @@ class Store:
 
     # Answers
 
+    def held(self, site: Site, key: Hashable) -> Any:
+        """The answer kept for `key` of the App, or MISSING: a warm request's only lookup."""
+        slot = (site.app_id, key)
+        answer = self._answers.get(slot, MISSING)
+        if answer is not MISSING:
+            self._answers.move_to_end(slot)
+        return answer
+
     async def answer(self, site: Site, key: Hashable, make: Callable[[], Awaitable[Any]]) -> Any:
         """What `make()` gives for `key` of the App, made once and kept while the App and its documents stay."""
+        answer = self.held(site, key)
+        if answer is not MISSING:
+            return answer
         slot = (site.app_id, key)
-        if slot in self._answers:
-            self._answers.move_to_end(slot)
-            return self._answers[slot]
         return await self._once(("answer", slot), lambda: self._make(site, slot, make))
 
     async def _make(self, site: Site, slot: tuple[str, Hashable], make: Callable[[], Awaitable[Any]]) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -30,23 +31,33 @@ from services.edge.hosts import BadHost, app_hostname, parse_host
 from services.edge.origin import OriginRefused, Origins, origin_base
 from services.edge.pages import TEXT, Answer, Page, made, refusal, robots_txt, routed_page
 from services.edge.settings import EdgeSettings
-from services.edge.store import DOMAIN, Domain, Site, Store
+from services.edge.store import DOMAIN, MISSING, Domain, Site, Store
 
 log = logging.getLogger(__name__)
 
 APPS: web.AppKey[EdgeAppsClient] = web.AppKey("edge_apps")
 STORE: web.AppKey[Store] = web.AppKey("edge_store")
 ORIGINS: web.AppKey[Origins] = web.AppKey("edge_origins")
-# Set on requests to the edge's own endpoints, which the request log leaves out.
-OWN: web.RequestKey[bool] = web.RequestKey("edge_own")
 
 FILES = ("/llms.txt", "/llms-full.txt", "/sitemap.xml")
 READS = ("GET", "HEAD")
 
 NO_APP = refusal(404, "Not found", "No site is served at this address.")
 NO_PAGE = refusal(404, "Not found", "There is no page at this address.")
+NOT_ALLOWED = Answer(405, b"", (("Allow", "GET, HEAD"), ("Cache-Control", "no-store")))
+
+# What is worked out from a request's text is kept for the next request with the same text: a
+# warm answer repeats no parsing. Bounded, so hostile variety only evicts.
+known_host = lru_cache(maxsize=4096)(parse_host)
 
 
+@lru_cache(maxsize=4096)
+def route_key(raw_path: str) -> str:
+    """The canonical route path (libs/common/validators.py) of a request's path, its query left out."""
+    return normalize_route_path(raw_path.partition("?")[0])
+
+
+@lru_cache(maxsize=1024)
 def wants_markdown(accept: str) -> bool:
     """Whether `Accept` prefers `text/markdown` to `text/html` (at least as much, and at all)."""
     weights: dict[str, float] = {}
@@ -65,25 +76,21 @@ def wants_markdown(accept: str) -> bool:
     return markdown > 0 and markdown >= weights.get("text/html", 0.0)
 
 
-def send(request: web.Request, answer: Answer, *extra: tuple[str, str]) -> web.Response:
+def not_modified(named: str, etag: str) -> bool:
+    """Whether an `If-None-Match` value names `etag` (weakly compared, RFC 9110 13.1.2)."""
+    return any(tag.strip() in (etag, f"W/{etag}", "*") for tag in named.split(","))
+
+
+def send(request: web.Request, answer: Answer) -> web.Response:
     """`answer` as a response, or a 304 when the request's If-None-Match names its ETag."""
-    settings: EdgeSettings = request.app[SETTINGS]
-    headers = [*answer.headers, *extra]
-    if answer.status < 400 and not any(name == "Cache-Control" for name, _ in headers):
-        headers.append(
-            ("Cache-Control", f"public, max-age={settings.max_age_seconds},"
-                              f" stale-while-revalidate={settings.stale_seconds}")
-        )  # fmt: skip
-    etag = answer.etag
     named = request.headers.get("If-None-Match")
-    if etag is not None and answer.status == 200 and named is not None:
-        if any(tag.strip() in (etag, f"W/{etag}", "*") for tag in named.split(",")):
-            kept = [(name, value) for name, value in headers if name in ("ETag", "Cache-Control", "Vary", "Link")]
-            return web.Response(status=304, headers=kept)
-    response = web.Response(status=answer.status, body=answer.body)
-    for name, value in headers:
-        response.headers.add(name, value)
-    return response
+    if named is not None and answer.status == 200 and answer.etag is not None and not_modified(named, answer.etag):
+        return web.Response(status=304, headers=answer.not_modified_headers)
+    return web.Response(status=answer.status, body=answer.body, headers=answer.response_headers)
+
+
+def cache_control(settings: EdgeSettings) -> str:
+    return f"public, max-age={settings.max_age_seconds}, stale-while-revalidate={settings.stale_seconds}"
 
 
 async def own_endpoint(request: web.Request) -> web.StreamResponse:
@@ -100,7 +107,9 @@ async def own_endpoint(request: web.Request) -> web.StreamResponse:
     return send(request, NO_PAGE)
 
 
-def _file(apps: EdgeAppsClient, store: Store, site: Site, name: str) -> Callable[[], Awaitable[Answer]]:
+def _file(request: web.Request, site: Site, name: str) -> Callable[[], Awaitable[Answer]]:
+    store, apps, settings = request.app[STORE], request.app[APPS], request.app[SETTINGS]
+
     async def load() -> Answer:
         answer = await apps.file(store.caller(site.organization_id), name, site.app_id)
         if answer.status != 200:
@@ -108,48 +117,60 @@ def _file(apps: EdgeAppsClient, store: Store, site: Site, name: str) -> Callable
         headers = [("Content-Type", answer.headers.get("Content-Type", TEXT))]
         if "ETag" in answer.headers:
             headers.append(("ETag", answer.headers["ETag"]))
-        return Answer(200, answer.body, tuple(headers))
+        return Answer(200, answer.body, tuple(headers)).cacheable(cache_control(settings))
 
     return load
 
 
-def _page(apps: EdgeAppsClient, store: Store, site: Site, path: str) -> Callable[[], Awaitable[Page | None]]:
+def _robots(request: web.Request, site: Site) -> Callable[[], Awaitable[Answer]]:
+    settings = request.app[SETTINGS]
+
+    async def make() -> Answer:
+        return made(robots_txt(site.config, site.base_url), TEXT).cacheable(cache_control(settings))
+
+    return make
+
+
+def _page(request: web.Request, site: Site, path: str) -> Callable[[], Awaitable[Page | None]]:
+    store, apps, settings = request.app[STORE], request.app[APPS], request.app[SETTINGS]
+
     async def load() -> Page | None:
         found = await apps.page(store.caller(site.organization_id), site.app_id, path)
         if found is None:
             return None
         document = found["document"]
-        return routed_page(document, site.base_url, path, "noindex" if document.get("noIndex") else None)
+        page = routed_page(document, site.base_url, path, "noindex" if document.get("noIndex") else None)
+        return page.cacheable(cache_control(settings))
 
     return load
 
 
 async def served(request: web.Request, domain: Domain, key: str) -> web.Response | None:
     """What the App itself answers at the canonical path `key` of a GET or HEAD, or None (not its page)."""
-    store, apps = request.app[STORE], request.app[APPS]
+    store = request.app[STORE]
     site = await store.site(domain)
-    if key == "/robots.txt":
-        answer = await store.answer(site, key, lambda: _robots(site))
+    if key == "/robots.txt" or key in FILES:
+        answer = store.held(site, key)
+        if answer is MISSING:
+            answer = await store.answer(
+                site, key, _robots(request, site) if key == "/robots.txt" else _file(request, site, key[1:])
+            )
         return send(request, answer)
-    if key in FILES:
-        return send(request, await store.answer(site, key, _file(apps, store, site, key[1:])))
     as_markdown = key.endswith(".md") and key not in site.routes and key[:-3] in site.routes
     route = key[:-3] if as_markdown else key
     if route not in site.routes:
         return None
-    page: Page | None = await store.answer(site, ("page", route), _page(apps, store, site, site.routes[route]))
+    slot = ("page", route)
+    page: Page | None = store.held(site, slot)
+    if page is MISSING:
+        page = await store.answer(site, slot, _page(request, site, site.routes[route]))
     if page is None:
         return None
-    if page.redirect_to is not None:
-        return send(request, Answer(308, b"", (("Location", page.redirect_to),)))
+    if page.redirect is not None:
+        return send(request, page.redirect)
     if as_markdown:
-        return send(request, page.markdown)
-    markdown = wants_markdown(request.headers.get("Accept", ""))
-    return send(request, page.markdown if markdown else page.html, ("Vary", "Accept"))
-
-
-async def _robots(site: Site) -> Answer:
-    return made(robots_txt(site.config, site.base_url), TEXT)
+        return send(request, page.markdown_file)
+    return send(request, page.markdown if wants_markdown(request.headers.get("Accept", "")) else page.html)
 
 
 def _scheme(request: web.Request) -> str:
@@ -184,11 +205,10 @@ async def to_origin(request: web.Request, domain: Domain) -> web.StreamResponse:
 async def edge(request: web.Request) -> web.StreamResponse:
     """The one handler of every path."""
     try:
-        host = parse_host(request.headers.get("Host"))
+        host = known_host(request.headers.get("Host"))
     except BadHost as exc:
         return send(request, refusal(400, "Bad request", f"{exc}."))
     if host.own:
-        request[OWN] = True
         return await own_endpoint(request)
     domain = await request.app[STORE].domain(host.name)
     if domain is None:
@@ -201,16 +221,17 @@ async def edge(request: web.Request) -> web.StreamResponse:
             location = origin_base(domain.origin) + request.raw_path
         except OriginRefused:
             return send(request, NO_APP)
-        return send(request, Answer(308, b"", (("Location", location),)))
+        redirect = Answer(308, b"", (("Location", location),))
+        return send(request, redirect.cacheable(cache_control(request.app[SETTINGS])))
     if domain.type != "web":
         return send(request, NO_APP)
-    key = normalize_route_path(request.raw_path.partition("?")[0])
+    key = route_key(request.raw_path)
     if request.method in READS:
         answer = await served(request, domain, key)
         if answer is not None:
             return answer
     elif key in (*FILES, "/robots.txt") or key in (await request.app[STORE].site(domain)).routes:
-        return send(request, Answer(405, b"", (("Allow", "GET, HEAD"), ("Cache-Control", "no-store"))))
+        return send(request, NOT_ALLOWED)
     return await to_origin(request, domain)
 
 

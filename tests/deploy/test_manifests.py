@@ -14,9 +14,20 @@ import pytest
 import yaml
 
 from deploy import images, pgbouncer
-from deploy.cluster import CONFIG_DIGEST, NAMESPACE, NODE_LOCAL_DNS, PGBOUNCER, PGBOUNCER_PORT, PUBLIC_HOST, PUBLIC_URL
-from deploy.manifests import GRACEFUL_TIMEOUT_SECONDS, K8S, render
+from deploy.caddy_manifests import CADDYFILE
+from deploy.cluster import (
+    CADDY,
+    CONFIG_DIGEST,
+    NAMESPACE,
+    NODE_LOCAL_DNS,
+    PGBOUNCER,
+    PGBOUNCER_PORT,
+    PUBLIC_HOST,
+    PUBLIC_URL,
+)
+from deploy.manifests import K8S, render
 from deploy.network_policies import MONITORING_NAMESPACE
+from deploy.part_manifests import GRACEFUL_TIMEOUT_SECONDS
 from libs.common.health import READY_TIMEOUT_SECONDS
 from libs.contract.parts import BY_NAME, EDGE, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
 
@@ -193,7 +204,7 @@ def test_images_name_a_registry_an_immutable_tag_and_a_digest():
     release = images.load()
     for _, template in pod_specs() + [(PGBOUNCER, pgbouncer_template())]:
         for container in template["spec"].get("initContainers", []) + template["spec"]["containers"]:
-            assert container["image"] in {release.platform, release.pgbouncer}
+            assert container["image"] in {release.platform, release.pgbouncer, release.caddy}
             images.check_reference(container["image"])
     images.check_reference(release.platform, release=True)
     for bad in ("aivis-platform:0.1.0", "registry.example.com/aivis/platform:0.1.0@sha256:" + "0" * 64,
@@ -263,7 +274,7 @@ def test_parts_that_run_an_outbox_relay_declare_it_and_get_a_session_connection(
 
 
 def test_public_url_is_the_ingress_host_and_trusted_proxies_are_set():
-    (config,) = of_kind("ConfigMap")
+    (config,) = [c for c in of_kind("ConfigMap") if c["metadata"]["name"] == "aivis-config"]
     (ingress,) = of_kind("Ingress")
     assert config["data"]["PUBLIC_URL"] == PUBLIC_URL == f"https://{ingress['spec']['rules'][0]['host']}"
     assert ingress["spec"]["tls"] == [{"hosts": [PUBLIC_HOST], "secretName": "aivis-tls"}]
@@ -280,9 +291,9 @@ def test_help_writes_nothing(tmp_path):
 
 
 def test_a_changed_setting_rolls_exactly_the_pods_that_read_it(monkeypatch):
-    def digests() -> dict[str, str]:
+    def digests() -> dict[str, str]:  # Caddy reads none of the settings
         return {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["annotations"][CONFIG_DIGEST]
-                for d in of_kind("Deployment")}  # fmt: skip
+                for d in of_kind("Deployment") if d["metadata"]["name"] != CADDY}  # fmt: skip
 
     before = digests()
     assert set(before) == {*(part.name for part in PARTS), PGBOUNCER}
@@ -298,3 +309,29 @@ def test_every_container_of_search_has_a_cpu_limit():
     spec = deployment["spec"]["template"]["spec"]
     for container in spec["initContainers"] + spec["containers"]:
         assert "cpu" in container["resources"]["limits"], container["name"]
+
+
+def test_caddy_ends_tls_for_the_apps_domains_asking_the_edge():
+    (config,) = [c for c in of_kind("ConfigMap") if c["metadata"]["name"] == CADDY]
+    assert config["data"]["Caddyfile"] == CADDYFILE.read_text()  # the committed Caddyfile, as it is
+    assert "ask http://{$EDGE_ADDRESS}/tls/ask" in config["data"]["Caddyfile"]
+    (deployment,) = [d for d in of_kind("Deployment") if d["metadata"]["name"] == CADDY]
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    env = {item["name"]: item["value"] for item in container["env"]}
+    assert env["EDGE_ADDRESS"] == f"{EDGE.name}.{NAMESPACE}.svc:{EDGE.port}"
+    ports = {port["name"]: port["containerPort"] for port in container["ports"]}
+    assert ports == {"http": int(env["HTTP_PORT"]), "https": int(env["HTTPS_PORT"])}
+    assert min(ports.values()) >= 1024  # no capability to bind below it
+    (service,) = [s for s in of_kind("Service") if s["metadata"]["name"] == CADDY]
+    assert service["spec"]["type"] == "LoadBalancer" and service["spec"]["externalTrafficPolicy"] == "Local"
+    assert {(port["port"], port["targetPort"]) for port in service["spec"]["ports"]} == {(80, "http"), (443, "https")}
+    mounts = {mount["mountPath"]: mount["name"] for mount in container["volumeMounts"]}
+    volumes = {volume["name"]: volume for volume in deployment["spec"]["template"]["spec"]["volumes"]}
+    assert volumes[mounts["/data"]]["persistentVolumeClaim"]["claimName"] in {
+        claim["metadata"]["name"] for claim in of_kind("PersistentVolumeClaim")
+    }  # certificates survive a restart and are shared by the replicas
+    (policy,) = [p for p in of_kind("NetworkPolicy") if p["metadata"]["name"] == CADDY]
+    targets = [rule["to"][0] for rule in policy["spec"]["egress"] if "to" in rule]
+    reached = [to["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for to in targets
+               if "podSelector" in to and "namespaceSelector" not in to]  # fmt: skip
+    assert reached == [EDGE.name]

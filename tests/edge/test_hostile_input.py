@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import Stack
 from tests.edge.conftest import Apps, Edge, edge_url
+from tests.integration.support import call
 
 
 async def raw_exchange(stack: Stack, request: bytes) -> bytes:
@@ -144,3 +145,37 @@ async def test_no_domain_serves_another_organizations_document_draft_or_deleted_
     for path in ("/llms.txt", "/llms-full.txt", "/sitemap.xml"):
         text = await (await edge.get(mine.hostname, path)).text()
         assert "their" not in text and theirs.hostname not in text, path
+
+
+async def test_another_organizations_claim_of_a_verified_host_serves_nothing_of_theirs(edge: Edge, apps: Apps):
+    mine, theirs = await apps.new(), await apps.new(name="Claimant")
+    await mine.page("/pricing", title="Mine", content="my pricing")
+    await theirs.page("/pricing", title="Theirs", content="their pricing")
+    status, _ = await call(theirs.gateway, "POST", f"{theirs.base}/domains", theirs.headers,
+                           json={"domain": mine.hostname, "type": "web"})  # fmt: skip
+    assert status in (201, 409)
+
+    response = await edge.get(mine.hostname, "/pricing.md")
+
+    assert (response.status, await response.text()) == (200, "my pricing")
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+async def test_a_write_to_a_routed_page_is_a_405_not_passed_on(edge: Edge, apps: Apps, method: str):
+    app = await apps.new()
+    await app.page("/pricing", title="Pricing", content="the page")
+
+    response = await edge.get(app.hostname, "/pricing", method=method, data=b"x")
+
+    assert response.status == 405 and response.headers["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "[::1]:8087", "edge", "LOCALHOST:80"])
+async def test_an_address_or_a_single_label_reaches_only_the_edges_own_endpoints(edge: Edge, apps: Apps, host: str):
+    app = await apps.new()
+    await app.page("/pricing", title="Pricing", content="the page")
+
+    response = await edge.get(host, "/pricing")
+
+    assert response.status == 404 and "the page" not in await response.text()
+    assert (await edge.get(host, "/healthz")).status == 200

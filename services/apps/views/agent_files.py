@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
+from typing import Any
 
 from aiohttp import payload, web
 
-from libs.common.db import cursor
+from libs.common.db import Row, cursor
 from libs.common.errors import NotFound
 from libs.common.schemas import load_query
 from libs.common.state import DB_POOL
@@ -17,6 +18,7 @@ from libs.common.validators import normalize_route_path
 from services.apps import agent_text, upstream
 from services.apps.publication import (
     Listing,
+    Site,
     load_listing,
     load_site,
     not_modified,
@@ -102,8 +104,8 @@ async def apps_llms_full_txt(request: web.Request) -> web.Response:
     return response
 
 
-async def apps_page_markdown(request: web.Request) -> web.Response:
-    """GET /api/v1/apps/{appId}/pages/markdown?path=…: the markdown of the published document routed at `path`."""
+async def routed_document(request: web.Request) -> tuple[Site, Row, dict[str, Any]]:
+    """The App, the route at the query's `path` and its live, published document; NotFound otherwise."""
     site = await load_site(request)
     query = load_query(request, PAGE_QUERY)
     async with cursor(request.app[DB_POOL]) as cur:
@@ -113,6 +115,12 @@ async def apps_page_markdown(request: web.Request) -> web.Response:
     document = await upstream.document(request, route["target_id"])
     if document["deletedAt"] is not None or document["status"] != "published":
         raise NotFound("the document routed at this path is not published")
+    return site, route, document
+
+
+async def apps_page_markdown(request: web.Request) -> web.Response:
+    """GET /api/v1/apps/{appId}/pages/markdown?path=…: the markdown of the published document routed at `path`."""
+    site, route, document = await routed_document(request)
     body = document["content"].encode()
     changed_at = max(route["updated_at"], datetime.fromisoformat(document["updatedAt"]))
     written = Written(body, agent_text.strong_etag(body, site.describedby.encode()), changed_at)

@@ -14,17 +14,15 @@ from aiohttp import web
 from libs.common.db import cursor
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound
-from libs.common.schemas import load_json, load_query
+from libs.common.schemas import load_json
 from libs.common.state import DB_POOL, caller_of
-from libs.common.validators import HOSTNAME_MAX, is_uuid, normalize_route_path
-from services.apps import upstream
+from libs.common.validators import HOSTNAME_MAX, is_uuid
 from services.apps.publication import load_site
 from services.apps.queries import edge as queries
 from services.apps.queries import publication
-from services.apps.schemas.requests import EdgeVersionsQuery, PageQuery
+from services.apps.schemas.requests import EdgeVersionsQuery
 from services.apps.views import agent_files
 
-PAGE_QUERY = PageQuery()
 VERSIONS_QUERY = EdgeVersionsQuery()
 
 
@@ -73,15 +71,7 @@ async def internal_edge_site(request: web.Request) -> web.Response:
 
 async def internal_edge_page(request: web.Request) -> web.Response:
     """GET /internal/edge/apps/{appId}/page?path=: the live, published document routed at `path`; 404 otherwise."""
-    site = await load_site(request)
-    query = load_query(request, PAGE_QUERY)
-    async with cursor(request.app[DB_POOL]) as cur:
-        route = await publication.route_target(cur, site.app_id, normalize_route_path(query["path"]))
-    if route is None:
-        raise NotFound("the app has no route at this path")
-    document = await upstream.document(request, route["target_id"])
-    if document["deletedAt"] is not None or document["status"] != "published":
-        raise NotFound("the document routed at this path is not published")
+    site, route, document = await agent_files.routed_document(request)
     return json_response({"path": route["path"], "baseUrl": site.base_url, "document": document})
 
 
