@@ -11,6 +11,7 @@ production; a new service joins the integration tests by being listed there.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
 import socket
@@ -54,18 +55,46 @@ class TestDatabase:
         return db.part_dsn(self.admin_dsn, part)
 
 
+# Held while the template is made or copied: CREATE DATABASE refuses a template another session uses.
+TEMPLATE_LOCK = 0x61697670
+
+
+def migrations_digest() -> str:
+    digest = hashlib.sha256()
+    for part in PARTS:
+        for path in sorted(part.migrations.glob("*.sql")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 @contextlib.contextmanager
-def fresh_database() -> Iterator[TestDatabase]:
-    """A database of its own, bootstrapped as `make run` does it, dropped afterwards."""
-    name = f"aivis_test_{uuid.uuid4().hex[:12]}"
-    admin = make_dsn(ADMIN_URL, dbname=name)
-    db.setup(admin)
-    yield TestDatabase(admin)
+def server_session() -> Iterator[psycopg2.extensions.cursor]:
     conn = psycopg2.connect(make_dsn(ADMIN_URL, dbname="postgres"))
     conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-    conn.close()
+    try:
+        with conn.cursor() as cur:
+            yield cur
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[TestDatabase]:
+    """A database of its own, dropped afterwards: a copy of one bootstrapped as `make run` does it
+    (roles, schemas, migrations), made once per server and set of migrations — copying is a file
+    copy, migrating again costs every worker seconds."""
+    name = sql.Identifier(f"aivis_test_{uuid.uuid4().hex[:12]}")
+    template = f"aivis_test_template_{migrations_digest()}"
+    with server_session() as cur:
+        cur.execute("SELECT pg_advisory_lock(%s)", (TEMPLATE_LOCK,))
+        cur.execute("SELECT 1 FROM pg_database WHERE datname = %s", (template,))
+        if cur.fetchone() is None:
+            db.setup(make_dsn(ADMIN_URL, dbname=template))
+        cur.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(name, sql.Identifier(template)))
+    yield TestDatabase(make_dsn(ADMIN_URL, dbname=name.strings[0]))
+    with server_session() as cur:
+        cur.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
 
 
 @pytest.fixture(scope="session")
@@ -246,21 +275,21 @@ async def started_stack(base_environ: dict[str, str], database: TestDatabase) ->
             sock.close()
 
 
-@pytest.fixture(scope="module")
-async def module_stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
-    """One stack for the tests of a module: they isolate by organization, so they share it."""
+@pytest.fixture(scope="session")
+async def shared_stack(base_environ: dict[str, str], database: TestDatabase) -> AsyncIterator[Stack]:
+    """One stack for every test of a worker: they isolate by organization, so they share it."""
     async with started_stack(base_environ, database) as started:
         yield started
 
 
 @pytest.fixture
-async def stack(module_stack: Stack) -> AsyncIterator[Stack]:
-    """The module's stack, as a test of its own sees it: no cookie of an earlier test, and each
+async def stack(shared_stack: Stack) -> AsyncIterator[Stack]:
+    """The worker's stack, as a test of its own sees it: no cookie of an earlier test, and each
     answer its declared schema refuses reported against the test that received it."""
-    module_stack.gateway.session.cookie_jar.clear()
-    module_stack.shape_violations.clear()
-    yield module_stack
-    assert module_stack.shape_violations == [], "answers their declared response schema refuses"
+    shared_stack.gateway.session.cookie_jar.clear()
+    shared_stack.shape_violations.clear()
+    yield shared_stack
+    assert shared_stack.shape_violations == [], "answers their declared response schema refuses"
 
 
 @pytest.fixture

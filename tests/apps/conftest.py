@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestServer
 
 from libs.common.db import create_pool
 from libs.contract.parts import APPS
@@ -15,28 +16,46 @@ from tests.conftest import Stack, TestDatabase, build_app
 from tests.factories import AppsProducts, IdentityFactory
 
 
+@pytest.fixture(scope="module")
+async def apps_fakes(shared_stack: Stack) -> AsyncIterator[tuple[FakeContent, FakeDns, Client]]:
+    """A gateway whose apps service reads documents from a stand-in content service and DNS records
+    from a DNS server on loopback: started once for the tests of a module, which isolate by
+    organization and by hostname."""
+    content = FakeContent(shared_stack.environ["INTERNAL_TOKEN_SECRET"])
+    content.server = TestServer(content.app())
+    await content.server.start_server()
+    dns = await start_fake_dns()
+    environ = shared_stack.part_environ(APPS, CONTENT_URL=base_url(content.server), **dns_environ(dns))
+    apps = TestServer(build_app(APPS, environ))
+    await apps.start_server()
+    client = await shared_stack.start_gateway({"APPS_URL": base_url(apps)})
+    yield content, dns, client
+    await client.close()
+    await apps.close()
+    dns.close()
+    await content.server.close()
+
+
 @pytest.fixture
-async def content(stack: Stack, aiohttp_server: Any) -> FakeContent:
-    fake = FakeContent(stack.environ["INTERNAL_TOKEN_SECRET"])
-    fake.server = await aiohttp_server(fake.app())
+def content(stack: Stack, apps_fakes: tuple[FakeContent, FakeDns, Client]) -> FakeContent:
+    """The stand-in content service, as a test of its own finds it: no documents, no failures set."""
+    fake = apps_fakes[0]
+    fake.reset()
     return fake
 
 
 @pytest.fixture
-async def dns() -> AsyncIterator[FakeDns]:
-    server = await start_fake_dns()
-    yield server
-    server.close()
+def dns(apps_fakes: tuple[FakeContent, FakeDns, Client]) -> FakeDns:
+    """The DNS server, with no records and no questions of an earlier test."""
+    server = apps_fakes[1]
+    server.reset()
+    return server
 
 
 @pytest.fixture
-async def api(stack: Stack, content: FakeContent, dns: FakeDns, aiohttp_server: Any) -> AsyncIterator[Client]:
+def api(content: FakeContent, dns: FakeDns, apps_fakes: tuple[FakeContent, FakeDns, Client]) -> Client:
     """A gateway whose apps service reads documents from `content` and DNS records from `dns`."""
-    apps = build_app(APPS, stack.part_environ(APPS, CONTENT_URL=base_url(content.server), **dns_environ(dns)))
-    server = await aiohttp_server(apps)
-    client = await stack.start_gateway({"APPS_URL": base_url(server)})
-    yield client
-    await client.close()
+    return apps_fakes[2]
 
 
 async def make_tenant(api: Client, identity: IdentityFactory, apps_products: AppsProducts) -> Tenant:

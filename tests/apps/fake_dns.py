@@ -28,6 +28,15 @@ class FakeDns(asyncio.DatagramProtocol):
     questions: list[str] = field(default_factory=list)
     transport: asyncio.DatagramTransport | None = None
 
+    def reset(self) -> None:
+        """No records and no questions: as a test of its own finds it."""
+        for collection in (self.records, self.typed, self.silent, self.failing, self.questions):
+            collection.clear()
+
+    def asked(self, *names: str) -> list[str]:
+        """The questions about `names`, in order (a shared server also hears other tests' sweeps)."""
+        return [name for name in self.questions if name in names]
+
     def publish(self, name: str, *values: str) -> None:
         """TXT records at `name` (one record per value)."""
         self.records[name] = list(values)

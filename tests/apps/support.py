@@ -49,6 +49,13 @@ class FakeContent:
     # Announcements of withdrawn domains answered 503 (and not taken) before the next ones are taken.
     withdrawals_failing: int = 0
 
+    def reset(self) -> None:
+        """No documents and no failures set: as a test of its own finds it."""
+        fresh = FakeContent(self.token_secret)
+        knobs = ("documents", "reads_before_failing", "lookup_released", "lookup_waiting", "withdrawn")
+        for name in (*knobs, "withdrawals_failing"):
+            setattr(self, name, getattr(fresh, name))
+
     def add(self, org: Org, product: dict[str, Any], **fields: Any) -> dict[str, Any]:
         """A live document of `product`, returned as its route target."""
         document_id = str(uuid.uuid4())

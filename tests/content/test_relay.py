@@ -1,7 +1,7 @@
 """The outbox relay: one publisher at a time, every event exactly once, in order, across crashes.
 
-These tests run relays of their own against a stream of their own, without the `stack` (whose
-content service would run a relay of its own on the same outbox).
+These tests run relays of their own against a stream of their own, on a database of their own:
+the worker's shared `stack` runs a content service, whose relay would take the same outbox.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import psycopg2
 import pytest
@@ -23,6 +23,12 @@ from libs.contract.parts import CONTENT
 from services.content.queries import outbox
 from tests import conftest
 from tests.factories import ContentFactory, IdentityFactory, Org
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[conftest.TestDatabase]:
+    with conftest.fresh_database() as created:
+        yield created
 
 
 @pytest.fixture
