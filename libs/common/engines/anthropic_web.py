@@ -8,8 +8,8 @@ from typing import Any
 
 from anthropic import AsyncAnthropic
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
-from services.analytics.settings import EngineAccess
+from libs.common.engines.access import EngineAccess
+from libs.common.engines.reply import Reply, cost, page, status_of
 
 MAX_TOKENS = 2048
 SEARCHES = 5

@@ -7,8 +7,8 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
-from services.analytics.settings import EngineAccess
+from libs.common.engines.access import EngineAccess
+from libs.common.engines.reply import Reply, cost, page, status_of
 
 
 class OpenAISearch:
