@@ -56,15 +56,18 @@ async def enqueue(
     return [run for run in runs if run is not None]
 
 
-async def take(cur: Any, worker: str, organization_limit: int, lease_seconds: int) -> Row | None:
-    """Take the next queued run this worker may run (in a transaction); None when there is none."""
+async def take(cur: Any, worker: str, organization_limit: int, lease_seconds: int, engines: list[str]) -> Row | None:
+    """Take the next queued run this worker may run (in a transaction): an agent needing no engine,
+    or one of `engines` (those this worker holds a key for); None when there is none."""
     candidate = await fetch_one(
         cur,
         "SELECT r.id::text, r.organization_id::text FROM runs r"
-        " WHERE r.status = 'queued' AND r.deleted_at IS NULL AND ("
+        " WHERE r.status = 'queued' AND r.deleted_at IS NULL"
+        " AND (r.metadata #>> '{assignment,agentConfig,kind}' IS DISTINCT FROM 'llm'"
+        "   OR r.metadata #>> '{assignment,agentConfig,engine}' = ANY(%s)) AND ("
         "   SELECT count(*) FROM runs x WHERE x.organization_id = r.organization_id AND x.status = 'running') < %s"
         " ORDER BY r.created_at, r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED",
-        (organization_limit,),
+        (engines, organization_limit),
     )
     if candidate is None:
         return None

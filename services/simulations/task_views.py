@@ -7,8 +7,9 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.schemas import load_json, load_query, path_id
-from libs.common.state import DB_POOL, caller_of
+from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.simulations import task_queries as queries
+from services.simulations.assignments import require_runnable
 from services.simulations.task_schemas import (
     AgentConfig,
     EnvironmentCreate,
@@ -73,6 +74,7 @@ async def simulation_environments_create(request: web.Request) -> web.Response:
     data = await load_json(request, ENVIRONMENT_CREATE)
     # Stored as the API shows it, every default filled in: the run reads exactly what was shown.
     data["agent_config"] = AGENT_CONFIG.dump(data["agent_config"])
+    require_runnable(data["agent_config"], request.app[SETTINGS].engines)
     async with transaction(request.app[DB_POOL]) as cur:
         environment = await queries.create_environment(cur, caller_of(request).org.id, data)
     return json_response(environment, status=201)

@@ -17,6 +17,7 @@ import aiopg
 
 from libs.common.clients import AppsClient
 from libs.common.db import transaction
+from libs.common.engines.catalog import engines
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Organization, service_caller
 from services.simulations import queue
@@ -56,7 +57,7 @@ def result_of(assignment: Assignment, outcome: Outcome, checks: dict[str, bool])
     )
     verdicts, score, passed = scoring.score(assignment.criteria, judged)
     return {
-        "status": queue.COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": 0.0,
+        "status": queue.COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": outcome.cost,
         "snapshot": outcome.snapshot, "verdicts": verdicts,
         "metadata": {
             "answer": outcome.answer.short if outcome.answer else None,
@@ -76,13 +77,18 @@ class Worker:
         self._apps = AppsClient(http, settings.apps_url)
         self.name = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._running: set[asyncio.Task[None]] = set()
+        # One client per configured engine, for the runs of `llm` agents; a worker takes only the runs
+        # whose engine it holds a key for (queue.take).
+        self._engines = engines(settings.engines, settings.engine_timeout_seconds, settings.engine_retries)
 
     async def take_step(self) -> None:
         """Take queued runs while this worker has room (a periodic step)."""
         settings = self._settings
         while len(self._running) < settings.worker_concurrency:
             async with transaction(self._pool) as cur:
-                taken = await queue.take(cur, self.name, settings.organization_concurrency, settings.lease_seconds)
+                taken = await queue.take(
+                    cur, self.name, settings.organization_concurrency, settings.lease_seconds, list(self._engines)
+                )
             if taken is None:
                 return
             task = asyncio.create_task(self._execute(taken), name=f"simulation-run-{taken['id']}")
@@ -100,6 +106,8 @@ class Worker:
         for task in self._running:
             task.cancel()
         await asyncio.gather(*self._running, return_exceptions=True)
+        for client in self._engines.values():
+            await client.close()
 
     async def _execute(self, taken: dict[str, Any]) -> None:
         run_id, attempt = taken["id"], taken["attempts"]
@@ -133,7 +141,7 @@ class Worker:
 
         try:
             assignment = assignment_of(taken["metadata"])
-            agent = agent_for(assignment.config, self._settings.engine_keys)
+            agent = agent_for(assignment.config, self._engines)
         except AgentRefused as refused:
             await self._fail(run_id, attempt, str(refused))
             return

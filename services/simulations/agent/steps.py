@@ -71,3 +71,5 @@ class Outcome:
     # Why the agent stopped: `answered`, `no_answer`, `budget_steps`, `budget_bytes`, `budget_tokens`,
     # `no_entry` (its entry document could not be read), `robots` (the App's robots rules refuse it).
     stopped: str
+    # US dollars the engine of an `llm` agent reported, or priced from its tokens (0 without a model).
+    cost: float = 0.0
