@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from libs.common.engines.access import EngineAccess, engine_accesses
 from libs.common.events import content_events_stream
+from libs.common.object_store import store_setting
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import Part
 
@@ -29,6 +30,9 @@ class SimulationsSettings(ServiceSettings):
     # How this deployment reaches each engine an `llm` agent may use (libs/common/engines/access.py),
     # how long one call may take and how many times a failed one is tried again.
     engines: tuple[EngineAccess, ...]
+    # Where each run's step log is kept: `postgres` (the part's `objects` table) or `file:<directory>`
+    # (libs/common/object_store.py).
+    log_store: str
     engine_timeout_seconds: float
     engine_retries: int
 
@@ -52,6 +56,7 @@ class SimulationsSettings(ServiceSettings):
             max_attempts=env.integer("SIMULATION_MAX_ATTEMPTS", 2, minimum=1),
             poll_seconds=env.integer("SIMULATION_POLL_MS", 500, minimum=10) / 1000,
             engines=engine_accesses(env),
+            log_store=store_setting("SIMULATION_LOG_STORE", env.text("SIMULATION_LOG_STORE", "postgres")),
             engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
             engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),
         )

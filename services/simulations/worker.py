@@ -17,9 +17,11 @@ import aiopg
 
 from libs.common.clients import AppsClient
 from libs.common.db import transaction
+from libs.common.encoding import dumps
 from libs.common.engines.catalog import engines
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Organization, service_caller
+from libs.common.object_store import object_store
 from services.simulations import queue
 from services.simulations.agent import readiness, scoring
 from services.simulations.agent.fetcher import AppsFetcher, RunFetcher
@@ -28,6 +30,9 @@ from services.simulations.agent.steps import AgentConfig, Assignment, Outcome, S
 from services.simulations.settings import SimulationsSettings
 
 log = logging.getLogger(__name__)
+
+# A step log is JSON Lines: one step a line, in order.
+LOG_TYPE = "application/jsonl"
 
 
 def assignment_of(metadata: dict[str, Any]) -> Assignment:
@@ -75,6 +80,7 @@ class Worker:
         self._pool = pool
         self._settings = settings
         self._apps = AppsClient(http, settings.apps_url)
+        self._logs = object_store(settings.log_store, pool, settings.db_schema)
         self.name = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._running: set[asyncio.Task[None]] = set()
         # One client per configured engine, for the runs of `llm` agents; a worker takes only the runs
@@ -131,13 +137,12 @@ class Worker:
 
     async def _perform(self, taken: dict[str, Any]) -> None:
         run_id, attempt, organization_id = taken["id"], taken["attempts"], taken["organization_id"]
-        seq = 0
+        trajectory: list[Step] = []
 
         async def record(step: Step) -> None:
-            nonlocal seq
-            seq += 1
+            trajectory.append(step)
             async with transaction(self._pool) as cur:
-                await queue.add_step(cur, run_id, attempt, seq, step)
+                await queue.add_step(cur, run_id, attempt, len(trajectory), step)
 
         try:
             assignment = assignment_of(taken["metadata"])
@@ -152,8 +157,19 @@ class Worker:
         result = result_of(assignment, outcome, ready.checks)
         for verdict in result.pop("verdicts"):
             await record(Step("judge", verdict.type, None, None, 0, 0, verdict.holds, verdict.view()))
+        result["log"] = await self._keep_log(organization_id, run_id, attempt, trajectory)
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)
+
+    async def _keep_log(
+        self, organization_id: str, run_id: str, attempt: int, trajectory: list[Step]
+    ) -> dict[str, str]:
+        """Write the attempt's step log, one JSON step a line, to the object store; what `logS3Keys`
+        says of it. One key per attempt: an attempt that lost its run never overwrites another's log."""
+        key = f"simulations/{organization_id}/runs/{run_id}/{attempt}/steps.jsonl"
+        body = b"".join(dumps(step.view(seq)) + b"\n" for seq, step in enumerate(trajectory, start=1))
+        await self._logs.put(key, body, LOG_TYPE)
+        return {"store": self._logs.name, "steps": key}
 
     async def _release(self, run_id: str, attempt: int, error: str) -> None:
         """After an error: queue the run again while it has attempts left, else fail it saying why."""
@@ -165,6 +181,6 @@ class Worker:
 
     async def _fail(self, run_id: str, attempt: int, error: str) -> None:
         result = {"status": queue.FAILED, "score": None, "passed": None, "tokens": 0, "cost": 0.0,
-                  "snapshot": None, "metadata": {"error": error}}  # fmt: skip
+                  "snapshot": None, "metadata": {"error": error}, "log": None}  # fmt: skip
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)
