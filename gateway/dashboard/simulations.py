@@ -16,12 +16,15 @@ from gateway.dashboard import api
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from libs.common.errors import ApiError
+from libs.contract.engines import ENGINES
 
 READ, WRITE = "simulations:read", "simulations:write"
 LIST_LIMIT = 100
 CRITERIA = ("must_include", "exact_match", "regex", "page_reached", "url_visited")
 TASK_FIELDS = ("name", "category", "goal", "appId", "referenceAnswer", "stepBudget")
 ENVIRONMENT_FIELDS = ("name", "taskId", "entryPoint", "seed", "maxPages", "temperature")
+# The agent choices: the deterministic reader, or an `llm` agent on an engine of the catalog.
+AGENTS = (("deterministic", "BM25 reader (no model)"), *((f"llm:{e.id}", f"AI engine: {e.name}") for e in ENGINES))
 
 
 def _criteria(text: str) -> list[dict[str, Any]]:
@@ -39,6 +42,13 @@ def _criteria(text: str) -> list[dict[str, Any]]:
     return criteria
 
 
+def pass_rate_by_day(analytics: dict[str, Any]) -> dict[str, Any]:
+    """The chart's data (templates/_chart.html): the share of completed runs that passed, in %, a day."""
+    days = analytics["days"]
+    shares = [round(100 * (day["passRate"]["value"] or 0), 1) for day in days]
+    return {"x": [f"{day['day']}T00:00:00Z" for day in days], "series": [{"label": "Passed (%)", "values": shares}]}
+
+
 def _number(text: str, kind: type[int] | type[float]) -> int | float | None:
     return kind(text) if text.strip() else None
 
@@ -54,8 +64,9 @@ async def _page(request: web.Request, form: dict[str, Any] | None = None, errors
     )
     context = {
         "membership": membership, "tasks": tasks["items"], "environments": environments["items"],
-        "analytics": analytics, "apps": apps, "can_write": await api.allows(request, WRITE),
-        "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA,
+        "analytics": analytics, "chart_data": pass_rate_by_day(analytics), "apps": apps,
+        "can_write": await api.allows(request, WRITE),
+        "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA, "agents": AGENTS,
     }  # fmt: skip
     return await render(request, "simulations.html", context, status=status)
 
@@ -102,6 +113,8 @@ async def environment_create(request: web.Request) -> web.Response:
     posted = {key: str(value) for key, value in (await request.post()).items()}
     try:
         config: dict[str, Any] = {"entryPoint": posted.get("entryPoint") or "llms_txt"}
+        agent, _, engine = (posted.get("agent") or "deterministic").partition(":")
+        config.update({"kind": agent, "engine": engine} if engine else {"kind": agent})
         for name, kind in (("seed", int), ("maxPages", int), ("temperature", float)):
             if (value := _number(posted.get(name, ""), kind)) is not None:
                 config[name] = value
