@@ -62,11 +62,12 @@ def agent(engine_id: str, engine: Engine) -> Callable[[Assignment, RunFetcher, R
             return reading.outcome(fetcher, reading.stopped)
         prompt = prompt_of(assignment.goal, reading.pages)
         reply = await engine.ask(prompt, web_search=False)
-        given = input_tokens = reply.input_tokens if reply.input_tokens is not None else count_tokens(prompt)
+        given = reply.input_tokens if reply.input_tokens is not None else count_tokens(prompt)
         made = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
+        # The run's tokens are the model's: what it was given (the pages read among them) and wrote.
         reading.budget.tokens = given + made
         cost = reply.cost_usd or 0.0
-        usage = {"engine": engine_id, "model": reply.model, "inputTokens": input_tokens, "outputTokens": made,
+        usage = {"engine": engine_id, "model": reply.model, "inputTokens": given, "outputTokens": made,
                  "costUsd": reply.cost_usd}  # fmt: skip
         short, path = parsed(reply.text, [read for read, _ in reading.pages])
         if reply.status != "completed" or not short or short.strip(" .").lower() == NOT_FOUND:
