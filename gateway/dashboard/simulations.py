@@ -8,6 +8,7 @@ needs simulations:read, the forms and "Run now" simulations:write (a role withou
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 from aiohttp import web
@@ -43,10 +44,17 @@ def _criteria(text: str) -> list[dict[str, Any]]:
 
 
 def pass_rate_by_day(analytics: dict[str, Any]) -> dict[str, Any]:
-    """The chart's data (templates/_chart.html): the share of completed runs that passed, in %, a day."""
-    days = analytics["days"]
-    shares = [round(100 * (day["passRate"]["value"] or 0), 1) for day in days]
-    return {"x": [f"{day['day']}T00:00:00Z" for day in days], "series": [{"label": "Passed (%)", "values": shares}]}
+    """The chart's data (templates/_chart.html): the share of completed runs that passed, in %, for
+    every UTC day of the analytics' range; a day without a completed run has no value (a gap, not 0%)."""
+    shares = {day["day"]: round(100 * (day["passRate"]["value"] or 0), 1) for day in analytics["days"]}
+    first = datetime.fromisoformat(analytics["from"]).date()
+    last = (datetime.fromisoformat(analytics["to"]) - timedelta(microseconds=1)).date()
+    days = [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
+    return {
+        "x": [f"{day}T00:00:00Z" for day in days],
+        "series": [{"label": "Passed (%)", "values": [shares.get(day) for day in days]}],
+        "yRange": [0, 100],
+    }
 
 
 def _number(text: str, kind: type[int] | type[float]) -> int | float | None:
