@@ -8,6 +8,7 @@ needs simulations:read, the forms and "Run now" simulations:write (a role withou
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 from aiohttp import web
@@ -16,11 +17,14 @@ from gateway.dashboard import api
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from libs.common.errors import ApiError
+from libs.contract.engines import ENGINES
 
 LIST_LIMIT = 100
 CRITERIA = ("must_include", "exact_match", "regex", "page_reached", "url_visited")
 TASK_FIELDS = ("name", "category", "goal", "appId", "referenceAnswer", "stepBudget")
 ENVIRONMENT_FIELDS = ("name", "taskId", "entryPoint", "seed", "maxPages", "temperature")
+# The agent choices: the deterministic reader, or an `llm` agent on an engine of the catalog.
+AGENTS = (("deterministic", "BM25 reader (no model)"), *((f"llm:{e.id}", f"AI engine: {e.name}") for e in ENGINES))
 
 
 def _criteria(text: str) -> list[dict[str, Any]]:
@@ -38,6 +42,20 @@ def _criteria(text: str) -> list[dict[str, Any]]:
     return criteria
 
 
+def pass_rate_by_day(analytics: dict[str, Any]) -> dict[str, Any]:
+    """The chart's data (templates/_chart.html): the share of completed runs that passed, in %, for
+    every UTC day of the analytics' range; a day without a completed run has no value (a gap, not 0%)."""
+    shares = {day["day"]: round(100 * (day["passRate"]["value"] or 0), 1) for day in analytics["days"]}
+    first = datetime.fromisoformat(analytics["from"]).date()
+    last = (datetime.fromisoformat(analytics["to"]) - timedelta(microseconds=1)).date()
+    days = [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
+    return {
+        "x": [f"{day}T00:00:00Z" for day in days],
+        "series": [{"label": "Passed (%)", "values": [shares.get(day) for day in days]}],
+        "yRange": [0, 100],
+    }
+
+
 def _number(text: str, kind: type[int] | type[float]) -> int | float | None:
     return kind(text) if text.strip() else None
 
@@ -53,8 +71,9 @@ async def _page(request: web.Request, form: dict[str, Any] | None = None, errors
     )
     context = {
         "membership": membership, "tasks": tasks["items"], "environments": environments["items"],
-        "analytics": analytics, "apps": apps, "can_write": await api.permits(request, "simulation_tasks_create"),
-        "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA,
+        "analytics": analytics, "chart_data": pass_rate_by_day(analytics), "apps": apps,
+        "can_write": await api.permits(request, "simulation_tasks_create"),
+        "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA, "agents": AGENTS,
     }  # fmt: skip
     return await render(request, "simulations.html", context, status=status)
 
@@ -101,6 +120,8 @@ async def environment_create(request: web.Request) -> web.Response:
     posted = {key: str(value) for key, value in (await request.post()).items()}
     try:
         config: dict[str, Any] = {"entryPoint": posted.get("entryPoint") or "llms_txt"}
+        agent, _, engine = (posted.get("agent") or "deterministic").partition(":")
+        config.update({"kind": agent, "engine": engine} if engine else {"kind": agent})
         for name, kind in (("seed", int), ("maxPages", int), ("temperature", float)):
             if (value := _number(posted.get(name, ""), kind)) is not None:
                 config[name] = value

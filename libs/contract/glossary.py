@@ -22,7 +22,7 @@ FIELDS: dict[str, str] = {
     "criteria": "The success criteria; each one's verdict, and why, is recorded with every run.",
     "referenceAnswer": "The answer a person would give, shown beside the agent's; null when none.",
     "stepBudget": "The most documents the agent may fetch for this task (the environment's `maxSteps` may be less).",
-    "rerunOnChange": "Run the task's environments again when the organization's published content changes.",
+    "rerunOnChange": "Run the task's environments again when a document its App publishes changes.",
     # Identity and ownership.
     "id": "The resource's id (a UUID).",
     "organizationId": "The id of the organization that owns it.",

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Mapping
 from aiohttp import web
 
 from libs.common.clients import GatewayClient, PersonasClient
+from libs.common.engines.catalog import engines
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, SETTINGS
@@ -17,7 +18,6 @@ from libs.common.tasks import periodic
 from libs.contract.parts import ANALYTICS
 from services.analytics.analyser import Analyser
 from services.analytics.brand_sets import BrandSets
-from services.analytics.engines.catalog import engines
 from services.analytics.routes import setup_routes
 from services.analytics.runner import Runner
 from services.analytics.scheduler import Scheduler
@@ -39,7 +39,7 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
     app[PERSONAS] = personas
     analyser = Analyser(app[DB_POOL], BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas))
     app[ANALYSER] = analyser
-    clients = engines(settings)
+    clients = engines(settings.engines, settings.engine_timeout_seconds, settings.engine_retries)
     runner = Runner(app[DB_POOL], clients, settings, analyser.wake)
     app[RUNNER] = runner
     scheduler = Scheduler(app[DB_POOL], personas, list(clients), runner.wake)

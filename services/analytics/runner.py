@@ -15,9 +15,9 @@ from datetime import timedelta
 from typing import Any
 
 from libs.common.db import Row, fetch_value, transaction
+from libs.common.engines.reply import Engine, Reply
 from libs.common.tasks import report_failure
 from services.analytics import run_queries
-from services.analytics.engines.reply import Engine, Reply
 from services.analytics.settings import AnalyticsSettings
 
 log = logging.getLogger(__name__)

@@ -43,6 +43,13 @@ async def analytics(
         " GROUP BY r.task_id, t.name, t.category, r.environment_id, e.name ORDER BY t.name, e.name, r.environment_id",
         {"org": organization_id, "start": start, "end": end, **filters},
     )
+    days = await fetch_all(
+        cur,
+        "SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS runs,"
+        " count(*) FILTER (WHERE r.passed) AS passed"
+        f" FROM runs r WHERE {' AND '.join(where)} GROUP BY 1 ORDER BY 1",
+        {"org": organization_id, "start": start, "end": end, **filters},
+    )
     groups = [
         {
             "task": {"id": row["task_id"], "name": row["task_name"], "category": row["category"]},
@@ -70,4 +77,6 @@ async def analytics(
             "runs": runs, "passRate": ratio(sum(row["passed"] for row in rows), runs), "passHatK": overall_k,
             "meanScore": {"value": score_sum / runs if runs else None, "sum": score_sum, "count": runs},
         },
+        "days": [{"day": day["day"], "runs": day["runs"], "passRate": ratio(day["passed"], day["runs"])}
+                 for day in days],
     }  # fmt: skip

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 
 from aiohttp import web
 
+from libs.common.clients import EdgeAppsClient
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
@@ -39,7 +40,9 @@ async def worker_ctx(app: web.Application) -> AsyncIterator[None]:
     """Take queued runs, take back lost ones, and queue the re-runs content changes call for."""
     settings: SimulationsSettings = app[SETTINGS]
     worker = Worker(app[DB_POOL], app[HTTP], settings)
-    changes = ContentChanges(app[REDIS], settings.events_stream, app[DB_POOL])
+    changes = ContentChanges(
+        app[REDIS], settings.events_stream, app[DB_POOL], EdgeAppsClient(app[HTTP], settings.apps_url)
+    )
     wake = app[WAKE]
 
     async def take() -> None:

@@ -8,8 +8,10 @@ from typing import Any
 from marshmallow import ValidationError
 
 from libs.common.db import fetch_one
+from libs.common.engines.access import EngineAccess
 from libs.common.errors import ValidationFailed
 from libs.common.schemas import flatten_messages
+from services.simulations.agent.kinds import AgentRefused, check
 from services.simulations.task_schemas import AgentConfig
 
 AGENT_CONFIG = AgentConfig()
@@ -39,3 +41,11 @@ async def assignment_for(cur: Any, organization_id: str, environment_id: str) ->
         "stepBudget": environment["step_budget"], "agentConfig": config,
     }  # fmt: skip
     return environment, assignment
+
+
+def require_runnable(config: dict[str, Any], accesses: tuple[EngineAccess, ...]) -> None:
+    """422 saying why when the agent of `config` (as the API shows it) cannot run with these keys."""
+    try:
+        check(config.get("kind", "deterministic"), config.get("engine"), accesses)
+    except AgentRefused as refused:
+        raise ValidationFailed(str(refused), {"agentConfig.engine": str(refused)}) from None

@@ -46,25 +46,22 @@ async def enqueue(
             "assignment": json_or_null(assignment),
         },
     )  # fmt: skip
-    # Where the run's step log is read: its own id, known once inserted.
-    await cur.execute(
-        "UPDATE runs SET log_s3_keys = jsonb_build_object('steps', '/api/v1/agent-simulation/runs/' || id || '/steps')"
-        " WHERE id = ANY(%s::uuid[])",
-        ([row["id"] for row in ids],),
-    )
     runs = [await get_run(cur, row["id"]) for row in ids]
     return [run for run in runs if run is not None]
 
 
-async def take(cur: Any, worker: str, organization_limit: int, lease_seconds: int) -> Row | None:
-    """Take the next queued run this worker may run (in a transaction); None when there is none."""
+async def take(cur: Any, worker: str, organization_limit: int, lease_seconds: int, engines: list[str]) -> Row | None:
+    """Take the next queued run this worker may run (in a transaction): an agent needing no engine,
+    or one of `engines` (those this worker holds a key for); None when there is none."""
     candidate = await fetch_one(
         cur,
         "SELECT r.id::text, r.organization_id::text FROM runs r"
-        " WHERE r.status = 'queued' AND r.deleted_at IS NULL AND ("
+        " WHERE r.status = 'queued' AND r.deleted_at IS NULL"
+        " AND (r.metadata #>> '{assignment,agentConfig,kind}' IS DISTINCT FROM 'llm'"
+        "   OR r.metadata #>> '{assignment,agentConfig,engine}' = ANY(%s)) AND ("
         "   SELECT count(*) FROM runs x WHERE x.organization_id = r.organization_id AND x.status = 'running') < %s"
         " ORDER BY r.created_at, r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED",
-        (organization_limit,),
+        (engines, organization_limit),
     )
     if candidate is None:
         return None
@@ -135,18 +132,26 @@ async def add_step(cur: Any, run_id: str, attempt: int, seq: int, step: Step) ->
 
 
 async def finish(cur: Any, run_id: str, worker: str, attempt: int, result: dict[str, Any]) -> bool:
-    """Record the run's end (`result`: status, score, passed, tokens, snapshot, metadata to merge);
+    """Record the run's end (`result`: status, score, passed, tokens, snapshot, metadata to merge, and
+    where its step log is kept, `log`, None without one);
     False when the run is no longer this worker's to finish."""
     finished = await fetch_value(
         cur,
         "UPDATE runs SET status = %(status)s, overall_score = %(score)s, passed = %(passed)s,"
-        " tokens_used = %(tokens)s, cost_usd = %(cost)s, sandbox_snapshot = %(snapshot)s,"
+        " tokens_used = %(tokens)s, cost_usd = %(cost)s, sandbox_snapshot = %(snapshot)s, log_s3_keys = %(log)s,"
         " completed_at = clock_timestamp(), updated_at = clock_timestamp(),"
         " duration = extract(epoch FROM clock_timestamp() - started_at),"
         " metadata = metadata || %(metadata)s::jsonb, worker = NULL, lease_until = NULL"
         " WHERE id = %(id)s AND status = 'running' AND worker = %(worker)s AND attempts = %(attempt)s"
         " RETURNING organization_id::text",
-        {**result, "metadata": json_or_null(result["metadata"]), "id": run_id, "worker": worker, "attempt": attempt},
+        {
+            **result,
+            "metadata": json_or_null(result["metadata"]),
+            "log": json_or_null(result.get("log")),
+            "id": run_id,
+            "worker": worker,
+            "attempt": attempt,
+        },
     )
     if finished is None:
         return False

@@ -12,11 +12,9 @@ from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.simulations import analytics, queries, queue, step_queries
-from services.simulations.agent.kinds import AgentRefused, agent_for
-from services.simulations.assignments import assignment_for
+from services.simulations.assignments import assignment_for, require_runnable
 from services.simulations.state import WAKE
 from services.simulations.task_schemas import AnalyticsQuery, RunsRequest, StepListQuery
-from services.simulations.worker import assignment_of
 
 RUNS_REQUEST = RunsRequest()
 STEP_LIST_QUERY = StepListQuery()
@@ -31,10 +29,7 @@ async def simulation_runs_create(request: web.Request) -> web.Response:
     organization_id = caller_of(request).org.id
     async with transaction(request.app[DB_POOL]) as cur:
         environment, assignment = await assignment_for(cur, organization_id, data["environment_id"])
-        try:
-            agent_for(assignment_of({"assignment": assignment, "seed": 0}).config, request.app[SETTINGS].engine_keys)
-        except AgentRefused as refused:
-            raise ValidationFailed(str(refused), {"agentConfig.kind": str(refused)}) from None
+        require_runnable(assignment["agentConfig"], request.app[SETTINGS].engines)
         runs = await queue.enqueue(cur, organization_id, environment, assignment, data["trials"], "api")
     request.app[WAKE].set()
     return json_response({"runs": runs}, status=202)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from libs.common.engines.access import EngineAccess, engine_accesses
 from libs.common.events import content_events_stream
+from libs.common.object_store import store_setting
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
 from libs.contract.parts import Part
-from services.simulations.agent.kinds import ENGINES, engine_key_setting
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,14 @@ class SimulationsSettings(ServiceSettings):
     max_attempts: int
     # How often an idle worker looks at the queue (a queued run also wakes the workers of its process).
     poll_seconds: float
-    # Keys of the AI engines an `llm` agent may use (`<ENGINE>_API_KEY`), by engine; absent when unset.
-    engine_keys: Mapping[str, str]
+    # How this deployment reaches each engine an `llm` agent may use (libs/common/engines/access.py),
+    # how long one call may take and how many times a failed one is tried again.
+    engines: tuple[EngineAccess, ...]
+    # Where each run's step log is kept: `postgres` (the part's `objects` table) or `file:<directory>`
+    # (libs/common/object_store.py).
+    log_store: str
+    engine_timeout_seconds: float
+    engine_retries: int
 
     @property
     def events_stream(self) -> str:
@@ -36,7 +43,6 @@ class SimulationsSettings(ServiceSettings):
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> SimulationsSettings:
         env = Env(environ)
-        keys = {engine: env.text(engine_key_setting(engine), "") for engine in ENGINES}
         worker = env.text("SIMULATION_WORKER", "on").lower()
         if worker not in ("on", "off"):
             raise SettingsError(f"environment variable SIMULATION_WORKER must be on or off, got {worker!r}")
@@ -49,5 +55,8 @@ class SimulationsSettings(ServiceSettings):
             lease_seconds=env.integer("SIMULATION_LEASE_SECONDS", 30, minimum=2),
             max_attempts=env.integer("SIMULATION_MAX_ATTEMPTS", 2, minimum=1),
             poll_seconds=env.integer("SIMULATION_POLL_MS", 500, minimum=10) / 1000,
-            engine_keys={engine: key for engine, key in keys.items() if key},
+            engines=engine_accesses(env),
+            log_store=store_setting("SIMULATION_LOG_STORE", env.text("SIMULATION_LOG_STORE", "postgres")),
+            engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
+            engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),
         )

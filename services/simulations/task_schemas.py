@@ -264,6 +264,12 @@ class AnalyticsOverall(ApiSchema):
     mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
 
 
+class AnalyticsDay(ApiSchema):
+    day = fields.String(required=True, metadata={**_described("The UTC day, `YYYY-MM-DD`."), "example": "2026-11-28"})
+    runs = fields.Integer(required=True, metadata=_described("Completed runs created that day."))
+    pass_rate = fields.Nested(Ratio, required=True, metadata=_described("Runs that passed, of the completed."))
+
+
 class Analytics(ApiSchema):
     start = fields.DateTime(data_key="from", required=True, metadata=_described("The range's start, included."))
     end = fields.DateTime(data_key="to", required=True, metadata=_described("The range's end, excluded."))
@@ -274,3 +280,5 @@ class Analytics(ApiSchema):
         metadata=_described("One row per task and environment with completed runs."),
     )
     overall = fields.Nested(AnalyticsOverall, required=True, metadata=_described("Every group together."))
+    days = fields.List(fields.Nested(AnalyticsDay), required=True, metadata=_described(
+        "Every group together by UTC day, the days with completed runs only, oldest first."))  # fmt: skip

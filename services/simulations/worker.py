@@ -17,8 +17,11 @@ import aiopg
 
 from libs.common.clients import AppsClient
 from libs.common.db import transaction
+from libs.common.encoding import dumps
+from libs.common.engines.catalog import engines
 from libs.common.http_client import InternalClient
 from libs.common.internal_token import Organization, service_caller
+from libs.common.object_store import object_store
 from services.simulations import queue
 from services.simulations.agent import readiness, scoring
 from services.simulations.agent.fetcher import AppsFetcher, RunFetcher
@@ -27,6 +30,9 @@ from services.simulations.agent.steps import AgentConfig, Assignment, Outcome, S
 from services.simulations.settings import SimulationsSettings
 
 log = logging.getLogger(__name__)
+
+# A step log is JSON Lines: one step a line, in order.
+LOG_TYPE = "application/jsonl"
 
 
 def assignment_of(metadata: dict[str, Any]) -> Assignment:
@@ -56,7 +62,7 @@ def result_of(assignment: Assignment, outcome: Outcome, checks: dict[str, bool])
     )
     verdicts, score, passed = scoring.score(assignment.criteria, judged)
     return {
-        "status": queue.COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": 0.0,
+        "status": queue.COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": outcome.cost,
         "snapshot": outcome.snapshot, "verdicts": verdicts,
         "metadata": {
             "answer": outcome.answer.short if outcome.answer else None,
@@ -74,15 +80,21 @@ class Worker:
         self._pool = pool
         self._settings = settings
         self._apps = AppsClient(http, settings.apps_url)
+        self._logs = object_store(settings.log_store, pool, settings.db_schema)
         self.name = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._running: set[asyncio.Task[None]] = set()
+        # One client per configured engine, for the runs of `llm` agents; a worker takes only the runs
+        # whose engine it holds a key for (queue.take).
+        self._engines = engines(settings.engines, settings.engine_timeout_seconds, settings.engine_retries)
 
     async def take_step(self) -> None:
         """Take queued runs while this worker has room (a periodic step)."""
         settings = self._settings
         while len(self._running) < settings.worker_concurrency:
             async with transaction(self._pool) as cur:
-                taken = await queue.take(cur, self.name, settings.organization_concurrency, settings.lease_seconds)
+                taken = await queue.take(
+                    cur, self.name, settings.organization_concurrency, settings.lease_seconds, list(self._engines)
+                )
             if taken is None:
                 return
             task = asyncio.create_task(self._execute(taken), name=f"simulation-run-{taken['id']}")
@@ -100,6 +112,8 @@ class Worker:
         for task in self._running:
             task.cancel()
         await asyncio.gather(*self._running, return_exceptions=True)
+        for client in self._engines.values():
+            await client.close()
 
     async def _execute(self, taken: dict[str, Any]) -> None:
         run_id, attempt = taken["id"], taken["attempts"]
@@ -123,17 +137,16 @@ class Worker:
 
     async def _perform(self, taken: dict[str, Any]) -> None:
         run_id, attempt, organization_id = taken["id"], taken["attempts"], taken["organization_id"]
-        seq = 0
+        trajectory: list[Step] = []
 
         async def record(step: Step) -> None:
-            nonlocal seq
-            seq += 1
+            trajectory.append(step)
             async with transaction(self._pool) as cur:
-                await queue.add_step(cur, run_id, attempt, seq, step)
+                await queue.add_step(cur, run_id, attempt, len(trajectory), step)
 
         try:
             assignment = assignment_of(taken["metadata"])
-            agent = agent_for(assignment.config, self._settings.engine_keys)
+            agent = agent_for(assignment.config, self._engines)
         except AgentRefused as refused:
             await self._fail(run_id, attempt, str(refused))
             return
@@ -144,8 +157,19 @@ class Worker:
         result = result_of(assignment, outcome, ready.checks)
         for verdict in result.pop("verdicts"):
             await record(Step("judge", verdict.type, None, None, 0, 0, verdict.holds, verdict.view()))
+        result["log"] = await self._keep_log(organization_id, run_id, attempt, trajectory)
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)
+
+    async def _keep_log(
+        self, organization_id: str, run_id: str, attempt: int, trajectory: list[Step]
+    ) -> dict[str, str]:
+        """Write the attempt's step log, one JSON step a line, to the object store; what `logS3Keys`
+        says of it. One key per attempt: an attempt that lost its run never overwrites another's log."""
+        key = f"simulations/{organization_id}/runs/{run_id}/{attempt}/steps.jsonl"
+        body = b"".join(dumps(step.view(seq)) + b"\n" for seq, step in enumerate(trajectory, start=1))
+        await self._logs.put(key, body, LOG_TYPE)
+        return {"store": self._logs.name, "steps": key}
 
     async def _release(self, run_id: str, attempt: int, error: str) -> None:
         """After an error: queue the run again while it has attempts left, else fail it saying why."""
@@ -157,6 +181,6 @@ class Worker:
 
     async def _fail(self, run_id: str, attempt: int, error: str) -> None:
         result = {"status": queue.FAILED, "score": None, "passed": None, "tokens": 0, "cost": 0.0,
-                  "snapshot": None, "metadata": {"error": error}}  # fmt: skip
+                  "snapshot": None, "metadata": {"error": error}, "log": None}  # fmt: skip
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)

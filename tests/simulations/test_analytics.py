@@ -46,12 +46,16 @@ async def test_analytics_count_completed_runs_per_task_and_environment(gateway, 
     assert groups[settled["id"]]["passRate"] == {"value": 1.0, "count": 1, "total": 1}
     assert data["overall"]["runs"] == 5 and data["overall"]["passRate"]["count"] == passed + 1
     assert data["overall"]["passHatK"][0]["count"] == 2
+    today = ended[runs[0]["id"]]["createdAt"][:10]
+    assert data["days"] == [{"day": today, "runs": 5, "passRate": {"value": (passed + 1) / 5, "count": passed + 1,
+                                                                   "total": 5}}]  # fmt: skip
 
 
 async def test_an_empty_or_inverted_range(gateway, tenant):
     _, _, headers = tenant
     status, body = await call(gateway, "GET", f"{s.BASE}/analytics", headers)
     assert status == 200 and body["data"]["groups"] == [] and body["data"]["overall"]["passRate"]["value"] is None
+    assert body["data"]["days"] == []
     params = {"from": "2026-11-02T00:00:00Z", "to": "2026-11-01T00:00:00Z"}
     status, body = await call(gateway, "GET", f"{s.BASE}/analytics", headers, params=params)
     assert (status, body["code"]) == (422, "VALIDATION_FAILED")

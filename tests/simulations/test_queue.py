@@ -44,7 +44,7 @@ async def take_all(pool: Any, worker: str, organization_id: str, limit: int, lea
     taken = []
     while True:
         async with transaction(pool) as cur:
-            row = await queue.take(cur, worker, limit, lease)
+            row = await queue.take(cur, worker, limit, lease, [])
             if row is None:
                 return taken
             if row["organization_id"] != organization_id:  # another test's leftover: not ours to judge

@@ -68,17 +68,6 @@ async def test_an_environment_shows_its_agent_with_every_default(gateway, tenant
     assert status == 200 and listed["data"]["items"] == [environment]
 
 
-async def test_an_llm_agent_without_an_engine_key_is_refused_and_nothing_is_queued(gateway, tenant):
-    _, _, headers = tenant
-    task = await s.task(gateway, headers, str(uuid.uuid4()))
-    environment = await s.environment(gateway, headers, task["id"], kind="llm", engine="openai")
-    status, answer = await call(gateway, "POST", f"{BASE}/runs", headers, json={"environmentId": environment["id"]})
-    assert (status, answer["code"]) == (422, "VALIDATION_FAILED")
-    assert "OPENAI_API_KEY" in answer["message"]
-    status, runs = await call(gateway, "GET", f"{BASE}/runs", headers, params={"environmentId": environment["id"]})
-    assert runs["data"] == {"runs": [], "total": 0}
-
-
 async def test_another_organizations_tasks_environments_and_runs_are_out_of_reach(
     gateway, tenant, identity: IdentityFactory
 ):

@@ -3,11 +3,15 @@ over the App's published pages, judged, and their steps shown."""
 
 from __future__ import annotations
 
+from libs.common.db import create_pool
+from libs.common.encoding import loads
+from libs.common.object_store import PostgresObjectStore
+from libs.contract.parts import SIMULATIONS
 from tests.factories import ContentFactory
 from tests.simulations import site as s
 
 
-async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(gateway, tenant, content: ContentFactory):
+async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(gateway, tenant, content: ContentFactory, database):
     org, product, headers = tenant
     app, _ = await s.product_site(gateway, headers, content, org, product)
     task = await s.task(gateway, headers, app.app["id"], criteria=[
@@ -29,7 +33,8 @@ async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(gateway, ten
     assert run["tokensUsed"] > 0 and run["costUsd"] == 0
     assert run["sandboxSnapshot"].startswith("b2-")
     assert run["startedAt"] is not None and run["completedAt"] >= run["startedAt"] and run["duration"] >= 0
-    assert run["logS3Keys"] == {"steps": f"/api/v1/agent-simulation/runs/{run['id']}/steps"}
+    key = f"simulations/{org.id}/runs/{run['id']}/1/steps.jsonl"
+    assert run["logS3Keys"] == {"store": "postgres:simulations.objects", "steps": key}
     assert [verdict["holds"] for verdict in run["metadata"]["criteria"]] == [True, True, True, True]
 
     trajectory = await s.steps(gateway, headers, run["id"])
@@ -46,6 +51,14 @@ async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(gateway, ten
     assert read["url"] == f"https://{app.domain}/pricing" and read["status"] == 200
     assert read["bytes"] == len(s.PRICING.encode()) and read["tokens"] > 20
     assert [step["seq"] for step in trajectory] == list(range(1, len(trajectory) + 1))
+
+    # The step log is kept where logS3Keys says, and reads back as the steps the API shows.
+    async with create_pool(database.dsn(SIMULATIONS), SIMULATIONS.schema, 1, 1) as pool:
+        kept = await PostgresObjectStore(pool, SIMULATIONS.schema).get(key)
+    assert kept is not None
+    assert [loads(line) for line in kept.splitlines()] == [
+        {name: value for name, value in step.items() if name != "createdAt"} for step in trajectory
+    ]
 
 
 def _trajectory(steps: list[dict]) -> list[tuple]:

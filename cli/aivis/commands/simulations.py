@@ -15,14 +15,17 @@ from aivis.output import json_option, plural, print_json, short_id, when
 from aivis.resolve import app, resolver, run
 
 BASE = "/api/v1/agent-simulation"
-TASKS = Endpoint("GET", f"{BASE}/tasks")
-TASK_CREATE = Endpoint("POST", f"{BASE}/tasks")
-TASK = Endpoint("GET", f"{BASE}/tasks/{{taskId}}")
-TASK_UPDATE = Endpoint("PATCH", f"{BASE}/tasks/{{taskId}}")
-TASK_DELETE = Endpoint("DELETE", f"{BASE}/tasks/{{taskId}}")
-ENVIRONMENTS = Endpoint("GET", f"{BASE}/environments")
-ENVIRONMENT_CREATE = Endpoint("POST", f"{BASE}/environments")
-ENVIRONMENT = Endpoint("GET", f"{BASE}/environments/{{environmentId}}")
+
+
+def _collection(path: str, key: str) -> tuple[Endpoint, Endpoint, Endpoint]:
+    """A collection's list, create and get."""
+    return Endpoint("GET", path), Endpoint("POST", path), Endpoint("GET", f"{path}/{{{key}}}")
+
+
+TASKS, TASK_CREATE, TASK = _collection(f"{BASE}/tasks", "taskId")
+TASK_UPDATE = Endpoint("PATCH", TASK.path)
+TASK_DELETE = Endpoint("DELETE", TASK.path)
+ENVIRONMENTS, ENVIRONMENT_CREATE, ENVIRONMENT = _collection(f"{BASE}/environments", "environmentId")
 RUNS_CREATE = Endpoint("POST", f"{BASE}/runs")
 RUN = Endpoint("GET", f"{BASE}/runs/{{runId}}")
 CANCEL = Endpoint("POST", f"{BASE}/runs/{{runId}}/cancel")
@@ -152,7 +155,7 @@ def environments_list(context: Context, task_id: str | None, limit: int | None, 
 @click.option("--task", "task_id", required=True)
 @click.option("--name", required=True)
 @click.option("--kind", type=click.Choice(["deterministic", "llm"]))
-@click.option("--engine", help="The AI engine of an llm agent.")
+@click.option("--engine", help="The AI engine of an llm agent: openai-search, perplexity-sonar or anthropic-web.")
 @click.option("--entry-point", type=click.Choice(["llms_txt", "sitemap"]))
 @click.option("--seed", type=int)
 @click.option("--temperature", type=float)

@@ -1,5 +1,5 @@
 // The chart component: every <figure data-chart> holding a <script type="application/json"> of
-// {x: [ISO times], series: [{label, values}]} is drawn with uPlot, one line a series. The page
+// {x: [ISO times], series: [{label, values}], yRange?} is drawn with uPlot, one line a series. The page
 // keeps the same numbers in a table, so it reads without JavaScript.
 (function () {
   "use strict";
@@ -22,7 +22,8 @@
       width: Math.max(target.clientWidth, 280),
       height: 260,
       series: series,
-      scales: { x: { time: true } },
+      // `yRange` [min, max], optional: a fixed value axis (a share in %), else fitted to the values.
+      scales: data.yRange ? { x: { time: true }, y: { range: data.yRange } } : { x: { time: true } },
       axes: [{}, { size: 50 }],
       legend: { live: true }
     };

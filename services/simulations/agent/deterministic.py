@@ -82,22 +82,44 @@ def _reading_order(goal: str, links: list[documents.Link], seed: int, temperatur
     return order
 
 
-async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness, record: Record) -> Outcome:
+@dataclass
+class Reading:
+    """What the agent read: every passage as (page rank, place in its page, page path, passage),
+    the passages' scores against the goal, each page read as (path, markdown), and why it stopped.
+    `ended`: it stopped before reading (robots refuse it, or no entry document), nothing to answer."""
+
+    budget: Budget
+    visited: list[str]
+    read: list[tuple[int, int, str, documents.Passage]]
+    scores: list[float]
+    pages: list[tuple[str, str]]
+    stopped: str
+    ended: bool = False
+
+    def outcome(
+        self, fetcher: RunFetcher, stopped: str, found: answers.Answer | None = None, path: str | None = None,
+        cost: float = 0.0,
+    ) -> Outcome:  # fmt: skip
+        return Outcome(found, path, tuple(self.visited), self.budget.tokens, self.budget.bytes, fetcher.snapshot(),
+                       stopped, cost)  # fmt: skip
+
+
+async def explore(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness, record: Record) -> Reading:
+    """From the entry document, rank the linked pages and read the best within the budgets, until a
+    page's best passage holds what the goal asks for."""
     config = assignment.config
-    budget = Budget(0, 0, count_tokens(assignment.goal))
-    visited: list[str] = []
+    reading = Reading(Budget(0, 0, count_tokens(assignment.goal)), [], [], [], [], "no_answer")
+    budget, visited, read = reading.budget, reading.visited, reading.read
     allowed = readiness.robots
 
     def refused(path: str) -> bool:
         return allowed is not None and not documents.robots_allow(allowed, config.user_agent, [path])[path]
 
-    def outcome(stopped: str, found: answers.Answer | None = None, path: str | None = None) -> Outcome:
-        return Outcome(found, path, tuple(visited), budget.tokens, budget.bytes, fetcher.snapshot(), stopped)
-
     entry_path = "/sitemap.xml" if config.entry_point == "sitemap" else "/llms.txt"
     if refused(entry_path):
         await record(Step("stop", "robots", entry_path, ok=False, detail={"why": f"robots.txt refuses {entry_path}"}))
-        return outcome("robots")
+        reading.stopped, reading.ended = "robots", True
+        return reading
     entry = await fetcher.get(entry_path)
     visited.append(entry_path)
     budget.steps += 1
@@ -109,7 +131,8 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
     await record(Step("fetch", config.entry_point, entry_path, entry.status, len(entry.body), entry_tokens,
                       entry.ok and bool(links), detail, entry.elapsed_ms))  # fmt: skip
     if not links:
-        return outcome("no_entry")
+        reading.stopped, reading.ended = "no_entry", True
+        return reading
 
     order = _reading_order(assignment.goal, links, assignment.seed, config.temperature)
     await record(Step("rank", "bm25", ok=True, detail={
@@ -117,14 +140,10 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
         "top": [{"url": c.link.url, "title": c.link.title, "score": round(c.score, 4)} for c in order[:RANKED_SHOWN]],
     }))  # fmt: skip
 
-    # Every passage read, as (page rank, place in its page, page path, passage), ranked together.
-    read: list[tuple[int, int, str, documents.Passage]] = []
-    scores: list[float] = []
-    stopped = "no_answer"
     for rank, candidate in enumerate(order[: config.max_pages]):
         exhausted = budget.exhausted(assignment)
         if exhausted:
-            stopped = exhausted
+            reading.stopped = exhausted
             await record(Step("stop", exhausted, ok=False, detail={
                 "why": f"the {exhausted.removeprefix('budget_')} budget is spent",
                 "steps": budget.steps, "bytes": budget.bytes, "tokens": budget.tokens,
@@ -142,9 +161,11 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
         tokens = count_tokens(page.text) if page.ok else 0
         budget.tokens += tokens
         page_passages = documents.passages(page.text) if page.ok else []
+        if page.ok:
+            reading.pages.append((path, page.text))
         first = len(read)
         read += [(rank, position, path, passage) for position, passage in enumerate(page_passages)]
-        scores = bm25_scores(assignment.goal, [passage.searchable for *_, passage in read])
+        reading.scores = scores = bm25_scores(assignment.goal, [passage.searchable for *_, passage in read])
         best = max(range(first, len(read)), key=lambda index: (scores[index], -index)) if page_passages else None
         await record(Step("read", candidate.link.title, candidate.link.url, page.status, len(page.body), tokens,
                           page.ok, {
@@ -154,19 +175,26 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
                           }, page.elapsed_ms))  # fmt: skip
         # Enough read once this page's best passage holds what the goal asks for.
         if best is not None and scores[best] > 0 and answers.holds_fact(assignment.goal, read[best][3].text):
-            stopped = "answered"
+            reading.stopped = "answered"
             break
+    return reading
 
+
+async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness, record: Record) -> Outcome:
+    reading = await explore(assignment, fetcher, readiness, record)
+    read, scores, budget = reading.read, reading.scores, reading.budget
+    if reading.ended:
+        return reading.outcome(fetcher, reading.stopped)
     if not read:
         await record(Step("answer", "none", ok=False, detail={"why": "no passage was read"}))
-        return outcome(stopped)
+        return reading.outcome(fetcher, reading.stopped)
     # Best by score over every passage read; among equals, the better-ranked page, then the earlier passage.
     best = max(range(len(read)), key=lambda index: (scores[index], -read[index][0], -read[index][1]))
     score, (_, _, path, passage) = scores[best], read[best]
     if score <= 0:
         await record(Step("answer", "none", ok=False,
                           detail={"why": "no passage of the pages read shares a word with the goal"}))  # fmt: skip
-        return outcome(stopped)
+        return reading.outcome(fetcher, reading.stopped)
     given = answers.answer(assignment.goal, passage.text)
     answer_tokens = count_tokens(given.short)
     budget.tokens += answer_tokens
@@ -174,4 +202,4 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
         "answer": given.short, "passage": given.passage[:1000], "heading": passage.heading,
         "facts": given.facts, "score": round(score, 4),
     }))  # fmt: skip
-    return outcome("answered", given, path)
+    return reading.outcome(fetcher, "answered", given, path)

@@ -24,6 +24,14 @@ class Step:
     detail: dict[str, Any] = field(default_factory=dict)
     elapsed_ms: float = 0.0
 
+    def view(self, seq: int) -> dict[str, Any]:
+        """The step as its run's step log keeps it: the API's step (`GET .../steps`) without `createdAt`."""
+        return {
+            "seq": seq, "kind": self.kind, "name": self.name, "url": self.url, "status": self.status,
+            "bytes": self.bytes, "tokens": self.tokens, "ok": self.ok, "detail": self.detail,
+            "elapsedMs": self.elapsed_ms,
+        }  # fmt: skip
+
 
 Record = Callable[[Step], Awaitable[None]]
 
@@ -71,3 +79,5 @@ class Outcome:
     # Why the agent stopped: `answered`, `no_answer`, `budget_steps`, `budget_bytes`, `budget_tokens`,
     # `no_entry` (its entry document could not be read), `robots` (the App's robots rules refuse it).
     stopped: str
+    # US dollars the engine of an `llm` agent reported, or priced from its tokens (0 without a model).
+    cost: float = 0.0

@@ -22,7 +22,10 @@ class Reply:
 
 
 class Engine(Protocol):
-    async def ask(self, prompt: str) -> Reply: ...
+    """An engine's client. `web_search=False` asks it to answer from the prompt alone (an agent
+    that gives it the pages it read); otherwise it searches the web as its product does."""
+
+    async def ask(self, prompt: str, web_search: bool = True) -> Reply: ...
 
     async def close(self) -> None: ...
 

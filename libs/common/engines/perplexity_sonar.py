@@ -8,8 +8,8 @@ from typing import Any
 
 from perplexity import AsyncPerplexity
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
-from services.analytics.settings import EngineAccess
+from libs.common.engines.access import EngineAccess
+from libs.common.engines.reply import Reply, cost, page, status_of
 
 
 class PerplexitySonar:
@@ -19,9 +19,11 @@ class PerplexitySonar:
             api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
         )
 
-    async def ask(self, prompt: str) -> Reply:
+    async def ask(self, prompt: str, web_search: bool = True) -> Reply:
+        # Sonar searches unless told not to; analytics' calls send what they always sent.
+        search: dict[str, Any] = {} if web_search else {"disable_search": True}
         completion = await self._client.chat.completions.create(
-            model=self._access.model, messages=[{"role": "user", "content": prompt}]
+            model=self._access.model, messages=[{"role": "user", "content": prompt}], **search
         )
         return reply_of(completion.model_dump(), self._access)
 

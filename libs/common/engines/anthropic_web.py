@@ -8,8 +8,8 @@ from typing import Any
 
 from anthropic import AsyncAnthropic
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
-from services.analytics.settings import EngineAccess
+from libs.common.engines.access import EngineAccess
+from libs.common.engines.reply import Reply, cost, page, status_of
 
 MAX_TOKENS = 2048
 SEARCHES = 5
@@ -22,12 +22,14 @@ class AnthropicWeb:
             api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
         )
 
-    async def ask(self, prompt: str) -> Reply:
+    async def ask(self, prompt: str, web_search: bool = True) -> Reply:
+        search: dict[str, Any] = (
+            {"tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": SEARCHES}]}
+            if web_search
+            else {}
+        )
         message = await self._client.messages.create(
-            model=self._access.model,
-            max_tokens=MAX_TOKENS,
-            messages=[{"role": "user", "content": prompt}],
-            tools=[{"type": "web_search_20250305", "name": "web_search", "max_uses": SEARCHES}],
+            model=self._access.model, max_tokens=MAX_TOKENS, messages=[{"role": "user", "content": prompt}], **search
         )
         return reply_of(message.model_dump(), self._access)
 

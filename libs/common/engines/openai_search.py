@@ -7,8 +7,8 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
-from services.analytics.settings import EngineAccess
+from libs.common.engines.access import EngineAccess
+from libs.common.engines.reply import Reply, cost, page, status_of
 
 
 class OpenAISearch:
@@ -18,13 +18,11 @@ class OpenAISearch:
             api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
         )
 
-    async def ask(self, prompt: str) -> Reply:
-        response = await self._client.responses.create(
-            model=self._access.model,
-            input=prompt,
-            tools=[{"type": "web_search"}],
-            include=["web_search_call.action.sources"],
+    async def ask(self, prompt: str, web_search: bool = True) -> Reply:
+        search: dict[str, Any] = (
+            {"tools": [{"type": "web_search"}], "include": ["web_search_call.action.sources"]} if web_search else {}
         )
+        response = await self._client.responses.create(model=self._access.model, input=prompt, **search)
         return reply_of(response.model_dump(), self._access)
 
     async def close(self) -> None:
