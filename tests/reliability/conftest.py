@@ -64,7 +64,8 @@ class PrivateStack:
 
 @pytest.fixture(scope="module")
 def private_stack(base_environ: dict[str, str], request: pytest.FixtureRequest) -> Iterator[PrivateStack]:
-    """The parts are the test module's `PARTS` when it has them (more workers of one, say)."""
+    """The parts are the test module's `PARTS` when it has them (more workers of one, say), with
+    its `ENVIRON` over the stack's settings."""
     parts = getattr(request.module, "PARTS", PARTS)
     directory = DATA / f"faults-{uuid.uuid4().hex[:8]}"
     postgres_port, redis_port = free_port(), free_port()
@@ -82,6 +83,8 @@ def private_stack(base_environ: dict[str, str], request: pytest.FixtureRequest) 
             "DB_POOL_MAX": "4",
             # The session's stack leaves indexing to tests/search; this one is whole, as `make run` starts it.
             "SEARCH_INDEXING": "on",
+            # A test module's own settings (`ENVIRON`), a shorter lease say.
+            **getattr(request.module, "ENVIRON", {}),
         }
         environ.update(
             {
