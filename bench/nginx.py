@@ -49,17 +49,18 @@ http {{
 """
 
 
-def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until the child `process` listens on `port`; its exit (with its `log`) or a timeout ends the run."""
     deadline = time.monotonic() + READY_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"nginx exited: {log.read_text() if log.exists() else process.returncode}")
+            raise SystemExit(f"{process.args[0]} exited: {log.read_text() if log.is_file() else process.returncode}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return
         except OSError:
             time.sleep(0.05)
-    raise SystemExit(f"nginx did not listen on {port} within {READY_TIMEOUT_SECONDS:g}s")
+    raise SystemExit(f"{process.args[0]} did not listen on {port} within {READY_TIMEOUT_SECONDS:g}s")
 
 
 @contextmanager
@@ -76,7 +77,7 @@ def nginx_proxy(upstream: str) -> Iterator[str]:
             [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
         )
         try:
-            _wait_listening(port, process, log)
+            wait_listening(port, process, log)
             yield f"http://127.0.0.1:{port}"
         finally:
             process.terminate()
@@ -119,7 +120,7 @@ def nginx_static(root: Path, workers: int = 1) -> Iterator[str]:
             [binary, "-c", str(config), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
         )
         try:
-            _wait_listening(port, process, log)
+            wait_listening(port, process, log)
             yield f"http://127.0.0.1:{port}"
         finally:
             process.terminate()
