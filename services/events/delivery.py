@@ -5,8 +5,8 @@ UPDATE SKIP LOCKED`) by moving their `next_attempt_at` a lease ahead (`WEBHOOK_L
 60), so no other worker takes them while they are in flight and a worker that dies mid-send
 leaves them due again when the lease ends (at least once). A claim takes up to twice what may be
 sent at once, so each endpoint has a short queue ready when a send finishes and one claim serves
-many sends; the claim loop is woken when half an endpoint's queue went out, and when new events
-were stored. Each delivery is sent by a task of its own, up to `WEBHOOK_CONCURRENCY` at once and
+several sends; the claim loop is woken when a quarter of an endpoint's queue went out, and when
+new events were stored. Each delivery is sent by a task of its own, up to `WEBHOOK_CONCURRENCY` at once and
 up to `WEBHOOK_CONCURRENCY_PER_ENDPOINT` (8) to one endpoint: a slow or dead endpoint holds at
 most its own share of the slots, each for at most the 10 s timeout, never the others'. The
 connections to an endpoint are kept alive between sends (aiohttp's pool). Attempts are recorded
@@ -179,9 +179,9 @@ class Deliverer:
         if self._sending[endpoint] <= 0:
             del self._sending[endpoint]
         self._start_sends()
-        # Claim more once half of what was claimed ahead for the endpoint went out: claims serve
-        # several sends each, and the queue never runs dry while one is under way.
-        if self._held(endpoint) <= self._ahead // 2:
+        # Claim more once a quarter of what was claimed ahead for the endpoint went out: a claim
+        # serves several sends, and the queue does not run dry while one is under way.
+        if self._held(endpoint) <= self._ahead - self._ahead // 4:
             self._wanted.set()
 
     async def send(self, row: Row) -> None:
