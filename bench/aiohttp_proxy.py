@@ -24,6 +24,8 @@ from bench.common import free_port, say
 from bench.nginx import wait_listening
 from libs.contract.parts import GATEWAY, ROOT
 
+# gunicorn and its workers' imports take their time on a loaded machine.
+READY_SECONDS = 120.0
 SESSION = web.AppKey("session", aiohttp.ClientSession)
 # Hop-by-hop headers, and those the client library sets itself.
 NOT_FORWARDED = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length"})
@@ -63,7 +65,7 @@ def aiohttp_proxy(upstream: str) -> Iterator[str]:
     environ = {**os.environ, "UPSTREAM": f"http://{upstream}"}
     process = subprocess.Popen(command, env=environ, stderr=subprocess.DEVNULL)
     try:
-        wait_listening(port, process, Path(os.devnull))
+        wait_listening(port, process, Path(os.devnull), READY_SECONDS)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

@@ -49,9 +49,11 @@ http {{
 """
 
 
-def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_listening(
+    port: int, process: subprocess.Popen[bytes], log: Path, seconds: float = READY_TIMEOUT_SECONDS
+) -> None:
     """Until the child `process` listens on `port`; its exit (with its `log`) or a timeout ends the run."""
-    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"{process.args[0]} exited: {log.read_text() if log.is_file() else process.returncode}")
@@ -60,7 +62,7 @@ def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> No
             return
         except OSError:
             time.sleep(0.05)
-    raise SystemExit(f"{process.args[0]} did not listen on {port} within {READY_TIMEOUT_SECONDS:g}s")
+    raise SystemExit(f"{process.args[0]} did not listen on {port} within {seconds:g}s")
 
 
 @contextmanager
