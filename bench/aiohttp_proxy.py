@@ -61,7 +61,7 @@ def aiohttp_proxy(upstream: str) -> Iterator[str]:
     say(f"bare aiohttp proxy: {GATEWAY.workers} workers on port {port}, proxying to {upstream}")
     command = [sys.executable, "-m", "gunicorn", "bench.aiohttp_proxy:app_factory", "--bind", f"127.0.0.1:{port}"]
     command += ["--worker-class", "aiohttp.GunicornUVLoopWebWorker", "--workers", str(GATEWAY.workers)]
-    command += ["--chdir", str(ROOT), "--log-level", "warning"]
+    command += ["--chdir", str(ROOT), "--log-level", "warning", "--graceful-timeout", "5"]
     environ = {**os.environ, "UPSTREAM": f"http://{upstream}"}
     process = subprocess.Popen(command, env=environ, stderr=subprocess.DEVNULL)
     try:
@@ -69,4 +69,8 @@ def aiohttp_proxy(upstream: str) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
