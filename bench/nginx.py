@@ -49,17 +49,20 @@ http {{
 """
 
 
-def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+def wait_listening(
+    port: int, process: subprocess.Popen[bytes], log: Path, seconds: float = READY_TIMEOUT_SECONDS
+) -> None:
+    """Until the child `process` listens on `port`; its exit (with its `log`) or a timeout ends the run."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"nginx exited: {log.read_text() if log.exists() else process.returncode}")
+            raise SystemExit(f"{process.args[0]} exited: {log.read_text() if log.is_file() else process.returncode}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return
         except OSError:
             time.sleep(0.05)
-    raise SystemExit(f"nginx did not listen on {port} within {READY_TIMEOUT_SECONDS:g}s")
+    raise SystemExit(f"{process.args[0]} did not listen on {port} within {seconds:g}s")
 
 
 @contextmanager
@@ -76,7 +79,7 @@ def _nginx(config: str, what: str) -> Iterator[str]:
             [binary, "-c", str(path), "-p", directory, "-e", str(log)], stderr=subprocess.DEVNULL
         )
         try:
-            _wait_listening(port, process, log)
+            wait_listening(port, process, log)
             yield f"http://127.0.0.1:{port}"
         finally:
             process.terminate()

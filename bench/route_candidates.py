@@ -5,7 +5,9 @@ role, as the content service stores pages (canonical paths, unique in their prod
 counts kept by its triggers), then vacuumed once: the large product holds 100,000 documents
 (about 70% published), the small one 10,000, all published. Two apps: one serving both products
 without routes, and one serving the large product that routes 10,000 of its published documents
-(made through the routes batch API, 100 a request).
+(made through the routes batch API, 100 a request), the routes then analysed as autovacuum does
+within a minute of such a load on a machine with time for it: without statistics PostgreSQL
+reads every route of the app for each page's route lookup (both plans are printed).
 
 Measured, through the gateway with an API key, one request at a time, the load average beside
 each result:
@@ -40,6 +42,7 @@ from libs.common.cursors import encode_cursor
 from libs.common.db import create_pool, session_options, transaction
 from libs.contract.parts import APPS, CONTENT, GATEWAY
 from services.apps.queries import apps as app_queries
+from services.apps.queries.app_routes import ROUTES_MATCHING
 
 DOCUMENTS = 100_000
 SMALL_DOCUMENTS = 10_000
@@ -110,6 +113,36 @@ def explain_first_page(stack: BenchStack, ids: dict[str, str]) -> str:
     return "; ".join(line for line in plan if line.startswith(("->", "Limit", "Index", "Buffers", "Execution")))
 
 
+def explain_route_lookup(stack: BenchStack, ids: dict[str, str]) -> str:
+    """How PostgreSQL finds the routed app's routes at the first read's paths and to its documents
+    (the apps service's lookup for a page when the app has more routes than the page documents)."""
+    content = psycopg2.connect(stack.part_dsn(CONTENT), options=session_options(CONTENT.schema))
+    with content, content.cursor() as cur:
+        cur.execute(
+            "SELECT json_agg(file_path)::text, json_agg(id)::text FROM (SELECT file_path, id FROM documents"
+            " WHERE product_id = %s AND status = 'published' AND deleted_at IS NULL ORDER BY file_path, id LIMIT 101)"
+            " AS page",
+            (ids["large"],),
+        )
+        paths, targets = cur.fetchone()
+    content.close()
+    conn = psycopg2.connect(stack.part_dsn(APPS), options=session_options(APPS.schema))
+    with conn, conn.cursor() as cur:
+        params = {"app_id": ids["routed"], "keys": paths, "targets": targets}
+        cur.execute(f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) {ROUTES_MATCHING}", params)
+        plan = [row[0].strip() for row in cur.fetchall()]
+    conn.close()
+    return "; ".join(line for line in plan if "Index" in line or line.startswith(("Buffers", "Execution")))
+
+
+def analyse_routes(stack: BenchStack) -> None:
+    conn = psycopg2.connect(stack.part_dsn(APPS), options=session_options(APPS.schema))
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute("ANALYZE routes")
+    conn.close()
+
+
 async def read_whole(url: str, key: str, keep: bool) -> tuple[float, float, int, bytes]:
     """(seconds to the first byte, to the last, bytes, the body when `keep`, else its last 100 bytes)."""
     pieces: list[bytes] = []
@@ -166,6 +199,9 @@ def main() -> None:
         say(f"routing {ROUTED:,} of the {len(published):,} published documents in a second app")
         asyncio.run(route_documents(stack, ids, [(target_id,) for _, target_id in chosen]))
         say(f"content's first read: {explain_first_page(stack, ids)}")
+        say(f"the routed app's route lookup, routes without statistics: {explain_route_lookup(stack, ids)}")
+        analyse_routes(stack)
+        say(f"the same once analysed: {explain_route_lookup(stack, ids)}")
         gateway, key = stack.url("gateway"), ids["key"]
 
         def url(app: str, product: str, **params: str) -> str:

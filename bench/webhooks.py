@@ -5,7 +5,9 @@ queries (a trigger queues each in the personas outbox); the personas relay publi
 events service stores them, queues a delivery per endpoint and sends them signed. Latency is
 from the event's `occurredAt` (its insert, just before the commit) to its receipt, per
 delivery. Round two adds a fourth endpoint that never answers (each of its deliveries waits out
-the 10 s timeout): the three others should not notice.
+the 10 s timeout): the three others should not notice. Round three commits the 1,000 events in one
+transaction, so the events worker has all 3,000 deliveries at once: its capacity, deliveries a
+second from that commit to the last receipt.
 
     python -m deploy.stack exec -- python -m bench.webhooks
 """
@@ -80,7 +82,9 @@ class Round:
     commits_per_second: float
 
 
-async def run_round(stack: BenchStack, key: str, organization: str, product: str, tag: str, hanging: bool) -> Round:
+async def run_round(
+    stack: BenchStack, key: str, organization: str, product: str, tag: str, hanging: bool, at_once: bool = False
+) -> Round:
     fast = [Receiver() for _ in range(FAST_ENDPOINTS)]
     slow = Receiver(hang=True)
     servers = [await serve(receiver) for receiver in [*fast, *([slow] if hanging else [])]]
@@ -94,11 +98,17 @@ async def run_round(stack: BenchStack, key: str, organization: str, product: str
     occurred: dict[str, float] = {}
     started = time.time()
     async with create_pool(stack.part_dsn(PERSONAS), PERSONAS.schema, 1, 2) as pool:
-        for index in range(EVENTS_PER_ROUND):
+        if at_once:
             async with transaction(pool) as cur:
-                await personas.create_persona(
-                    cur, organization, product, {"name": f"{tag} {index}", "description": "d", "system_prompt": None}
-                )
+                for index in range(EVENTS_PER_ROUND):
+                    values = {"name": f"{tag} {index}", "description": "d", "system_prompt": None}
+                    await personas.create_persona(cur, organization, product, values)
+            started = time.time()  # the deliveries are there from the commit on
+        else:
+            for index in range(EVENTS_PER_ROUND):
+                async with transaction(pool) as cur:
+                    values = {"name": f"{tag} {index}", "description": "d", "system_prompt": None}
+                    await personas.create_persona(cur, organization, product, values)
         committed = time.time()
         async with transaction(pool) as cur:
             await cur.execute(
@@ -128,7 +138,7 @@ async def run_round(stack: BenchStack, key: str, organization: str, product: str
         sorted(latencies),
         delivered / max(last - started, 1e-9),
         FAST_ENDPOINTS * len(occurred) - delivered,
-        EVENTS_PER_ROUND / max(committed - started, 1e-9),
+        float("inf") if at_once else EVENTS_PER_ROUND / max(committed - started, 1e-9),
     )
 
 
@@ -139,7 +149,11 @@ def line(result: Round) -> str:
     return (
         f"p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   {result.deliveries_per_second:6.0f} deliveries/s"
         f"   ({len(latencies)} delivered, {result.missing} missing;"
-        f" events committed at {result.commits_per_second:.0f}/s)"
+        + (
+            " events committed at once)"
+            if result.commits_per_second == float("inf")
+            else f" events committed at {result.commits_per_second:.0f}/s)"
+        )
     )
 
 
@@ -150,12 +164,15 @@ def main() -> None:
         alone = asyncio.run(run_round(stack, key, organization, product, "alone", hanging=False))
         say(f"webhooks: the same beside an endpoint that never answers ({load_average()})")
         beside = asyncio.run(run_round(stack, key, organization, product, "beside", hanging=True))
+        say(f"webhooks: {EVENTS_PER_ROUND} events committed at once ({load_average()})")
+        at_once = asyncio.run(run_round(stack, key, organization, product, "once", hanging=False, at_once=True))
         report(
             f"Webhooks: {EVENTS_PER_ROUND} events committed one after another, fanned out to {FAST_ENDPOINTS}"
             " endpoints on loopback (commit to receipt)",
             [
                 (f"{FAST_ENDPOINTS} endpoints", line(alone)),
                 (f"{FAST_ENDPOINTS} endpoints beside one that never answers", line(beside)),
+                (f"{FAST_ENDPOINTS} endpoints, the events committed at once (capacity)", line(at_once)),
                 ("load", load_average()),
             ],
         )

@@ -35,14 +35,15 @@ def load_settings(environ: Mapping[str, str] | None = None) -> EventsSettings:
     return EventsSettings.load(PART, environ)
 
 
-def consumers(app: web.Application) -> tuple[list[StreamConsumer], list[CatchUp]]:
-    """The streams' consumers, and the catch-up of each one whose events a part keeps in its outbox."""
+def consumers(app: web.Application, stored: Callable[[], None]) -> tuple[list[StreamConsumer], list[CatchUp]]:
+    """The streams' consumers, and the catch-up of each one whose events a part keeps in its outbox;
+    `stored` is told when webhook events were stored."""
     settings: EventsSettings = app[SETTINGS]
     redis, pool, prefix, http = app[REDIS], app[DB_POOL], settings.redis_prefix, app[HTTP]
     catch_ups = []
     parts: list[StreamConsumer] = []
     for source in WEBHOOK_SOURCES:
-        events = PartEvents(redis, webhook_events_stream(prefix, source.name), pool)
+        events = PartEvents(redis, webhook_events_stream(prefix, source.name), pool, stored)
         url = settings.source_urls[source.name]
         read = partial(read_changes, http, url, internal.WEBHOOK_CHANGES[source.name], PART.name)
         catch_ups.append(CatchUp(events, pool, f"webhooks:{source.name}", read, events.apply_events, from_group=True))
@@ -60,7 +61,7 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
             await queries.prune(cur, settings.audit_retention_days, settings.delivery_retention_days)
 
     async with deliverer(pool, settings) as worker:
-        readers, catch_ups = consumers(app)
+        readers, catch_ups = consumers(app, worker.wake)
         steps: dict[str, tuple[float, Callable[[], Awaitable[object]]]] = {
             f"consume-{index}-{type(consumer).__name__}": (CONSUME_INTERVAL_SECONDS, consumer.step)
             for index, consumer in enumerate(readers)

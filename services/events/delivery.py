@@ -1,13 +1,18 @@
 """Sending deliveries: claim what is due, post it signed, record the attempt, schedule the next.
 
-Every worker of every replica runs a `Deliverer`. A delivery is claimed in a transaction (`FOR
-UPDATE SKIP LOCKED`) by moving its `next_attempt_at` a lease ahead, so no other worker takes it
-while it is in flight and a worker that dies mid-send leaves it due again when the lease ends
-(at least once). Each claimed delivery is sent by a task of its own, up to `WEBHOOK_CONCURRENCY`
-at once and up to `WEBHOOK_CONCURRENCY_PER_ENDPOINT` (8) to one endpoint: a slow or dead
-endpoint holds at most its own share of the slots, each for at most the 10 s timeout, never the
-others'. Deliveries of one resource to one endpoint go out one at a time, in the
-order their events arrived: a later one waits while an earlier one is pending.
+Every worker of every replica runs a `Deliverer`. Deliveries are claimed in a transaction (`FOR
+UPDATE SKIP LOCKED`) by moving their `next_attempt_at` a lease ahead (`WEBHOOK_LEASE_SECONDS`,
+60), so no other worker takes them while they are in flight and a worker that dies mid-send
+leaves them due again when the lease ends (at least once). A claim takes up to twice what may be
+sent at once, so each endpoint has a short queue ready when a send finishes and one claim serves
+several sends; the claim loop is woken when a quarter of an endpoint's queue went out, and when
+new events were stored. Each delivery is sent by a task of its own, up to `WEBHOOK_CONCURRENCY` at once and
+up to `WEBHOOK_CONCURRENCY_PER_ENDPOINT` (8) to one endpoint: a slow or dead endpoint holds at
+most its own share of the slots, each for at most the 10 s timeout, never the others'. The
+connections to an endpoint are kept alive between sends (aiohttp's pool). Attempts are recorded
+in batches (services/events/attempts.py). Deliveries of one resource to one endpoint go out one
+at a time, in the order their events arrived: a later one is not claimed while an earlier one is
+pending, which it stays until its attempt is recorded.
 """
 
 from __future__ import annotations
@@ -17,42 +22,34 @@ import contextlib
 import functools
 import logging
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
 import aiopg
-import prometheus_client
 
 from libs.common.address_policy import RefusedAddress, SafeResolver, check_host
 from libs.common.db import Row, fetch_all, transaction
 from libs.common.encoding import dumps
-from libs.common.tasks import watch
+from libs.common.tasks import report_failure, watch
+from services.events.attempts import Attempt, Recorder
 from services.events.settings import EventsSettings
 from services.events.signing import signed_headers
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = prometheus_client.Counter(
-    "webhook_delivery_attempts_total", "Webhook delivery attempts, by outcome (a 2xx, or anything else).", ["outcome"]
-)
-
-# After the 1st, 2nd, ... failed attempt; after the last, the delivery has failed.
-RETRY_DELAYS_SECONDS = (5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600)
-DISABLE_AFTER_DAYS = 5
 TIMEOUT_SECONDS = 10.0
 READ_LIMIT_BYTES = 64 * 1024
-KEPT_RESPONSE_CHARS = 1024
-LEASE_SECONDS = 60
-# A round claims what is due, then waits until a send finishes or this long passes.
+# With nothing to wake it, the claim loop looks for due deliveries (retries) this often.
 INTERVAL_SECONDS = 0.1
+# A worker claims up to this many times what it may send at once (per endpoint, and in all).
+CLAIMED_AHEAD = 2
 USER_AGENT = "aivis-webhooks/1"
 
-# Due deliveries, oldest first, at most `per_endpoint` in flight to one endpoint from this worker
-# (`busy`: the endpoints it is sending to and how many), none behind a pending earlier delivery
+# Due deliveries, oldest first, at most `per_endpoint` claimed for one endpoint by this worker
+# (`busy`: the endpoints it holds claimed deliveries of and how many), none behind a pending earlier delivery
 # of the same resource to the same endpoint.
 CLAIM = """
 WITH candidates AS (
@@ -74,26 +71,14 @@ WITH candidates AS (
 UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => %(lease)s)
 FROM due, webhook_endpoints e
 WHERE deliveries.id = due.id AND e.id = deliveries.endpoint_id
-RETURNING deliveries.id, deliveries.event_id, deliveries.payload, deliveries.attempts, deliveries.endpoint_id,
-          e.url, e.secret, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
+RETURNING deliveries.id, deliveries.seq, deliveries.event_id, deliveries.payload, deliveries.attempts,
+          deliveries.endpoint_id, e.url, e.secret,
+          CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
 """
 
-RECORD_SUCCESS = """
-UPDATE deliveries SET status = 'succeeded', attempts = attempts + 1, finished_at = now(), next_attempt_at = NULL
-WHERE id = %(id)s;
-UPDATE webhook_endpoints SET failing_since = NULL WHERE id = %(endpoint)s AND failing_since IS NOT NULL;
-"""
-
-RECORD_FAILURE = """
-UPDATE deliveries SET attempts = attempts + 1,
-    status = CASE WHEN %(delay)s::integer IS NULL THEN 'failed' ELSE 'pending' END,
-    finished_at = CASE WHEN %(delay)s::integer IS NULL THEN now() END,
-    next_attempt_at = now() + make_interval(secs => %(delay)s::integer)
-WHERE id = %(id)s;
-UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = %(endpoint)s;
-UPDATE webhook_endpoints SET enabled = false, updated_at = now(),
-    disabled_reason = 'deliveries failed for ' || %(days)s || ' days, since ' || failing_since
-WHERE id = %(endpoint)s AND enabled AND failing_since < now() - make_interval(days => %(days)s);
+# Claimed deliveries a stopping worker did not send: due again at once, not when their lease ends.
+RELEASE = """
+UPDATE deliveries SET next_attempt_at = now() WHERE id = ANY(%(ids)s::uuid[]) AND status = 'pending'
 """
 
 
@@ -122,45 +107,82 @@ class Deliverer:
         self._pool = pool
         self._settings = settings
         self._session = session
+        self._recorder = Recorder(pool)
+        # Claimed deliveries not sent yet, by endpoint, oldest first; and the sends under way.
+        self._queued: dict[str, deque[Row]] = {}
+        self._sending: Counter[str] = Counter()
         self._in_flight: set[asyncio.Task[None]] = set()
-        self._busy: Counter[str] = Counter()
-        self._freed = asyncio.Event()
+        self._wanted = asyncio.Event()
+        # Claimed ahead for one endpoint at most (sending and queued), and in all.
+        self._ahead = settings.webhook_concurrency_per_endpoint * CLAIMED_AHEAD
+        self._ahead_in_all = settings.webhook_concurrency * CLAIMED_AHEAD
+
+    def start(self) -> None:
+        self._recorder.start()
+
+    def wake(self) -> None:
+        """Claim again now: deliveries were queued (new events), or places to fill freed up."""
+        self._wanted.set()
 
     async def step(self) -> None:
-        """Claim what is due, as far as free slots go, send each in a task of its own, then wait
-        for a slot to free up (or INTERVAL_SECONDS): a finished send is followed by the next at once."""
-        self._freed.clear()
-        await self._claim()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._freed.wait(), INTERVAL_SECONDS)
-
-    async def _claim(self) -> None:
-        free = self._settings.webhook_concurrency - len(self._in_flight)
-        if free <= 0:
+        """Claim what is due as far as the places go; when that filled them, claim again at once,
+        else wait to be woken (a send finished, events arrived) or INTERVAL_SECONDS (retries
+        coming due)."""
+        self._wanted.clear()
+        if await self._claim():
             return
-        busy = [(endpoint, used) for endpoint, used in self._busy.items() if used]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wanted.wait(), INTERVAL_SECONDS)
+
+    def _held(self, endpoint: str) -> int:
+        return self._sending[endpoint] + len(self._queued.get(endpoint, ()))
+
+    async def _claim(self) -> bool:
+        """Claim due deliveries into the endpoints' queues and start what may be sent; whether
+        every place asked for was filled (so more may be due)."""
+        held = {endpoint: self._held(endpoint) for endpoint in set(self._sending) | set(self._queued)}
+        free = self._ahead_in_all - sum(held.values())
+        if free <= 0:
+            return False
+        busy = [(endpoint, count) for endpoint, count in held.items() if count]
         params = {
             "limit": free,
-            "lease": LEASE_SECONDS,
-            "per_endpoint": self._settings.webhook_concurrency_per_endpoint,
+            "lease": self._settings.webhook_lease_seconds,
+            "per_endpoint": self._ahead,
             "busy_endpoints": [endpoint for endpoint, _ in busy],
-            "busy_counts": [used for _, used in busy],
+            "busy_counts": [count for _, count in busy],
         }
         async with transaction(self._pool) as cur:
             rows = await fetch_all(cur, CLAIM, params)
-        for row in rows:
-            endpoint = str(row["endpoint_id"])
-            self._busy[endpoint] += 1
-            task = watch(asyncio.create_task(self.send(row)), "a webhook delivery")
-            self._in_flight.add(task)
-            task.add_done_callback(functools.partial(self._finished, endpoint))
+        for row in sorted(rows, key=lambda row: row["seq"]):
+            self._queued.setdefault(str(row["endpoint_id"]), deque()).append(row)
+        self._start_sends()
+        return len(rows) == free
+
+    def _start_sends(self) -> None:
+        """Start the queued deliveries each endpoint has places for, within the worker's."""
+        for endpoint, queue in list(self._queued.items()):
+            while queue and self._sending[endpoint] < self._settings.webhook_concurrency_per_endpoint:
+                if len(self._in_flight) >= self._settings.webhook_concurrency:
+                    return
+                row = queue.popleft()
+                self._sending[endpoint] += 1
+                task = watch(asyncio.create_task(self.send(row)), "a webhook delivery")
+                self._in_flight.add(task)
+                task.add_done_callback(functools.partial(self._finished, endpoint))
+            if not queue:
+                del self._queued[endpoint]
 
     def _finished(self, endpoint: str, task: asyncio.Task[None]) -> None:
         self._in_flight.discard(task)
-        self._busy[endpoint] -= 1
-        if self._busy[endpoint] <= 0:
-            del self._busy[endpoint]
-        self._freed.set()
+        self._sending[endpoint] -= 1
+        if self._sending[endpoint] <= 0:
+            del self._sending[endpoint]
+        self._start_sends()
+        # Claim more once a quarter of what was claimed ahead for the endpoint went out: a claim
+        # serves several sends, and the queue does not run dry while one is under way.
+        if self._held(endpoint) <= self._ahead - self._ahead // 4:
+            self._wanted.set()
 
     async def send(self, row: Row) -> None:
         body = dumps(row["payload"])
@@ -189,47 +211,37 @@ class Deliverer:
         except (aiohttp.ClientError, OSError) as exc:
             error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         latency_ms = round((time.monotonic() - started) * 1000)
-        await self.record(row, attempted_at, status, latency_ms, answer, error)
-
-    async def record(
-        self, row: Row, attempted_at: float, status: int | None, latency_ms: int, answer: bytes, error: str | None
-    ) -> None:
-        succeeded = status is not None and 200 <= status < 300
-        ATTEMPTS.labels("success" if succeeded else "failure").inc()
-        if status is not None and not succeeded and error is None:
-            error = f"answered {status}"
-        text = answer.decode("utf-8", errors="replace").replace("\x00", "")[:KEPT_RESPONSE_CHARS]
-        number = row["attempts"] + 1
-        delay = RETRY_DELAYS_SECONDS[number - 1] if number <= len(RETRY_DELAYS_SECONDS) else None
-        params: dict[str, Any] = {
-            "id": row["id"],
-            "endpoint": row["endpoint_id"],
-            "delay": delay,
-            "days": DISABLE_AFTER_DAYS,
-        }
-        async with transaction(self._pool) as cur:
-            await cur.execute(
-                "INSERT INTO delivery_attempts (delivery_id, number, attempted_at, status_code, latency_ms, response,"
-                " error) VALUES (%s, %s, to_timestamp(%s), %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (row["id"], number, attempted_at, status, latency_ms, text, error),
-            )
-            await cur.execute(RECORD_SUCCESS if succeeded else RECORD_FAILURE, params)
+        self._recorder.add(
+            Attempt(str(row["id"]), str(row["endpoint_id"]), row["attempts"] + 1, attempted_at, latency_ms, status,
+                    answer, error)
+        )  # fmt: skip
 
     async def finish(self, grace: float) -> None:
         """Let the sends in flight finish for up to `grace` seconds, then cancel the rest (their
-        deliveries are due again when their lease ends)."""
+        deliveries are due again when their lease ends); give back the claimed ones not sent,
+        and record the attempts made."""
+        queued = [str(row["id"]) for queue in self._queued.values() for row in queue]
+        self._queued.clear()
         if self._in_flight:
             await asyncio.wait(set(self._in_flight), timeout=grace)
         for task in list(self._in_flight):
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._in_flight, return_exceptions=True)
+        await self._recorder.close()
+        if queued:
+            try:
+                async with transaction(self._pool) as cur:
+                    await cur.execute(RELEASE, {"ids": queued})
+            except Exception as exc:  # they are due again when their lease ends
+                report_failure(exc, "giving back claimed webhook deliveries")
 
 
 @asynccontextmanager
 async def deliverer(pool: aiopg.Pool, settings: EventsSettings) -> AsyncIterator[Deliverer]:
     async with delivery_session(settings) as session:
         worker = Deliverer(pool, settings, session)
+        worker.start()
         try:
             yield worker
         finally:

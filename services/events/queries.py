@@ -97,40 +97,52 @@ async def rotate_secret(cur: Any, organization_id: str, endpoint_id: str, secret
 # Events and deliveries.
 
 
-async def record_event(
-    cur: Any, event: dict[str, Any], resource_key: str, only_endpoint: str | None = None
-) -> list[str]:
-    """Store an event once and queue a delivery to every enabled endpoint of its organization that
-    takes its type (or to `only_endpoint`, for a ping). Returns the new deliveries' ids; none when
-    the event was stored before (a replayed stream entry)."""
-    inserted = await fetch_one(
-        cur,
-        "INSERT INTO events (id, organization_id, type, resource_key, payload) VALUES (%s, %s, %s, %s, %s)"
-        " ON CONFLICT (id) DO NOTHING RETURNING id",
-        (event["id"], event["organizationId"], event["type"], resource_key, _json(event)),
-    )
-    if inserted is None:
-        return []
-    target = (
-        "AND id = %(endpoint)s" if only_endpoint else "AND enabled AND (%(type)s = ANY (events) OR '*' = ANY (events))"
-    )
-    rows = await fetch_all(
-        cur,
-        "INSERT INTO deliveries (endpoint_id, organization_id, event_id, event_type, resource_key, payload,"
-        " next_attempt_at)"
-        " SELECT id, organization_id, %(event)s, %(type)s, %(resource)s, %(payload)s, now() FROM webhook_endpoints"
-        f" WHERE organization_id = %(organization)s AND deleted_at IS NULL {target}"
-        " ON CONFLICT DO NOTHING RETURNING id",
-        {
-            "event": event["id"],
-            "type": event["type"],
-            "resource": resource_key,
-            "payload": _json(event),
-            "organization": event["organizationId"],
-            "endpoint": only_endpoint,
-        },
-    )
+# One event stored, and a delivery queued to each endpoint that takes it, in one statement.
+RECORD_EVENT = """
+WITH stored AS (
+    INSERT INTO events (id, organization_id, type, resource_key, payload)
+    VALUES (%(event)s, %(organization)s, %(type)s, %(resource)s, %(payload)s)
+    ON CONFLICT (id) DO NOTHING RETURNING id
+)
+INSERT INTO deliveries (endpoint_id, organization_id, event_id, event_type, resource_key, payload, next_attempt_at)
+SELECT e.id, e.organization_id, %(event)s, %(type)s, %(resource)s, %(payload)s, now()
+FROM webhook_endpoints e, stored
+WHERE e.organization_id = %(organization)s AND e.deleted_at IS NULL {target}
+ORDER BY e.id
+ON CONFLICT DO NOTHING RETURNING id
+"""
+TO_SUBSCRIBERS = "AND e.enabled AND (%(type)s = ANY (e.events) OR '*' = ANY (e.events))"
+
+
+def _event_params(event: dict[str, Any], resource_key: str, only_endpoint: str | None = None) -> dict[str, Any]:
+    return {
+        "event": event["id"],
+        "type": event["type"],
+        "resource": resource_key,
+        "payload": _json(event),
+        "organization": event["organizationId"],
+        "endpoint": only_endpoint,
+    }
+
+
+async def record_event(cur: Any, event: dict[str, Any], resource_key: str, only_endpoint: str) -> list[str]:
+    """Store an event once and queue a delivery to `only_endpoint` (a ping). Returns the new
+    delivery's id; none when the event was stored before."""
+    sql = RECORD_EVENT.format(target="AND e.id = %(endpoint)s")
+    rows = await fetch_all(cur, sql, _event_params(event, resource_key, only_endpoint))
     return [str(row["id"]) for row in rows]
+
+
+async def record_events(cur: Any, events: list[tuple[dict[str, Any], str]]) -> None:
+    """Store each (event, resource key) once and queue a delivery to every enabled endpoint of
+    its organization that takes its type; an event stored before (a replayed stream entry) is
+    left as it is. One round trip: the statements are sent together and run in their order, so
+    the deliveries' `seq` follows the events' (in order per resource)."""
+    if not events:
+        return
+    sql = RECORD_EVENT.format(target=TO_SUBSCRIBERS)
+    statements = [cur.mogrify(sql, _event_params(event, resource_key)) for event, resource_key in events]
+    await cur.execute(b";".join(statements).decode())
 
 
 def _json(value: Any) -> Json:

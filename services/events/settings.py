@@ -30,6 +30,9 @@ class EventsSettings(ServiceSettings):
     webhook_concurrency: int
     # Of those, at most this many to one endpoint.
     webhook_concurrency_per_endpoint: int
+    # How long a claimed delivery is held by its worker before another may send it (a worker
+    # that died leaves it due again then): above the 10 s send timeout.
+    webhook_lease_seconds: int
     audit_retention_days: int
     delivery_retention_days: int
 
@@ -55,6 +58,7 @@ class EventsSettings(ServiceSettings):
             ),
             webhook_concurrency=env.integer("WEBHOOK_CONCURRENCY", 64, minimum=1),
             webhook_concurrency_per_endpoint=env.integer("WEBHOOK_CONCURRENCY_PER_ENDPOINT", 8, minimum=1),
+            webhook_lease_seconds=env.integer("WEBHOOK_LEASE_SECONDS", 60, minimum=15),
             audit_retention_days=env.integer("AUDIT_RETENTION_DAYS", 90, minimum=1),
             delivery_retention_days=env.integer("DELIVERY_RETENTION_DAYS", 30, minimum=1),
         )

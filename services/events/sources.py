@@ -12,7 +12,7 @@ stream has no such source, so audit records it held unread are lost with it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -34,9 +34,11 @@ class PartEvents(StreamConsumer):
     """A part's webhook events, as its `webhook_outbox` relay published them: `{id, type,
     occurredAt, organizationId, resourceKey, data}`."""
 
-    def __init__(self, redis: aioredis.Redis, stream: str, pool: aiopg.Pool) -> None:
+    def __init__(self, redis: aioredis.Redis, stream: str, pool: aiopg.Pool, stored: Callable[[], None]) -> None:
         super().__init__(redis, stream, GROUP)
         self._pool = pool
+        # Told once events were stored (their deliveries are due): the deliverer claims at once.
+        self._stored = stored
 
     async def handle(self, entries: Iterable[Entry]) -> None:
         """A batch in one transaction, in stream order, acknowledged once it committed."""
@@ -48,10 +50,12 @@ class PartEvents(StreamConsumer):
 
     async def apply_events(self, events: list[dict[str, Any]]) -> None:
         """Store the events (from the stream, or from their part when the stream lost them), in one transaction."""
+        fields = ("id", "type", "occurredAt", "organizationId", "data")
         async with transaction(self._pool) as cur:
-            for event in events:
-                webhook_event = {key: event[key] for key in ("id", "type", "occurredAt", "organizationId", "data")}
-                await queries.record_event(cur, webhook_event, event["resourceKey"])
+            await queries.record_events(
+                cur, [({key: event[key] for key in fields}, event["resourceKey"]) for event in events]
+            )
+        self._stored()
 
 
 class AuditRecords(StreamConsumer):

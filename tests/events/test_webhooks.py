@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from gateway.identity.auth.scopes import ALL_SCOPES
-from services.events.delivery import RETRY_DELAYS_SECONDS
+from services.events.attempts import RETRY_DELAYS_SECONDS
 from tests.conftest import Stack
 from tests.events.conftest import Receiver, Tenant, start_receiver
 from tests.factories import IdentityFactory, eventually

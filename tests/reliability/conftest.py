@@ -64,11 +64,13 @@ class PrivateStack:
 
 @pytest.fixture(scope="module")
 def private_stack(base_environ: dict[str, str], request: pytest.FixtureRequest) -> Iterator[PrivateStack]:
-    """The parts are the test module's `PARTS` when it has them (more workers of one, say)."""
+    """The parts are the test module's `PARTS` when it has them (more workers of one, say), with
+    its `ENVIRON` over the stack's settings."""
     parts = getattr(request.module, "PARTS", PARTS)
     directory = DATA / f"faults-{uuid.uuid4().hex[:8]}"
     postgres_port, redis_port = free_port(), free_port()
-    ports = {part.name: free_port() for part in parts}
+    # Every part has an address, started or not: a part's settings name them all.
+    ports = {part.name: free_port() for part in PARTS}
     with ExitStack() as stack:
         stack.callback(shutil.rmtree, directory, True)
         database_url = stack.enter_context(private_postgres(directory / "postgres", postgres_port))
@@ -82,13 +84,10 @@ def private_stack(base_environ: dict[str, str], request: pytest.FixtureRequest) 
             "DB_POOL_MAX": "4",
             # The session's stack leaves indexing to tests/search; this one is whole, as `make run` starts it.
             "SEARCH_INDEXING": "on",
+            # A test module's own settings (`ENVIRON`), a shorter lease say.
+            **getattr(request.module, "ENVIRON", {}),
         }
-        environ.update(
-            {
-                f"{part.name.upper()}_URL": f"http://127.0.0.1:{port}"
-                for part, port in zip(parts, ports.values(), strict=True)
-            }
-        )
+        environ.update({f"{name.upper()}_URL": f"http://127.0.0.1:{port}" for name, port in ports.items()})
         output = stack.enter_context(open(DATA / f"{directory.name}.log", "wb"))  # kept, like the e2e logs
         restarted = stack.enter_context(ExitStack())  # a Redis started again outlives the parts, like the first
         running = start(parts, environ, ports, output)

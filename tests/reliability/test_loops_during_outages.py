@@ -60,7 +60,9 @@ def outage_lines(caplog: pytest.LogCaptureFixture, logger: str) -> list[logging.
 
 
 async def deliverer_during_database_outage() -> int:
-    settings = SimpleNamespace(webhook_concurrency=4, webhook_concurrency_per_endpoint=2, webhook_allowed_networks=())
+    settings = SimpleNamespace(
+        webhook_concurrency=4, webhook_concurrency_per_endpoint=2, webhook_lease_seconds=60, webhook_allowed_networks=()
+    )
     async with RefusingServer() as database:
         dsn = f"postgresql://nobody@127.0.0.1:{database.port}/nothing?connect_timeout=2"
         async with create_pool(dsn, "events", 0, 2) as pool, aiohttp.ClientSession() as session:

@@ -39,6 +39,16 @@ def public(route: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in route.items() if name != "pathKey"}
 
 
+ROUTES_MATCHING = (
+    f"SELECT {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL"
+    " AND md5(path_key) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(keys)s) AS p))"
+    f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s"
+    " AND deleted_at IS NULL"
+    " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
+    " ORDER BY target_id, path)"
+)
+
+
 async def routes_matching(cur: Any, app_id: str, keys: list[str], target_ids: list[str]) -> list[dict[str, Any]]:
     """The app's routes at any of the canonical paths `keys`, and each of `target_ids`' route with the lowest path.
 
@@ -46,17 +56,12 @@ async def routes_matching(cur: Any, app_id: str, keys: list[str], target_ids: li
     the request however many paths a document has. A route may come twice (at one of `paths`
     and as its target's route); callers index them by path and target. The lists travel as JSON:
     one parameter PostgreSQL parses at once, where an ARRAY[...] of 10,000 literals took longer
-    to plan than to run.
+    to plan than to run. Both lookups are index scans only where the routes have statistics:
+    without them (a table just loaded, before autovacuum analysed it) PostgreSQL reads every route
+    of the app instead (docs/performance.md, route candidates).
     """
     rows = await fetch_all(
-        cur,
-        f"SELECT {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL"
-        " AND md5(path_key) = ANY(ARRAY(SELECT md5(p) FROM jsonb_array_elements_text(%(keys)s) AS p))"
-        f" UNION ALL (SELECT DISTINCT ON (target_id) {ROUTE.columns} FROM routes WHERE app_id = %(app_id)s"
-        " AND deleted_at IS NULL"
-        " AND target_id = ANY(ARRAY(SELECT t::uuid FROM jsonb_array_elements_text(%(targets)s) AS t))"
-        " ORDER BY target_id, path)",
-        {"app_id": app_id, "keys": json_or_null(keys), "targets": json_or_null(target_ids)},
+        cur, ROUTES_MATCHING, {"app_id": app_id, "keys": json_or_null(keys), "targets": json_or_null(target_ids)}
     )
     return [route_from_row(row) for row in rows]
 
