@@ -15,7 +15,7 @@ from libs.contract.route import ContractMismatch, Route
 from tests.conftest import build_app
 
 PUBLIC_PREFIX = "/api/v1/"
-# OAuth's own endpoints (gateway/oauth): no credential and OAuth's answer shape, so not operations
+# OAuth's own endpoints (gateway/identity/oauth): no credential and OAuth's answer shape, so not operations
 # of the contract's route model; RFC 8414 metadata describes them.
 OAUTH_PREFIX = "/api/v1/oauth/"
 # Apps are built, never started: nothing connects to it.
