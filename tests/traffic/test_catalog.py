@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from services.traffic.catalog import SNAPSHOT, Catalog
+from services.traffic.catalog import SNAPSHOT, AddressRanges, Catalog
 from services.traffic.refresh import build, package_entries
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,3 +111,13 @@ async def test_the_refresh_command_reads_the_published_lists_again(aiohttp_serve
         assert refreshed.by_id[kept].ip_ranges == CATALOG.by_id[kept].ip_ranges, kept
     assert "not refreshed: https://developers.google.com/static/search/apis/ipranges/googlebot.json" in stderr
     assert "not refreshed: https://www.perplexity.ai/perplexitybot.json" in stderr
+
+
+def test_an_address_is_found_among_overlapping_networks_of_both_versions():
+    networks = tuple(ipaddress.ip_network(n) for n in ("192.0.2.0/24", "192.0.2.128/25", "198.51.100.8/29",
+                                                       "198.51.100.16/29", "2001:db8::/48"))  # fmt: skip
+    ranges = AddressRanges(networks)
+    for address in ("192.0.2.0", "192.0.2.255", "198.51.100.8", "198.51.100.23", "2001:db8::1"):
+        assert ipaddress.ip_address(address) in ranges, address
+    for address in ("192.0.3.0", "198.51.100.7", "198.51.100.24", "2001:db8:1::", "::ffff:192.0.2.1"):
+        assert ipaddress.ip_address(address) not in ranges, address
