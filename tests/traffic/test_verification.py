@@ -17,7 +17,8 @@ FIELDS = ("botId", "claimedBotId", "verified", "matchedBy", "spoofed", "clientNe
 
 async def recorded(tenant: Tenant, sent: dict) -> dict:
     status, body = await tenant.send([sent])
-    assert (status, body["data"]["accepted"]) == (200, 1), body
+    assert status == 200, body
+    assert body["data"]["accepted"] == 1, body
     status, page = await tenant.get("/api/v1/ai-traffic/logs", limit="200")
     assert status == 200
     found = next(item for item in page["data"]["items"] if item["id"] == sent["id"])
