@@ -135,9 +135,9 @@ FROM agent_hourly WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6, 7, 
 INSERT INTO path_hourly SELECT organization_id, app_id, date_trunc('hour', occurred_at), path,
        (status / 100)::text || 'xx', verified, count(*), sum(bytes)
 FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
-INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', occurred_at), path,
-       (status / 100)::text || 'xx', verified, count(*), sum(bytes)
-FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
+INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', hour), path, status_class, verified,
+       sum(visits), sum(bytes)
+FROM path_hourly WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
 """
 SCAN = "SELECT count(*), sum(bytes) FROM events WHERE organization_id = %(org)s AND app_id = %(app)s"
 
