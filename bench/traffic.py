@@ -40,7 +40,7 @@ from services.apps.domains import register_domain
 from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as app_queries
 from services.traffic.store import SummaryQuery
-from services.traffic.store_postgres import PostgresStore, partition_name
+from services.traffic.store_postgres import PostgresStore, partition_name, summary_params, summary_statements
 
 BATCHES = 30
 CONCURRENCY = 2
@@ -70,7 +70,7 @@ def batch(host: str, size: int = 1000) -> list[dict[str, Any]]:
     now = datetime.now(UTC)
     return [{"id": uuid.uuid4().hex, "occurredAt": (now - timedelta(seconds=i)).isoformat(), "host": host,
              "path": f"/docs/p{i % 500}", "method": "GET", "status": 200, "userAgent": GPTBOT,
-             "ip": "203.0.113.9", "bytes": 1000 + i} for i in range(size)]  # fmt: skip
+             "ip": "20.171.206.9", "bytes": 1000 + i} for i in range(size)]  # fmt: skip
 
 
 async def ingest(stack: BenchStack, who: dict[str, str]) -> tuple[float, int]:
@@ -102,7 +102,7 @@ def copy_floor(stack: BenchStack, who: dict[str, str]) -> float:
     buffer = io.StringIO()
     for i in range(BATCHES * 1000):
         buffer.write(f"{who['org']}\tc{i}\t{(now - timedelta(seconds=i % 3600)).isoformat()}\tingest\t{who['app']}\t"
-                     f"{who['domain']}\t{who['host']}\t/docs/p{i % 500}\tGET\t200\t{GPTBOT}\t203.0.113.0/24\t"
+                     f"{who['domain']}\t{who['host']}\t/docs/p{i % 500}\tGET\t200\t{GPTBOT}\t20.171.206.0/24\t"
                      f"{1000 + i}\tagent\tgptbot\tOpenAI\ttraining\tf\tua\tf\n")  # fmt: skip
     columns = ("organization_id, id, occurred_at, source, app_id, domain_id, host, path, method, status, user_agent,"
                " client_network, bytes, kind, bot_id, operator, category, verified, matched_by, spoofed")  # fmt: skip
@@ -129,12 +129,15 @@ ROLLUPS = """
 INSERT INTO agent_hourly SELECT organization_id, app_id, date_trunc('hour', occurred_at), bot_id, operator, category,
        (status / 100)::text || 'xx', verified, spoofed, count(*), sum(bytes)
 FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
+INSERT INTO agent_daily SELECT organization_id, app_id, date_trunc('day', hour), bot_id, operator, category,
+       status_class, verified, spoofed, sum(visits), sum(bytes)
+FROM agent_hourly WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9;
 INSERT INTO path_hourly SELECT organization_id, app_id, date_trunc('hour', occurred_at), path,
        (status / 100)::text || 'xx', verified, count(*), sum(bytes)
 FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
-INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', occurred_at), path,
-       (status / 100)::text || 'xx', verified, count(*), sum(bytes)
-FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
+INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', hour), path, status_class, verified,
+       sum(visits), sum(bytes)
+FROM path_hourly WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
 """
 SCAN = "SELECT count(*), sum(bytes) FROM events WHERE organization_id = %(org)s AND app_id = %(app)s"
 
@@ -150,10 +153,28 @@ def seed_postgres(stack: BenchStack, who: dict[str, str], events: int, start: da
                         " FOR VALUES FROM (%s) TO (%s)", (moment, moment + timedelta(days=1)))  # fmt: skip
         cur.execute(SEED, params)
         cur.execute(ROLLUPS, params)
-    with conn, conn.cursor() as cur:
-        cur.execute("ANALYZE events; ANALYZE agent_hourly; ANALYZE path_hourly; ANALYZE path_daily")
+    conn.autocommit = True  # VACUUM runs outside a transaction; it sets what autovacuum would
+    with conn.cursor() as cur:
+        cur.execute("VACUUM ANALYZE events, agent_hourly, agent_daily, path_hourly, path_daily")
     conn.close()
     return time.perf_counter() - started
+
+
+def postgres_plans(stack: BenchStack, who: dict[str, str], start: datetime) -> list[tuple[str, str]]:
+    """Each statement of the summary under EXPLAIN (ANALYZE, BUFFERS): its time and pages read."""
+    conn = psycopg2.connect(stack.part_dsn(TRAFFIC), options=f"-c search_path={TRAFFIC.schema} -c timezone=UTC")
+    summary = query(who, start)
+    found = []
+    with conn, conn.cursor() as cur:
+        for name, statement in summary_statements(summary).items():
+            cur.execute(f"EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {statement}", summary_params(who["org"], summary))
+            plan = cur.fetchone()[0][0]
+            top = plan["Plan"]
+            pages = top.get("Shared Hit Blocks", 0) + top.get("Shared Read Blocks", 0)
+            found.append((f"  {name}", f"{plan['Execution Time']:8.2f} ms, {top['Actual Rows']} rows, {pages} pages,"
+                                       f" {top['Node Type']}"))  # fmt: skip
+    conn.close()
+    return found
 
 
 def postgres_scan(stack: BenchStack, who: dict[str, str]) -> list[float]:
@@ -258,6 +279,7 @@ def main() -> None:
         seeded = seed_postgres(stack, archive, args.events, start)
         gateway, direct = asyncio.run(postgres_summaries(stack, archive, start))
         scan = postgres_scan(stack, archive)
+        plans = postgres_plans(stack, archive, start)
     say(f"seeding {args.events:,} events in ClickHouse (chdb)")
     loaded, ch_summary, ch_scan = asyncio.run(clickhouse(archive, args.events, start))
     report(f"AI traffic 30-day summary, {args.events:,} events ({load_average()})", [
@@ -266,6 +288,8 @@ def main() -> None:
         ("PostgreSQL summary, store", p50(direct)),
         ("PostgreSQL full scan", p50(scan)),
         ("PostgreSQL ratio", f"{statistics.median(scan) / statistics.median(direct):.0f}x faster than the scan"),
+        ("PostgreSQL statements", "EXPLAIN (ANALYZE, BUFFERS), once"),
+        *plans,
         ("ClickHouse load", f"{loaded:8.1f} s (insert, rollups by materialized views)"),
         ("ClickHouse summary, store", p50(ch_summary)),
         ("ClickHouse full scan", p50(ch_scan)),

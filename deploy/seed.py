@@ -220,15 +220,19 @@ async def _seed_apps(admin: str) -> None:
             await legacy.create_legacy_domain(cur, edge, organization_id, data)
 
 
-# A week of AI agents reading the demo app, so its AI-traffic page has something to show.
+# A week of AI agents reading the demo app, so its AI-traffic page has something to show: each from
+# an address of its operator's published list where there is one (services/traffic/data/agents.json).
 DEMO_AGENTS = {
-    "GPTBot": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
-    "OAI-SearchBot": "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)",
-    "ChatGPT-User": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
-    "ClaudeBot": "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
-    "PerplexityBot": "Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
-    "CCBot": "CCBot/2.0 (https://commoncrawl.org/faq/)",
-}
+    "GPTBot": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+               "20.171.206.80"),
+    "OAI-SearchBot": ("Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", "51.8.102.80"),
+    "ChatGPT-User": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
+                     "23.98.142.180"),
+    "ClaudeBot": ("Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", "203.0.113.80"),
+    "PerplexityBot": ("Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+                      "107.20.236.150"),
+    "CCBot": ("CCBot/2.0 (https://commoncrawl.org/faq/)", "18.97.14.84"),
+}  # fmt: skip
 DEMO_PATHS = ("/llms.txt", "/llms-full.txt", "/sitemap.xml", "/getting-started.md", "/pricing.md", "/missing")
 
 
@@ -237,14 +241,14 @@ def demo_traffic(now: datetime) -> list[dict[str, Any]]:
     day = now.replace(hour=0, minute=0, second=0, microsecond=0)
     events = []
     for back in range(6):
-        for rank, (name, user_agent) in enumerate(DEMO_AGENTS.items()):
+        for rank, (name, (user_agent, address)) in enumerate(DEMO_AGENTS.items()):
             for visit in range(3 + (back * 5 + rank * 3) % 9):
                 at = min(day - timedelta(days=back) + timedelta(hours=1 + visit * 2, minutes=rank * 7), now)
                 path = DEMO_PATHS[(visit + rank) % len(DEMO_PATHS)]
                 events.append({
                     "id": f"demo-{at:%Y%m%d}-{name}-{visit}", "occurred_at": at, "host": APP_DOMAIN["domain"],
                     "path": path, "method": "GET", "status": 404 if path == "/missing" else 200,
-                    "user_agent": user_agent, "ip": "203.0.113.80", "bytes": 2048 + 512 * visit,
+                    "user_agent": user_agent, "ip": address, "bytes": 2048 + 512 * visit,
                 })  # fmt: skip
     return events
 

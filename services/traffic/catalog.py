@@ -7,9 +7,10 @@ human request by its referrer, when that is an answer engine's host (a referral)
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,28 @@ from libs.common.encoding import loads
 SNAPSHOT = Path(__file__).parent / "data" / "agents.json"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class AddressRanges:
+    """Networks as disjoint, sorted intervals of integers per IP version: whether an address is in
+    one of them is a bisection, not a test of each network (Googlebot's list has over 300)."""
+
+    def __init__(self, networks: tuple[Network, ...]) -> None:
+        self._intervals: dict[int, tuple[list[int], list[int]]] = {}
+        for version in (4, 6):
+            merged: list[list[int]] = []
+            for first, last in sorted((int(n.network_address), int(n.broadcast_address)) for n in networks
+                                      if n.version == version):  # fmt: skip
+                if merged and first <= merged[-1][1] + 1:
+                    merged[-1][1] = max(merged[-1][1], last)
+                else:
+                    merged.append([first, last])
+            self._intervals[version] = ([first for first, _ in merged], [last for _, last in merged])
+
+    def __contains__(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+        firsts, lasts = self._intervals[address.version]
+        index = bisect.bisect_right(firsts, int(address)) - 1
+        return index >= 0 and int(address) <= lasts[index]
 
 
 @dataclass(frozen=True)
@@ -36,9 +59,13 @@ class Agent:
     rdns_suffixes: tuple[str, ...]
     signature_agents: tuple[str, ...]
     document: dict[str, Any]
+    _ranges: AddressRanges = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_ranges", AddressRanges(self.ip_ranges))
 
     def from_published_range(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-        return any(address in network for network in self.ip_ranges)
+        return address in self._ranges
 
 
 @dataclass(frozen=True)

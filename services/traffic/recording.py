@@ -19,7 +19,7 @@ from typing import Any
 from services.traffic.catalog import Agent, Catalog
 from services.traffic.hosts import AppHost
 from services.traffic.store import Row, TrafficStore
-from services.traffic.verification import Claim, Verdict, Verifier
+from services.traffic.verification import Address, Claim, Verdict, Verifier
 
 OLDEST = timedelta(days=7)
 NEWEST = timedelta(minutes=5)
@@ -27,11 +27,9 @@ NEWEST = timedelta(minutes=5)
 VERIFY_CONCURRENCY = 64
 
 
-def client_network(address: str) -> str:
+def client_network(address: Address) -> str:
     """The address's /24 (IPv4) or /48 (IPv6): what is stored and served, never the address."""
-    ip = ipaddress.ip_address(address)
-    prefix = 24 if ip.version == 4 else 48
-    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+    return str(ipaddress.ip_network((address, 24 if address.version == 4 else 48), strict=False))
 
 
 def time_problem(occurred_at: datetime, now: datetime) -> str | None:
@@ -95,10 +93,11 @@ class Recorder:
     ) -> tuple[Row, Agent | None, Claim | None] | None:
         """The event's row, classified, and verified when that needs no lookup (`verified` None when
         it does: `_verify` finishes it); None for a human no answer engine referred."""
+        address = ipaddress.ip_address(event["ip"])  # parsed once: stored truncated, and verified
         row: Row = {
             "id": event["id"], "occurred_at": event["occurred_at"], "source": source, "app_id": app_host.app_id,
             "domain_id": app_host.domain_id, "host": event["host"], "path": event["path"], "method": event["method"],
-            "status": event["status"], "user_agent": event["user_agent"], "client_network": client_network(event["ip"]),
+            "status": event["status"], "user_agent": event["user_agent"], "client_network": client_network(address),
             "referer": event.get("referer"), "bytes": event.get("bytes"), "duration_ms": event.get("duration_ms"),
             "bot_id": None, "claimed_bot_id": None, "operator": None, "category": None, "verified": False,
             "matched_by": None, "spoofed": False, "referral_platform": None,
@@ -114,7 +113,7 @@ class Recorder:
                 None,
             )
         claim = Claim(
-            address=ipaddress.ip_address(event["ip"]), method=event["method"],
+            address=address, method=event["method"],
             url=f"https://{event['host']}{event['path']}", at=event["occurred_at"], signature=event.get("signature"),
             signature_input=event.get("signature_input"), signature_agent=event.get("signature_agent"),
         )  # fmt: skip

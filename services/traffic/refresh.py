@@ -3,16 +3,19 @@
 The user-agent patterns come from the installed `crawler-user-agents` package (PyPI, the list
 maintained at github.com/monperrus/crawler-user-agents), joined with services/traffic/curated.py
 (operator, category, robots.txt token, how to verify). With `--ip-ranges` the operators' published
-address lists are fetched again from their documented addresses (this needs the internet); without
-it the ranges of the current snapshot are kept, with the date they were fetched. The snapshot
-records each source, its version and the date. Upgrade the package (`requirements.lock`) and run
-this to take a newer list.
+address lists are fetched again from their documented addresses; with `--mirror URL` as well, from
+`URL/<host><path>` instead (a copy kept inside a network without the internet, and how the tests
+run it). A list that cannot be fetched, or is not a list of networks, keeps what the snapshot had;
+without `--ip-ranges` every list is kept, with the date it was fetched. The snapshot records each
+source, its version and the date. Upgrade the package (`requirements.lock`) and run this to take a
+newer list.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import re
 import sys
 from datetime import UTC, datetime
@@ -48,7 +51,7 @@ def _slug(text: str) -> str:
 def _ranges(previous: dict[str, Any] | None, url: str | None) -> dict[str, Any]:
     if previous is not None and previous.get("url") == url:
         return previous
-    return {"url": url, "prefixes": [], "complete": False, "fetchedAt": None}
+    return {"url": url, "prefixes": [], "complete": False, "publishedAt": None, "fetchedAt": None}
 
 
 def _curated(entry: Curated, package: dict[str, dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any]:
@@ -114,16 +117,36 @@ def build(entries: list[dict[str, Any]], previous: dict[str, Any] | None, built_
     }
 
 
-async def fetch_ranges(session: aiohttp.ClientSession, url: str, fetched_at: datetime) -> dict[str, Any]:
-    """An operator's published list (`{"prefixes": [{"ipv4Prefix": …} | {"ipv6Prefix": …}]}`), complete."""
-    async with session.get(url, timeout=aiohttp.ClientTimeout(total=FETCH_TIMEOUT_SECONDS)) as response:
+def mirrored(url: str, mirror: str | None) -> str:
+    """Where `url` is read: itself, or its copy under `mirror` (`mirror/<host><path>`)."""
+    if mirror is None:
+        return url
+    parts = urlsplit(url)
+    return f"{mirror.rstrip('/')}/{parts.hostname}{parts.path}"
+
+
+def published_ranges(url: str, document: Any, fetched_at: datetime, via: str | None = None) -> dict[str, Any]:
+    """An operator's published list (`{"creationTime"?, "prefixes": [{"ipv4Prefix": …} | {"ipv6Prefix": …}]}`),
+    taken as complete; ValueError when it holds no network or something else."""
+    prefixes = [str(ipaddress.ip_network(p.get("ipv4Prefix") or p.get("ipv6Prefix"))) for p in document["prefixes"]]
+    if not prefixes:
+        raise ValueError("the list holds no network")
+    ranges = {"url": url, "prefixes": prefixes, "complete": True, "publishedAt": document.get("creationTime"),
+              "fetchedAt": fetched_at.isoformat()}  # fmt: skip
+    return ranges | ({"via": via} if via else {})
+
+
+async def fetch_ranges(
+    session: aiohttp.ClientSession, url: str, fetched_at: datetime, mirror: str | None = None
+) -> dict[str, Any]:
+    location = mirrored(url, mirror)
+    async with session.get(location, timeout=aiohttp.ClientTimeout(total=FETCH_TIMEOUT_SECONDS)) as response:
         response.raise_for_status()
         document = loads(await response.read())
-    prefixes = [p.get("ipv4Prefix") or p.get("ipv6Prefix") for p in document["prefixes"]]
-    return {"url": url, "prefixes": [p for p in prefixes if p], "complete": True, "fetchedAt": fetched_at.isoformat()}
+    return published_ranges(url, document, fetched_at, location if mirror else None)
 
 
-async def refresh_ranges(snapshot: dict[str, Any], now: datetime) -> list[str]:
+async def refresh_ranges(snapshot: dict[str, Any], now: datetime, mirror: str | None = None) -> list[str]:
     """Fetch every agent's published ranges again; the addresses that could not be fetched."""
     failed = []
     async with aiohttp.ClientSession() as session:
@@ -132,8 +155,8 @@ async def refresh_ranges(snapshot: dict[str, Any], now: datetime) -> list[str]:
             if ranges["url"] is None:
                 continue
             try:
-                agent["verification"]["ipRanges"] = await fetch_ranges(session, ranges["url"], now)
-            except (aiohttp.ClientError, TimeoutError, ValueError, KeyError) as exc:
+                agent["verification"]["ipRanges"] = await fetch_ranges(session, ranges["url"], now, mirror)
+            except (aiohttp.ClientError, TimeoutError, ValueError, KeyError, TypeError, AttributeError) as exc:
                 failed.append(f"{ranges['url']}: {exc}")
     return failed
 
@@ -141,13 +164,14 @@ async def refresh_ranges(snapshot: dict[str, Any], now: datetime) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m services.traffic.refresh", description=__doc__.splitlines()[0])
     parser.add_argument("--ip-ranges", action="store_true", help="fetch the operators' published address lists")
+    parser.add_argument("--mirror", help="with --ip-ranges: read each list from MIRROR/<host><path>")
     parser.add_argument("--output", type=Path, default=SNAPSHOT, help=f"where to write (default {SNAPSHOT})")
     args = parser.parse_args(argv)
     previous = loads(args.output.read_bytes()) if args.output.exists() else None
     now = datetime.now(UTC)
     snapshot = build(package_entries(), previous, now)
     if args.ip_ranges:
-        for failure in asyncio.run(refresh_ranges(snapshot, now)):
+        for failure in asyncio.run(refresh_ranges(snapshot, now, args.mirror)):
             print(f"not refreshed: {failure}", file=sys.stderr)
     args.output.write_bytes(orjson.dumps(snapshot, option=orjson.OPT_INDENT_2) + b"\n")
     print(f"{len(snapshot['agents'])} agents written to {args.output}")

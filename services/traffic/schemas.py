@@ -223,7 +223,9 @@ class TrafficSummary(ApiSchema):
 
 class AgentVerification(ApiSchema):
     ip_ranges = fields.Raw(required=True, metadata=about(
-        "The operator's published addresses: `url`, `prefixes`, `complete`, `fetchedAt`."))  # fmt: skip
+        "The operator's published addresses: `url` (the operator's list), `prefixes`, `complete` (a claim from"
+        " elsewhere is spoofed), `publishedAt` (the list's own date), `fetchedAt`, and `via` when read from a copy."
+    ))  # fmt: skip
     rdns_suffixes = fields.List(fields.String(), required=True, metadata=about(
         "Host name suffixes its forward-confirmed reverse DNS ends in."))  # fmt: skip
     signature_agents = fields.List(fields.String(), required=True, metadata=about(

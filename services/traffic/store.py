@@ -48,6 +48,40 @@ def by_whole_days(query: SummaryQuery) -> bool:
     return query.granularity != "hour" and query.start.hour == 0 and query.end.hour == 0
 
 
+class AgentSets:
+    """The grouping sets one scan of an agent rollup answers, whichever the engine: the totals
+    (`total`), visits per operator (`operator`, for crawl-to-refer), and unless the summary is by
+    path, the sums per period and group (`series`) and per group (`group`). `bucket` and `group`
+    are the engine's expressions of the period and the group."""
+
+    def __init__(self, query: SummaryQuery, bucket: str, group: str | None) -> None:
+        self.sets: dict[str, tuple[str, ...]] = {"total": (), "operator": ("operator",)}
+        if query.group_by is None:
+            self.sets["series"] = (bucket,)
+        elif query.group_by != "path" and group is not None:
+            self.sets |= {"series": (bucket, group), "group": (group,)}
+        self.columns = list(dict.fromkeys(column for columns in self.sets.values() for column in columns))
+
+    def clause(self) -> tuple[str, str]:
+        """`GROUPING(...) AS grouping_set` to select, and the GROUP BY clause."""
+        sets = ", ".join(f"({', '.join(columns)})" for columns in dict.fromkeys(self.sets.values()))
+        return f"GROUPING({', '.join(self.columns)}) AS grouping_set", f"GROUPING SETS ({sets})"
+
+    def split(self, rows: list[Row]) -> dict[str, list[Row]]:
+        """The rows of each set, by GROUPING()'s answer: a bit for each column the set leaves out
+        (two sets may be one: by operator, `group` and `operator`)."""
+        masks = {name: self._mask(columns) for name, columns in self.sets.items()}
+        found: dict[str, list[Row]] = {name: [] for name in self.sets}
+        for row in rows:
+            for name, mask in masks.items():
+                if int(row["grouping_set"]) == mask:
+                    found[name].append(row)
+        return found
+
+    def _mask(self, columns: tuple[str, ...]) -> int:
+        return sum(1 << (len(self.columns) - 1 - i) for i, column in enumerate(self.columns) if column not in columns)
+
+
 @dataclass(frozen=True)
 class Sums:
     """Additive sums of a bucket (a period, a group, or both)."""

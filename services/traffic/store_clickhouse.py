@@ -1,10 +1,11 @@
 """The ClickHouse store, for organizations whose traffic outgrows one PostgreSQL.
 
 `events` is a MergeTree partitioned by month and ordered by organization, host and time, with a
-TTL for the retention; three materialized views add every inserted block to AggregatingMergeTree
-rollups (hourly, as in PostgreSQL), which the summary reads. The SQL speaks to an `Engine`: the
-official `clickhouse-connect` client in production (`ClickHouseConnect`), the embedded engine of
-`chdb` in the suite (libs/local/chdb_engine.py), so the same statements are run by both.
+TTL for the retention; materialized views add every inserted block to AggregatingMergeTree rollups
+(by hour, and agents and paths by day too, as in PostgreSQL), which the summary reads. The SQL
+speaks to an `Engine`: the official `clickhouse-connect` client in production
+(`ClickHouseConnect`), the embedded engine of `chdb` in the suite (libs/local/chdb_engine.py),
+so the same statements are run by both.
 
 ClickHouse has no unique constraint: a batch's ids are looked up among the organization's events
 of the last 8 days (the longest an event may be late, and a day) and only new ones inserted.
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
+from services.traffic.store import AgentSets, LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
 
 KEYS_KEPT = timedelta(days=8)
 SETTINGS = " SETTINGS output_format_json_quote_64bit_integers = 0"
@@ -90,6 +91,18 @@ def schema(retention_days: int) -> list[str]:
                concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified, spoofed,
                toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
         FROM events WHERE kind = 'agent' GROUP BY ALL""",
+        f"""CREATE TABLE IF NOT EXISTS agent_daily (
+            organization_id UUID, app_id UUID, day DateTime('UTC'), bot_id String, operator String,
+            category String, status_class String, verified Bool, spoofed Bool,
+            visits SimpleAggregateFunction(sum, UInt64), bytes SimpleAggregateFunction(sum, UInt64)
+        ) ENGINE = AggregatingMergeTree PARTITION BY toYYYYMM(day) ORDER BY ({AGENT_KEY.replace("hour", "day")})
+        TTL day + {ttl}""",
+        """CREATE MATERIALIZED VIEW IF NOT EXISTS agent_daily_view TO agent_daily AS
+        SELECT organization_id, app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day,
+               ifNull(bot_id, '') AS bot_id, ifNull(operator, '') AS operator, ifNull(category, '') AS category,
+               concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified, spoofed,
+               toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
+        FROM events WHERE kind = 'agent' GROUP BY ALL""",
         f"""CREATE TABLE IF NOT EXISTS path_hourly (
             organization_id UUID, app_id UUID, hour DateTime('UTC'), path String, status_class String, verified Bool,
             visits SimpleAggregateFunction(sum, UInt64), bytes SimpleAggregateFunction(sum, UInt64)
@@ -149,6 +162,7 @@ PATH_SUMS = """
 BUCKETS = {"hour": "hour", "day": "toStartOfDay(hour)", "week": "toMonday(hour)"}
 HOURS = "hour >= {start:DateTime('UTC')} AND hour < {end:DateTime('UTC')}"
 DAYS = "day >= {start:DateTime('UTC')} AND day < {end:DateTime('UTC')}"
+EMPTY = "''"
 
 
 def when(moment: datetime) -> str:
@@ -219,45 +233,45 @@ class ClickHouseStore:
         return [_log_row(row) for row in _rows(answer)]
 
     async def summary(self, organization_id: str, query: SummaryQuery) -> SummarySums:
+        """Three statements (four by path): one scan of an agent rollup for the totals, the visits
+        per operator and the series and groups, as in PostgreSQL (AgentSets); the paths' by path;
+        the distinct paths; the referrals. Whole days by day or week read the daily rollups."""
         params: dict[str, Any] = {"org": organization_id, "start": hour_of(query.start), "end": hour_of(query.end)}
         if query.app_id is not None:
             params["app"] = query.app_id
-        where = scope(query, HOURS)
-        totals = _rows(
-            await self._engine.query(f"SELECT {AGENT_SUMS} FROM agent_hourly WHERE {where}" + SETTINGS, params)
-        )
-        table, sums = ("path_hourly", PATH_SUMS) if query.group_by == "path" else ("agent_hourly", AGENT_SUMS)
-        bucket, grouped_where = BUCKETS[query.granularity], where
-        if query.group_by == "path" and by_whole_days(query):
-            table, bucket, grouped_where = (
-                "path_daily",
-                BUCKETS[query.granularity].replace("hour", "day"),
-                scope(query, DAYS),
-            )
-        group = GROUP_COLUMNS[query.group_by] if query.group_by else "''"
-        series = _rows(await self._engine.query(
-            f"SELECT toString({bucket}) AS bucket, {group} AS grp, {sums} FROM {table} WHERE {grouped_where}"
-            " GROUP BY bucket, grp" + SETTINGS, params,
-        ))  # fmt: skip
-        groups = _rows(await self._engine.query(
-            f"SELECT {group} AS grp, {sums} FROM {table} WHERE {grouped_where} GROUP BY grp" + SETTINGS, params,
-        )) if query.group_by else []  # fmt: skip
+        daily = by_whole_days(query)
+        bucket = BUCKETS[query.granularity].replace("hour", "day") if daily else BUCKETS[query.granularity]
+        group = GROUP_COLUMNS[query.group_by] if query.group_by not in (None, "path") else None
+        sets = AgentSets(query, bucket, group)
+        grouping, group_by = sets.clause()
+        table, where = ("agent_daily", DAYS) if daily else ("agent_hourly", HOURS)
+        period = f"toString({bucket})" if bucket in sets.columns else EMPTY
+        found = sets.split(_rows(await self._engine.query(
+            f"SELECT {grouping}, {period} AS bucket, {group or EMPTY} AS grp, operator, {AGENT_SUMS} FROM {table}"
+            f" WHERE {scope(query, where)} GROUP BY {group_by}" + SETTINGS, params,
+        )))  # fmt: skip
+        series, groups = found.get("series", []), found.get("group", [])
+        if query.group_by == "path":
+            path_table, where = ("path_daily", DAYS) if daily else ("path_hourly", HOURS)
+            paths = _rows(await self._engine.query(
+                f"SELECT grouping({bucket}) AS whole, toString({bucket}) AS bucket, path AS grp, {PATH_SUMS}"
+                f" FROM {path_table} WHERE {scope(query, where)} GROUP BY GROUPING SETS (({bucket}, path), (path))"
+                + SETTINGS, params,
+            ))  # fmt: skip
+            series = [row for row in paths if not int(row["whole"])]
+            groups = [row for row in paths if int(row["whole"])]
         distinct = _rows(await self._engine.query(*self._distinct_paths(query, params)))
         referrals = _rows(await self._engine.query(
-            f"SELECT platform, sum(visits) AS n_visits FROM referral_hourly WHERE {where} GROUP BY platform" + SETTINGS,
-            params,
-        ))  # fmt: skip
-        crawls = _rows(await self._engine.query(
-            f"SELECT operator, sum(visits) AS n_visits FROM agent_hourly WHERE {where} AND NOT spoofed"
-            " AND operator != '' GROUP BY operator" + SETTINGS, params,
+            f"SELECT platform, sum(visits) AS n_visits FROM referral_hourly WHERE {scope(query, HOURS)}"
+            " GROUP BY platform" + SETTINGS, params,
         ))  # fmt: skip
         return SummarySums(
-            totals=_sums(totals[0], None, None),
+            totals=_sums(found["total"][0], None, None),
             series=[_sums(row, _time(row["bucket"]), row["grp"] if query.group_by else None) for row in series],
             groups=[_sums(row, None, row["grp"]) for row in groups],
             distinct_paths=int(distinct[0]["n"]),
             referrals={row["platform"]: int(row["n_visits"]) for row in referrals},
-            crawls={row["operator"]: int(row["n_visits"]) for row in crawls},
+            crawls={row["operator"]: int(row["n_visits"]) for row in found["operator"] if row["operator"]},
         )
 
     @staticmethod

@@ -16,7 +16,7 @@ from psycopg2 import sql
 
 from libs.common.db import cursor, fetch_all, fetch_value, transaction
 from libs.common.encoding import dumps
-from services.traffic.store import LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
+from services.traffic.store import AgentSets, LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
 
 COLUMNS = (
     ("id", "text"), ("occurred_at", "timestamptz"), ("source", "text"), ("app_id", "uuid"), ("domain_id", "uuid"),
@@ -27,6 +27,30 @@ COLUMNS = (
 )  # fmt: skip
 NAMES = ", ".join(name for name, _ in COLUMNS)
 STATUS_CLASS = "(s.status / 100)::text || 'xx'"
+
+
+def agent_rollup(table: str, period: str) -> str:
+    """The insert adding a batch's agent requests to an agent rollup by `period`."""
+    return f"""
+    INSERT INTO {table} AS r
+        (organization_id, app_id, {period}, bot_id, operator, category, status_class, verified, spoofed, visits, bytes)
+    SELECT %(org)s::uuid, app_id, date_trunc('{period}', occurred_at), coalesce(bot_id, ''), coalesce(operator, ''),
+           coalesce(category, ''), {STATUS_CLASS}, verified, spoofed, count(*), coalesce(sum(bytes), 0)
+    FROM stored s WHERE kind = 'agent' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+    ON CONFLICT (organization_id, app_id, {period}, bot_id, operator, category, status_class, verified, spoofed)
+    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes"""
+
+
+def path_rollup(table: str, period: str) -> str:
+    """The insert adding a batch's agent requests (spoofed claims aside) to a path rollup by `period`."""
+    return f"""
+    INSERT INTO {table} AS r (organization_id, app_id, {period}, path, status_class, verified, visits, bytes)
+    SELECT %(org)s::uuid, app_id, date_trunc('{period}', occurred_at), path, {STATUS_CLASS}, verified, count(*),
+           coalesce(sum(bytes), 0)
+    FROM stored s WHERE kind = 'agent' AND NOT spoofed GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+    ON CONFLICT (organization_id, app_id, {period}, path, status_class, verified)
+    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes"""
+
 
 RECORD = f"""
 WITH batch AS (
@@ -39,28 +63,10 @@ WITH batch AS (
     SELECT %(org)s::uuid, {", ".join(f"b.{name}" for name, _ in COLUMNS)} FROM batch b JOIN fresh USING (id)
     RETURNING app_id, occurred_at, kind, bot_id, operator, category, status, verified, spoofed, bytes, path,
               referral_platform
-), agents AS (
-    INSERT INTO agent_hourly AS r
-        (organization_id, app_id, hour, bot_id, operator, category, status_class, verified, spoofed, visits, bytes)
-    SELECT %(org)s::uuid, app_id, date_trunc('hour', occurred_at), coalesce(bot_id, ''), coalesce(operator, ''),
-           coalesce(category, ''), {STATUS_CLASS}, verified, spoofed, count(*), coalesce(sum(bytes), 0)
-    FROM stored s WHERE kind = 'agent' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9
-    ON CONFLICT (organization_id, app_id, hour, bot_id, operator, category, status_class, verified, spoofed)
-    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes
-), paths AS (
-    INSERT INTO path_hourly AS r (organization_id, app_id, hour, path, status_class, verified, visits, bytes)
-    SELECT %(org)s::uuid, app_id, date_trunc('hour', occurred_at), path, {STATUS_CLASS}, verified, count(*),
-           coalesce(sum(bytes), 0)
-    FROM stored s WHERE kind = 'agent' AND NOT spoofed GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
-    ON CONFLICT (organization_id, app_id, hour, path, status_class, verified)
-    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes
-), path_days AS (
-    INSERT INTO path_daily AS r (organization_id, app_id, day, path, status_class, verified, visits, bytes)
-    SELECT %(org)s::uuid, app_id, date_trunc('day', occurred_at), path, {STATUS_CLASS}, verified, count(*),
-           coalesce(sum(bytes), 0)
-    FROM stored s WHERE kind = 'agent' AND NOT spoofed GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
-    ON CONFLICT (organization_id, app_id, day, path, status_class, verified)
-    DO UPDATE SET visits = r.visits + excluded.visits, bytes = r.bytes + excluded.bytes
+), agents AS ({agent_rollup("agent_hourly", "hour")}
+), agent_days AS ({agent_rollup("agent_daily", "day")}
+), paths AS ({path_rollup("path_hourly", "hour")}
+), path_days AS ({path_rollup("path_daily", "day")}
 ), referrals AS (
     INSERT INTO referral_hourly AS r (organization_id, app_id, hour, platform, visits)
     SELECT %(org)s::uuid, app_id, date_trunc('hour', occurred_at), referral_platform, count(*)
@@ -106,6 +112,10 @@ PATH_SUMS = """
     coalesce(sum(bytes), 0) AS bytes,
     0 AS spoofed"""
 HOURS = "hour >= %(start)s AND hour < %(end)s"
+DAYS = "day >= %(start)s AND day < %(end)s"
+# Every rollup, with its time column: retention deletes their rows past it.
+ROLLUPS = (("agent_hourly", "hour"), ("agent_daily", "day"), ("path_hourly", "hour"), ("path_daily", "day"),
+           ("referral_hourly", "hour"))  # fmt: skip
 # Raw events are kept whole days; a day ahead of these is always there.
 DAYS_AHEAD = 3
 # Events may arrive 7 days late; their ids are remembered a day longer.
@@ -145,51 +155,22 @@ class PostgresStore:
             )
 
     async def summary(self, organization_id: str, query: SummaryQuery) -> SummarySums:
-        params = {"org": organization_id, "start": query.start, "end": query.end, "app": query.app_id,
-                  "granularity": query.granularity}  # fmt: skip
-        where = scope(query, HOURS)
+        params = summary_params(organization_id, query)
+        statements = summary_statements(query)
         async with cursor(self._pool) as cur:
-            totals = (await fetch_all(cur, f"SELECT {AGENT_SUMS} FROM agent_hourly WHERE {where}", params))[0]
-            grouped = await self._grouped(cur, query, where, params)
-            distinct = await fetch_value(cur, *distinct_paths(query, params))
-            referrals = await fetch_all(
-                cur, f"SELECT platform, sum(visits) AS visits FROM referral_hourly WHERE {where} GROUP BY 1", params
-            )
-            crawls = await fetch_all(
-                cur,
-                f"SELECT operator, sum(visits) AS visits FROM agent_hourly WHERE {where} AND NOT spoofed"
-                " AND operator <> '' GROUP BY 1",
-                params,
-            )
+            found = {name: await fetch_all(cur, statement, params) for name, statement in statements.items()}
+        by_set = agent_sets(query)[0].split(found["agents"])
+        series, groups = by_set.get("series", []), by_set.get("group", [])
+        if "paths" in found:
+            series = [row for row in found["paths"] if row["bucket"] is not None]
+            groups = [row for row in found["paths"] if row["bucket"] is None]
         return SummarySums(
-            totals=_sums(totals, None, None),
-            series=[_sums(row, row["bucket"], row["grp"]) for row in grouped if row["bucket"] is not None],
-            groups=[
-                _sums(row, None, row["grp"]) for row in grouped if row["bucket"] is None and row["grp"] is not None
-            ],
-            distinct_paths=int(distinct),
-            referrals={row["platform"]: int(row["visits"]) for row in referrals},
-            crawls={row["operator"]: int(row["visits"]) for row in crawls},
-        )
-
-    @staticmethod
-    async def _grouped(cur: Any, query: SummaryQuery, where: str, params: dict[str, Any]) -> list[Row]:
-        """Sums per period (and group), and per group over the whole range."""
-        table, sums = ("path_hourly", PATH_SUMS) if query.group_by == "path" else ("agent_hourly", AGENT_SUMS)
-        bucket = "date_trunc(%(granularity)s, hour)"
-        if query.group_by == "path" and by_whole_days(query):
-            table, bucket = "path_daily", "date_trunc(%(granularity)s, day)"
-            where = scope(query, "day >= %(start)s AND day < %(end)s")
-        if query.group_by is None:
-            return await fetch_all(
-                cur, f"SELECT {bucket} AS bucket, NULL AS grp, {sums} FROM {table} WHERE {where} GROUP BY 1", params
-            )
-        group = GROUP_COLUMNS[query.group_by]
-        return await fetch_all(
-            cur,
-            f"SELECT {bucket} AS bucket, {group} AS grp, {sums} FROM {table} WHERE {where}"
-            f" GROUP BY GROUPING SETS (({bucket}, {group}), ({group}))",
-            params,
+            totals=_sums(by_set["total"][0], None, None),
+            series=[_sums(row, row["bucket"], row["grp"]) for row in series],
+            groups=[_sums(row, None, row["grp"]) for row in groups],
+            distinct_paths=int(found["distinct"][0]["count"]),
+            referrals={row["platform"]: int(row["visits"]) for row in found["referrals"]},
+            crawls={row["operator"]: int(row["visits"]) for row in by_set["operator"] if row["operator"]},
         )
 
     async def maintain(self, now: datetime, retention_days: int) -> None:
@@ -209,9 +190,10 @@ class PostgresStore:
             for name in await _partitions(cur):
                 if name < partition_name(oldest_kept):
                     await cur.execute(sql.SQL("DROP TABLE {}").format(sql.Identifier(name)))
-            for table in ("agent_hourly", "path_hourly", "referral_hourly"):
+            for table, period in ROLLUPS:
                 await cur.execute(
-                    sql.SQL("DELETE FROM {} WHERE hour < %s").format(sql.Identifier(table)), (oldest_kept,)
+                    sql.SQL("DELETE FROM {} WHERE {} < %s").format(sql.Identifier(table), sql.Identifier(period)),
+                    (oldest_kept,),
                 )
             await cur.execute("DELETE FROM event_keys WHERE received_at < %s", (now - KEYS_KEPT,))
 
@@ -222,20 +204,60 @@ def scope(query: SummaryQuery, period: str) -> str:
     return f"organization_id = %(org)s::uuid AND {period}{app}"
 
 
-def distinct_paths(query: SummaryQuery, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def summary_params(organization_id: str, query: SummaryQuery) -> dict[str, Any]:
+    first = (query.start + timedelta(hours=23)).replace(hour=0)
+    return {"org": organization_id, "start": query.start, "end": query.end, "app": query.app_id,
+            "granularity": query.granularity, "first": first, "last": query.end.replace(hour=0)}  # fmt: skip
+
+
+def agent_sets(query: SummaryQuery) -> tuple[AgentSets, str]:
+    """The agent rollup's grouping sets and their statement: whole days by day or week read the
+    daily rollup."""
+    daily = by_whole_days(query)
+    table, where = ("agent_daily", DAYS) if daily else ("agent_hourly", HOURS)
+    bucket = f"date_trunc(%(granularity)s, {'day' if daily else 'hour'})"
+    group = GROUP_COLUMNS[query.group_by] if query.group_by not in (None, "path") else None
+    sets = AgentSets(query, bucket, group)
+    grouping, group_by = sets.clause()
+    statement = (
+        f"SELECT {grouping}, {bucket if bucket in sets.columns else 'NULL::timestamptz'} AS bucket,"
+        f" {group or 'NULL'} AS grp, operator, {AGENT_SUMS} FROM {table} WHERE {scope(query, where)}"
+        f" GROUP BY {group_by}"
+    )
+    return sets, statement
+
+
+def summary_statements(query: SummaryQuery) -> dict[str, str]:
+    """The statements of a summary, by name, on `summary_params`: one scan of an agent rollup, the
+    paths' when by path, the distinct paths and the referrals."""
+    statements = {"agents": agent_sets(query)[1]}
+    if query.group_by == "path":
+        table, bucket, where = "path_hourly", "date_trunc(%(granularity)s, hour)", HOURS
+        if by_whole_days(query):
+            table, bucket, where = "path_daily", "date_trunc(%(granularity)s, day)", DAYS
+        statements["paths"] = (
+            f"SELECT {bucket} AS bucket, path AS grp, {PATH_SUMS} FROM {table} WHERE {scope(query, where)}"
+            f" GROUP BY GROUPING SETS (({bucket}, path), (path))"
+        )
+    statements["distinct"] = distinct_paths(query)
+    statements["referrals"] = (
+        f"SELECT platform, sum(visits) AS visits FROM referral_hourly WHERE {scope(query, HOURS)} GROUP BY 1"
+    )
+    return statements
+
+
+def distinct_paths(query: SummaryQuery) -> str:
     """How many paths the range saw: its whole days from `path_daily`, the hours before the first
     and after the last whole day from `path_hourly`, as one set."""
     first = (query.start + timedelta(hours=23)).replace(hour=0)
-    last = query.end.replace(hour=0)
-    if first >= last:
-        return f"SELECT count(DISTINCT path) FROM path_hourly WHERE {scope(query, HOURS)}", params
+    if first >= query.end.replace(hour=0):
+        return f"SELECT count(DISTINCT path) FROM path_hourly WHERE {scope(query, HOURS)}"
     days = scope(query, "day >= %(first)s AND day < %(last)s")
     edges = scope(query, "(hour >= %(start)s AND hour < %(first)s OR hour >= %(last)s AND hour < %(end)s)")
-    statement = (
+    return (
         f"SELECT count(*) FROM (SELECT path FROM path_daily WHERE {days}"
         f" UNION SELECT path FROM path_hourly WHERE {edges}) p"
     )
-    return statement, {**params, "first": first, "last": last}
 
 
 def partition_name(day: datetime) -> str:

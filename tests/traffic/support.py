@@ -34,6 +34,8 @@ TESTBOT_RANGE = "198.51.100.0/24"
 TESTBOT_SUFFIX = ".crawl.testbot.example"
 TESTBOT_UA = "Mozilla/5.0 (compatible; TestBot/1.0; +https://testbot.example/bot)"
 GPTBOT_UA = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+# An address in GPTBot's published 20.171.206.0/24 (the committed snapshot): its requests are verified by ip.
+GPTBOT_IP = "20.171.206.7"
 BROWSER_UA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15"
 
 
@@ -69,7 +71,7 @@ def event(host: str, **fields: Any) -> dict[str, Any]:
     """A GPTBot request to `host` now, unless `fields` say otherwise."""
     return {
         "id": fields.pop("id", str(uuid.uuid4())), "occurredAt": datetime.now(UTC).isoformat(), "host": host,
-        "path": "/llms.txt", "method": "GET", "status": 200, "userAgent": GPTBOT_UA, "ip": "203.0.113.7",
+        "path": "/llms.txt", "method": "GET", "status": 200, "userAgent": GPTBOT_UA, "ip": GPTBOT_IP,
         "bytes": 1200, "durationMs": 12.5, **fields,
     }  # fmt: skip
 

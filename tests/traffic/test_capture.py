@@ -16,7 +16,7 @@ LOGS = "/api/v1/ai-traffic/logs"
 def edge_entry(tenant: Tenant, domain_id: str, **fields: str) -> dict[str, str]:
     return {
         "occurredAt": datetime.now(UTC).isoformat(), "host": tenant.host, "path": "/llms-full.txt", "method": "GET",
-        "status": "200", "userAgent": GPTBOT_UA, "ip": "203.0.113.9", "referer": "", "bytes": "5120",
+        "status": "200", "userAgent": GPTBOT_UA, "ip": "20.171.206.9", "referer": "", "bytes": "5120",
         "durationMs": "3.5", "signature": "", "signatureInput": "", "signatureAgent": "",
         "organizationId": tenant.org.id, "appId": tenant.app_id, "domainId": domain_id, **fields,
     }  # fmt: skip
@@ -40,7 +40,7 @@ async def test_a_request_the_edge_answered_is_recorded(stack: Stack, tenant: Ten
         assert len(found) == 1
         assert {k: found[0][k] for k in ("id", "source", "domainId", "path", "bytes", "botId", "clientNetwork")} == {
             "id": f"edge-{entry_id}", "source": "edge", "domainId": domain_id, "path": "/llms-full.txt",
-            "bytes": 5120, "botId": "gptbot", "clientNetwork": "203.0.113.0/24",
+            "bytes": 5120, "botId": "gptbot", "clientNetwork": "20.171.206.0/24",
         }  # fmt: skip
 
         async def acknowledged() -> bool:

@@ -17,11 +17,11 @@ async def stored(tenant: Tenant) -> list[dict]:
 
 
 async def test_an_agents_request_is_stored_with_its_app_and_truncated_address(tenant: Tenant):
-    sent = event(tenant.host, id="evt-1", ip="203.0.113.77")
+    sent = event(tenant.host, id="evt-1", ip="20.171.207.77")
     status, body = await tenant.send([sent])
     assert (status, body["data"]) == (200, {"accepted": 1, "duplicates": 0, "dropped": 0, "rejected": []})
     rows = await stored(tenant)
-    assert rows == [{"id": "evt-1", "host": tenant.host, "network": "203.0.113.0/24", "bot_id": "gptbot",
+    assert rows == [{"id": "evt-1", "host": tenant.host, "network": "20.171.207.0/24", "bot_id": "gptbot",
                      "kind": "agent", "source": "ingest"}]  # fmt: skip
 
 

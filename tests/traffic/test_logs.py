@@ -34,7 +34,7 @@ async def test_pages_run_newest_first_by_cursor(tenant: Tenant):
 
 
 async def test_an_entry_says_what_was_recorded(tenant: Tenant):
-    sent = event(tenant.host, id="one", path="/docs/a.md", status=404, ip="203.0.113.200", referer=None)
+    sent = event(tenant.host, id="one", path="/docs/a.md", status=404, ip="20.171.206.200", referer=None)
     await tenant.send([sent])
     status, body = await tenant.get(LOGS)
     entry = body["data"]["items"][0]
@@ -42,9 +42,9 @@ async def test_an_entry_says_what_was_recorded(tenant: Tenant):
     assert {k: v for k, v in entry.items() if k not in ("occurredAt", "receivedAt")} == {
         "id": "one", "source": "ingest", "appId": tenant.app_id, "domainId": entry["domainId"], "host": tenant.host,
         "path": "/docs/a.md", "method": "GET", "status": 404, "userAgent": sent["userAgent"],
-        "clientNetwork": "203.0.113.0/24", "referer": None, "bytes": 1200, "durationMs": 12.5, "kind": "agent",
+        "clientNetwork": "20.171.206.0/24", "referer": None, "bytes": 1200, "durationMs": 12.5, "kind": "agent",
         "botId": "gptbot", "claimedBotId": "gptbot", "operator": "OpenAI", "category": "training",
-        "verified": False, "matchedBy": "ua", "spoofed": False, "referralPlatform": None,
+        "verified": True, "matchedBy": "ip", "spoofed": False, "referralPlatform": None,
     }  # fmt: skip
     assert datetime.fromisoformat(entry["occurredAt"]) == datetime.fromisoformat(sent["occurredAt"])
 
@@ -59,7 +59,8 @@ async def test_filters_narrow_the_list(tenant: Tenant):
     assert await ids(tenant, botId="gptbot") == ["gpt-500", "gpt-ok"]
     assert await ids(tenant, statusClass="5xx") == ["gpt-500"]
     assert await ids(tenant, pathPrefix="/docs/") == ["gpt-500"]
-    assert await ids(tenant, verified="true") == ["test-ip"]
+    assert await ids(tenant, verified="true") == ["test-ip", "gpt-500", "gpt-ok"]
+    assert await ids(tenant, verified="false") == ["referral"]
     assert await ids(tenant, category="search") == ["test-ip"]
     assert await ids(tenant, appId=tenant.app_id, host=tenant.host, **{"from": at(25), "to": at(7)}) == [
         "test-ip", "gpt-500"]  # fmt: skip

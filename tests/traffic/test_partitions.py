@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from libs.common.db import cursor, fetch_all
-from services.traffic.store_postgres import PostgresStore, partition_name
+from services.traffic.store_postgres import ROLLUPS, PostgresStore, partition_name
 
 
 async def partitions(pool) -> set[str]:
@@ -31,12 +31,19 @@ async def test_a_day_past_the_retention_is_dropped_with_its_rollups(traffic_pool
             f"CREATE TABLE IF NOT EXISTS {partition_name(old)} PARTITION OF events"
             " FOR VALUES FROM ('2020-01-01') TO ('2020-01-02')"
         )
-        await cur.execute(
-            "INSERT INTO agent_hourly VALUES (gen_random_uuid(), gen_random_uuid(), %s, 'gptbot', 'OpenAI',"
-            " 'training', '2xx', false, false, 1, 10)",
-            (old,),
-        )
+        for table in ("agent_hourly", "agent_daily"):
+            await cur.execute(
+                f"INSERT INTO {table} VALUES (gen_random_uuid(), gen_random_uuid(), %s, 'gptbot', 'OpenAI',"
+                " 'training', '2xx', false, false, 1, 10)",
+                (old,),
+            )
+        for table in ("path_hourly", "path_daily"):
+            await cur.execute(
+                f"INSERT INTO {table} VALUES (gen_random_uuid(), gen_random_uuid(), %s, '/a', '2xx', true, 1, 10)",
+                (old,),
+            )
     await PostgresStore(traffic_pool).maintain(datetime.now(UTC), 90)
     assert partition_name(old) not in await partitions(traffic_pool)
     async with cursor(traffic_pool) as cur:
-        assert await fetch_all(cur, "SELECT 1 FROM agent_hourly WHERE hour < '2021-01-01'") == []
+        for table, period in ROLLUPS:
+            assert await fetch_all(cur, f"SELECT 1 FROM {table} WHERE {period} < '2021-01-01'") == [], table

@@ -38,7 +38,7 @@ async def test_totals_rates_and_referrals(tenant: Tenant):
     assert status == 200
     data = body["data"]
     assert data["totals"] == {
-        "visits": 4, "verifiedVisits": 1, "bytes": 4800, "distinctPaths": 3, "spoofedVisits": 1,
+        "visits": 4, "verifiedVisits": 4, "bytes": 4800, "distinctPaths": 3, "spoofedVisits": 1,
         "successRate": {"value": 0.75, "count": 3, "total": 4},
         "failureRate": {"value": 0.25, "count": 1, "total": 4},
     }  # fmt: skip
@@ -60,7 +60,7 @@ async def test_the_series_has_every_period_of_the_range(tenant: Tenant):
     ]
     assert [(g["key"], g["visits"]) for g in series[1]["groups"]] == [("training", 3)]
     assert [(g["key"], g["visits"], g["verifiedVisits"]) for g in body["data"]["groups"]] == [
-        ("training", 3, 0), ("search", 1, 1)]  # fmt: skip
+        ("training", 3, 3), ("search", 1, 1)]  # fmt: skip
 
 
 async def test_grouped_by_path_bot_and_status(tenant: Tenant):
@@ -75,7 +75,7 @@ async def test_grouped_by_path_bot_and_status(tenant: Tenant):
     assert await groups("path") == [("/llms.txt", 2), ("/a", 1), ("/missing", 1)]
     assert await groups("bot") == [("gptbot", 3), ("testbot", 1)]
     assert await groups("statusClass") == [("2xx", 3), ("4xx", 1)]
-    assert await groups("verified") == [("false", 3), ("true", 1)]
+    assert await groups("verified") == [("true", 4)]
     assert await groups("operator") == [("OpenAI", 3), ("Test Operator", 1)]
 
 
