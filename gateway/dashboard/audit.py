@@ -86,7 +86,8 @@ async def webhooks(request: web.Request) -> web.Response:
         )
     )
     listed = [{**endpoint, "deliveries": page["deliveries"]} for endpoint, page in zip(endpoints, pages, strict=True)]
-    return await render(request, "webhooks.html", {"membership": membership, "endpoints": listed})
+    context = {"membership": membership, "endpoints": listed, "can_edit": await api.allows(request, "webhooks:write")}
+    return await render(request, "webhooks.html", context)
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
