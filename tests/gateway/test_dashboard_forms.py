@@ -163,3 +163,26 @@ async def test_a_webhook_endpoint_is_created_edited_rotated_tested_and_retried(
     viewer = await signed_in(await browser(), *await identity.account((org, "viewer")))
     assert "Rotate secret" not in await page(viewer, location)
     await page(viewer, f"{hooks}/new", 403)
+
+
+async def test_an_address_that_is_no_page_is_a_styled_page_never_json(stack: Stack, identity: IdentityFactory):
+    org = await identity.organization()
+    client = await signed_in(stack.gateway, *await identity.account((org, "member")))
+    for path in ("/no-such-page", "/settings/no-such-page", "/apps/3f2b8c1e-5a7d-4e9b-8c21-6d0f4a9e7b35"):
+        response = await client.get(f"/{org.slug}{path}", allow_redirects=False)
+        text = await response.text()
+        assert (response.status, response.content_type) == (404, "text/html"), path
+        assert "<h1" in text and '"ok":false' not in text and 'href="/assets/' in text, path
+    moved = {
+        "/settings": "/settings/members",
+        "/members": "/settings/members",
+        "/apps/": "/apps",
+        "/runs/?page=2": "/runs?page=2",
+    }
+    for path, target in moved.items():
+        response = await client.get(f"/{org.slug}{path}", allow_redirects=False)
+        assert response.status in (301, 303) and response.headers["Location"] == f"/{org.slug}{target}", path
+    stranger = await client.get("/another-organization/settings", allow_redirects=False)
+    assert (stranger.status, stranger.content_type) == (404, "text/html")
+    past = await page(client, f"/{org.slug}/runs?page=7")
+    assert "Page 7 is past the end: there is 1 page of 0 runs." in past
