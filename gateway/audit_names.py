@@ -17,6 +17,7 @@ from libs.contract.route import Route
 # The resource type each collection segment of a path names.
 COLLECTIONS = {
     "apps": "app",
+    "deleted-apps": "app",
     "resources": "app_resource",
     "domains": "domain",
     "domain": "domain",

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from gateway.dashboard import api
+from gateway.dashboard import api, deleted_apps
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from gateway.dashboard.session import Membership
@@ -43,14 +43,25 @@ async def app_list(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps."""
     _, membership = await member(request)
     apps = await api.call(request, "apps_list")
-    context = {"membership": membership, "apps": apps, "can_edit": await api.permits(request, "apps_create")}
+    context = {
+        "membership": membership,
+        "apps": apps,
+        "can_edit": await api.permits(request, "apps_create"),
+        "deleted_apps": await deleted_apps.recently_deleted(request),
+    }
     return await render(request, "apps.html", context)
 
 
 async def app_detail(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps/{appId}: the app, its resources (products) and domains."""
     _, membership = await member(request)
-    app = await _app(request)
+    try:
+        app = await _app(request)
+    except ApiError as error:
+        deleted = await deleted_apps.deleted_app(request, request.match_info["app"]) if error.status == 404 else None
+        if deleted is None:
+            raise
+        return await deleted_apps.deleted_app_page(request, membership, deleted)
     context = {
         "membership": membership,
         "app": app,
@@ -251,7 +262,9 @@ async def candidates(request: web.Request) -> web.Response:
     query = {"status": status, "includeRouted": include_routed, "limit": CANDIDATES_PAGE,
              "cursor": request.query.get("cursor")}  # fmt: skip
     page = await _candidates_page(request, app["id"], query)
+    can_edit = await api.permits(request, "apps_routes_batch")
     context = {"membership": membership, "app": app, "page": page, "status": status, "include_routed": include_routed}
+    context["can_edit"] = can_edit
     return await render(request, "app_candidates.html", context)
 
 

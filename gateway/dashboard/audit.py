@@ -86,7 +86,12 @@ async def webhooks(request: web.Request) -> web.Response:
         )
     )
     listed = [{**endpoint, "deliveries": page["deliveries"]} for endpoint, page in zip(endpoints, pages, strict=True)]
-    return await render(request, "webhooks.html", {"membership": membership, "endpoints": listed})
+    context = {
+        "membership": membership,
+        "endpoints": listed,
+        "can_edit": await api.permits(request, "webhook_endpoints_create"),
+    }
+    return await render(request, "webhooks.html", context)
 
 
 def add_routes(router: web.UrlDispatcher) -> None:

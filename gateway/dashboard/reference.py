@@ -17,7 +17,7 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from gateway.dashboard.reference_page import inline_code, introduction, sections
+from gateway.dashboard.reference_page import WEBHOOKS_TAG, inline_code, introduction, sections
 from gateway.dashboard.render import render
 from gateway.state import OPENAPI_DOCUMENT
 
@@ -26,7 +26,11 @@ from gateway.state import OPENAPI_DOCUMENT
 def _body(environment: jinja2.Environment, document: bytes) -> Markup:
     """The page's body, the same for every visitor: rendered once per document."""
     template = environment.get_template("_reference.html")
-    return Markup(template.render(info=introduction(document), sections=sections(document), code=inline_code))
+    return Markup(
+        template.render(
+            info=introduction(document), sections=sections(document), code=inline_code, webhooks_tag=WEBHOOKS_TAG
+        )
+    )
 
 
 async def reference(request: web.Request) -> web.Response:

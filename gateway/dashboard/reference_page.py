@@ -36,6 +36,16 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Field:
+    """A field of a request body or of an answer's `data`: `items[].id` for one in a list's items."""
+
+    name: str
+    kind: str
+    required: bool
+    description: str
+
+
+@dataclass(frozen=True)
 class Operation:
     id: str
     method: str
@@ -48,6 +58,8 @@ class Operation:
     status: str
     response_example: str
     errors: tuple[tuple[str, str], ...]
+    request_fields: tuple[Field, ...] = ()
+    response_fields: tuple[Field, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,11 +82,54 @@ def _kind(schema: dict[str, Any]) -> str:
     return shown
 
 
+# How deep fields of fields are listed (`items[].product.name` is as far as a table stays readable).
+FIELD_DEPTH = 2
+
+
+def _resolve(schema: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
+    """A schema with its `$ref` (or a lone `allOf` reference) followed."""
+    for _ in range(8):
+        if "$ref" in schema:
+            schema = {
+                **components[schema["$ref"].rsplit("/", 1)[-1]],
+                **{k: v for k, v in schema.items() if k != "$ref"},
+            }
+        elif len(schema.get("allOf", ())) == 1 and "properties" not in schema:
+            schema = {**_resolve(schema["allOf"][0], components), **{k: v for k, v in schema.items() if k != "allOf"}}
+        else:
+            break
+    return schema
+
+
+def fields_of(
+    schema: dict[str, Any] | None, components: dict[str, Any], prefix: str = "", depth: int = 0
+) -> tuple[Field, ...]:
+    """The fields of an object schema (those of its items, for a list), with their descriptions."""
+    if schema is None:
+        return ()
+    schema = _resolve(schema, components)
+    if schema.get("type") == "array" and "items" in schema:
+        return fields_of(schema["items"], components, prefix + "[].", depth)
+    required = set(schema.get("required", ()))
+    found: list[Field] = []
+    for name, declared in schema.get("properties", {}).items():
+        resolved = _resolve(declared, components)
+        description = declared.get("description") or resolved.get("description", "")
+        if not description and "const" in resolved:
+            description = f"Always `{resolved['const']}`."
+        found.append(Field(prefix + name, _kind(resolved), name in required, description))
+        is_list = resolved.get("type") == "array"
+        inner = _resolve(resolved.get("items", {}), components) if is_list else resolved
+        if depth + 1 < FIELD_DEPTH and "properties" in inner:
+            found.extend(fields_of(inner, components, f"{prefix}{name}{'[]' if is_list else ''}.", depth + 1))
+    return tuple(found)
+
+
 def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _operation(method: str, path: str, operation: dict[str, Any]) -> Operation:
+def _operation(method: str, path: str, operation: dict[str, Any], components: dict[str, Any]) -> Operation:
     parameters = tuple(
         Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
         for p in operation["parameters"]
@@ -98,6 +153,8 @@ def _operation(method: str, path: str, operation: dict[str, Any]) -> Operation:
         # A document (an App's llms.txt) is shown as it is; JSON indented.
         response_example=_pretty(answer["example"]) if media_type == "application/json" else answer["example"],
         errors=errors,
+        request_fields=fields_of(body["schema"], components) if body else (),
+        response_fields=fields_of(answer.get("schema", {}).get("properties", {}).get("data"), components),
     )
 
 
@@ -109,10 +166,13 @@ def sections(document: bytes) -> tuple[Section, ...]:
     for path, item in parsed["paths"].items():
         for method in METHODS:
             if method in item:
-                by_tag[item[method]["tags"][0]].append(_operation(method, path, item[method]))
+                operation = _operation(method, path, item[method], parsed["components"]["schemas"])
+                by_tag[item[method]["tags"][0]].append(operation)
     descriptions = {tag["name"]: tag["description"] for tag in parsed["tags"]}
     found = [Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops]
-    events = tuple(_webhook(event_type, item["post"]) for event_type, item in parsed.get("webhooks", {}).items())
+    components = parsed["components"]["schemas"]
+    webhooks = parsed.get("webhooks", {}).items()
+    events = tuple(_webhook(event_type, item["post"], components) for event_type, item in webhooks)
     if events:
         found.append(Section(WEBHOOKS_TAG, WEBHOOKS_DESCRIPTION, events))
     return tuple(found)
@@ -125,7 +185,7 @@ WEBHOOKS_DESCRIPTION = (
 )
 
 
-def _webhook(event_type: str, operation: dict[str, Any]) -> Operation:
+def _webhook(event_type: str, operation: dict[str, Any], components: dict[str, Any]) -> Operation:
     """An event type as the page lists it: the POST an endpoint receives, with its payload's example."""
     payload = operation["requestBody"]["content"]["application/json"]
     return Operation(
@@ -143,6 +203,10 @@ def _webhook(event_type: str, operation: dict[str, Any]) -> Operation:
         status="2XX",
         response_example="Any body: the status alone acknowledges the delivery.",
         errors=(("other", "Not acknowledged: the delivery is retried."),),
+        request_fields=tuple(
+            Field(item.name, item.kind, item.required, item.description or "The resource as the API shows it.")
+            for item in fields_of(payload["schema"], components)
+        ),
     )
 
 

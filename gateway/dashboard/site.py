@@ -27,9 +27,11 @@ from aiohttp.typedefs import Handler
 from gateway.dashboard import (
     api_keys,
     app_actions,
+    app_forms,
     apps,
     audit,
     device_approval,
+    fallback,
     invitations,
     members,
     organization,
@@ -41,6 +43,7 @@ from gateway.dashboard import (
     static_files,
     traffic,
     visibility,
+    webhook_forms,
 )
 from gateway.dashboard.csrf import verify_csrf
 from gateway.dashboard.render import render, setup_templates
@@ -122,13 +125,16 @@ def add_pages(router: web.UrlDispatcher) -> None:
     invitations.add_routes(router)
     security.add_routes(router)
     audit.add_routes(router)
+    webhook_forms.add_routes(router)
     products.add_routes(router)
     visibility.add_routes(router)
+    app_forms.add_routes(router)  # before apps: `apps/new` is no app id
     apps.add_routes(router)
     traffic.add_routes(router)
     app_actions.add_routes(router)
     simulations.add_routes(router)
     organization.add_routes(router)
+    fallback.add_routes(router)  # last: what no page above serves
 
 
 def mount_dashboard(app: web.Application) -> None:

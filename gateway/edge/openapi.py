@@ -20,8 +20,10 @@ from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.event import Event
-from libs.contract.glossary import DOCUMENT_EXAMPLES, FIELDS, PARAMETERS, SCHEMA_FIELDS
+from libs.contract.examples import DOCUMENT_EXAMPLES
+from libs.contract.glossary import FIELDS, PARAMETERS
 from libs.contract.route import Route
+from libs.contract.schema_glossary import SCHEMA_FIELDS
 from services.events.catalog import EVENTS
 
 VERSION = "0.1.0"

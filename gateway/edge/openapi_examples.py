@@ -1,7 +1,7 @@
 """Examples for the OpenAPI document, made from its own schemas so they cannot drift from them.
 
 An example follows its schema: a `const`, the default or the first `enum` value, the glossary's example for
-the field's name (libs/contract/glossary.py) where the type alone would make a poor one, else
+the field's name (libs/contract/examples.py) where the type alone would make a poor one, else
 a value of the type and format within the schema's bounds. Objects list every property; arrays
 hold as many items as they must (at least one). tests/gateway/test_openapi_reference.py
 validates every example against its schema.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from libs.contract.glossary import EXAMPLES
+from libs.contract.examples import EXAMPLES
 
 EXAMPLE_UUID = "3f2b8c1e-5a7d-4e9b-8c21-6d0f4a9e7b35"
 EXAMPLE_TIME = "2026-11-02T09:30:00Z"

@@ -28,6 +28,7 @@ HANDLERS = (
     app_routes.apps_routes_update,
     apps.apps_delete,
     apps.apps_restore,
+    apps.apps_deleted_list,
     resources.apps_resources_delete,
     domains.apps_domains_delete,
     app_routes.apps_routes_list,

@@ -95,3 +95,21 @@ def test_deliveries_are_counted_in_words(run: Aivis, api: FakeApi):
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "2 deliveries"
     assert json.loads(run("webhooks", "deliveries", ENDPOINT_ID, "--json").stdout)["items"][0]["id"] == DELIVERY_ID
+
+
+def test_deleted_apps_are_listed_with_their_full_ids_and_when_each_can_no_longer_be_restored(run: Aivis, api: FakeApi):
+    deleted = {
+        "id": APP_ID,
+        "name": "Handbook",
+        "slug": "handbook",
+        "deletedAt": "2026-11-28T10:00:00+00:00",
+        "restorableUntil": "2026-12-28T10:00:00+00:00",
+    }
+    api.on("GET", "/api/v1/deleted-apps", ok({"items": [deleted], "nextCursor": "c2"}))
+    result = run("apps", "deleted", "--limit", "1")
+    assert result.exit_code == 0, result.output
+    assert APP_ID in result.stdout and "Handbook" in result.stdout  # whole: `apps restore` takes only a full id
+    assert "1 deleted app; the next page: --cursor c2" in result.stderr
+    assert dict(api.requests[-1].url.params) == {"limit": "1"}
+    listed = run("apps", "deleted", "--json")
+    assert json.loads(listed.stdout) == {"items": [deleted], "nextCursor": "c2"}

@@ -192,7 +192,7 @@ def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
     shoot(page, "app-domains-llms")
     page.get_by_role("button", name=f"Verify {hostname}").click()
     expect(page.locator(".flash")).to_contain_text("is not verified yet")
-    expect(page.locator(".domain .alert")).to_contain_text("Last check")
+    expect(page.locator(".domain .alert")).to_contain_text("Not verified.")
     shoot(page, "app-domain-check-failed")
 
     page.get_by_role("link", name="Routes", exact=True).click()
@@ -219,8 +219,12 @@ def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
     page.get_by_role("link", name="Delete app…").click()
     page.get_by_role("button", name="Delete app").click()
     expect(page.get_by_role("status")).to_have_text("The app Manual site is deleted.")
-    expect(page.get_by_role("link", name="Manual site")).to_have_count(0)
+    expect(page.locator(".cards")).to_have_count(0)  # no live app left
+    expect(page.get_by_role("region", name="Recently deleted")).to_contain_text("Manual site")
     shoot(page, "app-deleted-restore")
+    page.goto(f"/{slug}/apps/{app['id']}")  # its address says what happened
+    expect(page.get_by_role("heading", name="Manual site was deleted")).to_be_visible()
+    shoot(page, "app-deleted-address")
     page.get_by_role("button", name="Restore app").click()
     expect(page.locator(".flash")).to_have_text("The app Manual site is restored.")
     expect(page.get_by_role("heading", name="Manual site")).to_be_visible()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -113,13 +114,22 @@ async def test_an_app_is_deleted_after_a_confirm_and_restored_from_the_apps_list
     assert missing.status == 404
     listing = await page(client, deleted.headers["Location"])
     assert "The app Handbook site is deleted." in listing and f'action="{base}/restore"' in listing
-    assert "Handbook site</a>" not in listing
+    assert "Recently deleted" in listing and f'<a href="{base}">Handbook site</a>' in listing
+    assert '<h2><a href="' not in listing  # no live app card
+    (listed,) = (await api(client, key, "GET", "/api/v1/deleted-apps"))["items"]
+    assert (listed["id"], listed["deletedAt"] is not None) == (app["id"], True)
+    restorable = datetime.fromisoformat(listed["restorableUntil"]) - datetime.fromisoformat(listed["deletedAt"])
+    assert restorable == timedelta(days=30)
+    gone = await page(client, base, 404)  # its own address says what happened and offers the restore
+    assert "Handbook site was deleted" in gone and f'action="{base}/restore"' in gone
+    assert "Restore app" not in await page(viewer, base, 404)
 
     restored = await submit(client, deleted.headers["Location"], {}, action=f"{base}/restore")
     assert (restored.status, restored.headers["Location"]) == (303, base)
     assert (await api(client, key, "GET", f"/api/v1/apps/{app['id']}"))["name"] == "Handbook site"
     assert len((await api(client, key, "GET", f"/api/v1/apps/{app['id']}/routes"))["routes"]) == 3
     assert "The app Handbook site is restored." in await page(client, base)
+    assert (await api(client, key, "GET", "/api/v1/deleted-apps"))["items"] == []
     again = await submit(client, f"/{org.slug}/apps", {}, action=f"{base}/restore")
     assert again.status == 409 and "not deleted" in await again.text()
 
@@ -190,7 +200,8 @@ async def test_a_domain_shows_its_record_until_verified_and_the_app_its_llms_txt
     failed = await submit(client, base, {}, action=verify)
     assert failed.status == 303
     shown = await page(client, base)
-    assert "is not verified yet" in shown and "NO_RECORD" in shown
+    assert "is not verified yet" in shown and f"No TXT record was found at {record['name']}" in shown
+    assert "NO_RECORD" not in shown and "`verification`" not in shown  # words for a person, no field names
     dns.publish(record["name"], record["value"])
     assert (await submit(client, base, {}, action=verify)).status == 303
     shown = await page(client, base)

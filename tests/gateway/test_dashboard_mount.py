@@ -74,12 +74,19 @@ async def test_every_page_is_the_dashboards_and_passes_its_middleware(gateway_ap
 
 
 async def test_a_path_nobody_serves_is_the_apis_json_404(gateway: Client):
-    for path in ("/api/v1/no-such-thing", "/demo/settings/no-such-page"):
+    for path in ("/api/v1/no-such-thing", "/api/v2/apps"):
         response = await gateway.get(path)
         assert response.status == 404
         body = await response.json()
         assert body["ok"] is False and body["code"] == "NOT_FOUND"
         assert "Content-Security-Policy" not in response.headers
+
+
+async def test_an_address_under_an_organization_that_is_no_page_is_the_dashboards(gateway_app: web.Application):
+    for path in ("/demo/settings/no-such-page", "/demo/apps/", "/demo/settings", "/demo/members"):
+        match_info = await resolve(gateway_app, "GET", path)
+        assert match_info.route.name.startswith(("dashboard.unknown", "dashboard.section_")), path
+        assert passes_dashboard_middleware(gateway_app, match_info)
 
 
 async def test_a_page_is_html_with_the_dashboards_headers_and_an_api_answer_is_not(gateway: Client):

@@ -26,6 +26,19 @@ async def test_the_reference_lists_every_operation_with_its_scope_parameters_exa
     assert 'id="license"' in page and 'href="/docs/console"' in page
 
 
+async def test_each_operation_lists_its_body_and_answer_fields_with_their_descriptions(stack: Stack):
+    page = html.unescape(await (await stack.gateway.get("/docs")).text())
+    create = page[page.index('id="apps_create"') :]
+    create = create[: create.index("</article>")]
+    assert "<caption>Request body</caption>" in create and "<caption>Answer: data</caption>" in create
+    assert '<code>name</code> <span class="required">required</span>' in create
+    assert "Its name, as people see it." in create and "<code>appConfig.config</code>" in create
+    batch = page[page.index('id="apps_routes_batch"') :]
+    assert "<code>routes[].path</code>" in batch[: batch.index("</article>")]
+    event = page[page.index('id="webhook_app_created"') :]
+    assert "<caption>Payload</caption>" in event[: event.index("</article>")]
+
+
 async def test_the_reference_shows_each_webhook_event_with_its_payload(stack: Stack):
     document = await (await stack.gateway.get("/api/v1/openapi.json")).json()
     page = html.unescape(await (await stack.gateway.get("/docs")).text())
@@ -34,6 +47,14 @@ async def test_the_reference_shows_each_webhook_event_with_its_payload(stack: St
         assert f'<code class="path">{event_type}</code>' in page
         assert f'id="{item["post"]["operationId"]}"' in page
     assert '"type": "app.route.deleted"' in page  # a payload's example
+    verifying = page[page.index('id="verifying-signatures"') :]
+    libraries = ("from standardwebhooks.webhooks import Webhook", 'import { Webhook } from "standardwebhooks"')
+    for text in (*libraries, "webhook-id", "webhook-timestamp", "webhook-signature", "whsec_"):
+        assert text in verifying, text
+    assert page.index('id="tag-webhook-events"') < page.index('id="verifying-signatures"')
+    overview = page[page.index('id="overview"') : page.index('id="tag-')]
+    assert '{"items": [...], "nextCursor": "..."}' in overview and "total" in overview  # said once
+    assert page.count('"nextCursor": "..."}') == 1
 
 
 async def test_code_spans_become_code_and_the_rest_is_escaped():

@@ -9,7 +9,7 @@ from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.errors import EXIT_NOT_VERIFIED, CliError
 from aivis.inputs import compact, json_object
-from aivis.output import json_option, short_id, when
+from aivis.output import json_option, plural, short_id, when
 from aivis.resolve import (
     APP_DOMAINS,
     APP_RESOURCES,
@@ -29,6 +29,7 @@ APP_RESOURCES_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/resources")
 APP_DOMAINS_CREATE = Endpoint("POST", "/api/v1/apps/{appId}/domains")
 APP_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}")
 APP_RESTORE = Endpoint("POST", "/api/v1/apps/{appId}/restore")
+APPS_DELETED = Endpoint("GET", "/api/v1/deleted-apps")
 APP_RESOURCE_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/resources/{appResourceId}")
 APP_DOMAIN_DELETE = Endpoint("DELETE", "/api/v1/apps/{appId}/domains/{domainId}")
 APP_DOMAIN_VERIFY = Endpoint("POST", "/api/v1/apps/{appId}/domains/{domainId}/verify")
@@ -159,12 +160,27 @@ def apps_delete(context: Context, app_id: str, yes: bool, as_json: bool) -> None
         context.out.note(f"restore it with: aivis apps restore {data['id']}")
 
 
+@apps.command("deleted")
+@click.option("--limit", type=int, help="At most this many (1-200, default 50).")
+@click.option("--cursor", help="The page after the one that printed this cursor.")
+@json_option
+@pass_context
+def apps_deleted(context: Context, limit: int | None, cursor: str | None, as_json: bool) -> None:
+    """List the apps deleted recently that can still be restored, most recently deleted first."""
+    data = context.api().call(APPS_DELETED, query=compact(limit=limit, cursor=cursor))
+    note = plural(len(data["items"]), "deleted app") + (
+        f"; the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else ""
+    )
+    columns = ("id", "name", when("deletedAt"), when("restorableUntil"))
+    context.out.items(data["items"], columns, as_json, next_cursor=data["nextCursor"], note=note)
+
+
 @apps.command("restore")
 @click.argument("app_id")
 @json_option
 @pass_context
 def apps_restore(context: Context, app_id: str, as_json: bool) -> None:
-    """Bring back a deleted app (its full id, as `aivis apps delete` printed it) with what its delete took."""
+    """Bring back a deleted app (its full id, as `aivis apps deleted` lists it) with what its delete took."""
     if not is_full_id(app_id):
         raise click.BadParameter("give the deleted app's full id, as `aivis apps delete` printed it", param_hint="APP")
     context.out.record(context.api().call(APP_RESTORE, appId=app_id), (*APP_FIELDS, "resources"), as_json)

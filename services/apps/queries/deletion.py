@@ -8,6 +8,7 @@ hostnames stay its own (the index `domains_live_hostname_key`, migration 110).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from libs.common.db import fetch_all, fetch_one, fetch_returned
@@ -101,3 +102,26 @@ async def purge_apps(cur: Any, restore_days: int, limit: int) -> int:
             await cur.execute(f"DELETE FROM {table} WHERE app_id = ANY(%s::uuid[])", (ids,))
         await cur.execute("DELETE FROM apps WHERE id = ANY(%s::uuid[])", (ids,))
     return len(ids)
+
+
+async def list_deleted(
+    cur: Any, organization_id: str, restore_days: int, after: tuple[datetime, str] | None, limit: int
+) -> list[dict[str, Any]]:
+    """The organization's apps deleted within the restore window, most recently deleted first,
+    after the app (deletedAt, id) `after`: at most `limit`, each with when its restore window ends."""
+    rows = await fetch_all(
+        cur,
+        f"SELECT {APP.columns}, deleted_at + make_interval(days => %(days)s) AS restorable_until FROM apps"
+        " WHERE organization_id = %(organization_id)s AND deleted_at IS NOT NULL"
+        " AND deleted_at > clock_timestamp() - make_interval(days => %(days)s)"
+        " AND (%(after_at)s::timestamptz IS NULL OR (deleted_at, id) < (%(after_at)s::timestamptz, %(after_id)s::uuid))"
+        " ORDER BY deleted_at DESC, id DESC LIMIT %(limit)s",
+        {
+            "organization_id": organization_id,
+            "days": restore_days,
+            "after_at": after[0] if after else None,
+            "after_id": after[1] if after else None,
+            "limit": limit,
+        },
+    )
+    return [{**APP.of(row), "restorableUntil": row["restorable_until"]} for row in rows]

@@ -22,6 +22,8 @@ from libs.common.validators import (
 from services.apps.schemas.values import (
     CANDIDATES_PAGE_DEFAULT,
     CANDIDATES_PAGE_MAX,
+    DELETED_PAGE_DEFAULT,
+    DELETED_PAGE_MAX,
     DOCUMENT_STATUSES,
     DOMAIN_TYPES,
     MAX_IMPORT_ROUTES,
@@ -166,3 +168,20 @@ class RouteUpdate(ApiSchema):
 
 class EdgeVersionsQuery(ApiSchema):
     app_ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
+
+
+class DeletedAppsQuery(ApiSchema):
+    """The query of the list of deleted apps."""
+
+    limit = fields.Integer(
+        load_default=DELETED_PAGE_DEFAULT,
+        validate=validate.Range(min=1, max=DELETED_PAGE_MAX),
+        metadata={"description": f"At most this many apps (default {DELETED_PAGE_DEFAULT})."},
+    )
+    cursor = PageCursor(
+        datetime.fromisoformat,
+        metadata={
+            "description": "The `nextCursor` of the page before; the page starts after that page's last app."
+            " Opaque; any other value is 422."
+        },
+    )

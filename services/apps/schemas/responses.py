@@ -32,6 +32,18 @@ class App(Timestamps):
     metadata = fields.Raw(required=True, allow_none=True)
 
 
+class DeletedApp(App):
+    restorable_until = fields.DateTime(
+        required=True,
+        metadata={"description": "Until when it can be restored (ISO 8601, UTC); the purge removes it after that."},
+    )
+
+
+class DeletedAppList(ApiSchema):
+    items = fields.List(fields.Nested(DeletedApp), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
 class AppConfig(Timestamps):
     id = fields.String(required=True)
     app_id = fields.String(required=True)

@@ -10,6 +10,7 @@ MAX_IMPORT_ROUTES = 100
 CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000
 # Pages of an app's routes: at most what one lookup of their targets takes (MAX_RESOLVE_IDS).
 ROUTES_PAGE_DEFAULT, ROUTES_PAGE_MAX = 100, 500
+DELETED_PAGE_DEFAULT, DELETED_PAGE_MAX = 50, 200
 
 RESOURCE_TYPES = ("product",)
 DOMAIN_TYPES = ("web", "metric", "redirect")

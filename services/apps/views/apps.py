@@ -5,19 +5,21 @@ from __future__ import annotations
 from aiohttp import web
 from aiopg import Cursor
 
+from libs.common.cursors import page_of
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.etags import IF_MATCH, check_if_match, versioned_response
-from libs.common.schemas import load_json
+from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.apps.queries import apps as queries
 from services.apps.queries import deletion
-from services.apps.schemas.requests import AppConfigUpdate, AppCreate, AppUpdate
+from services.apps.schemas.requests import AppConfigUpdate, AppCreate, AppUpdate, DeletedAppsQuery
 from services.apps.slugs import derive_slug
 
 APP_CREATE = AppCreate()
 APP_UPDATE = AppUpdate()
 CONFIG_UPDATE = AppConfigUpdate()
+DELETED_QUERY = DeletedAppsQuery()
 
 
 async def apps_list(request: web.Request) -> web.Response:
@@ -89,3 +91,15 @@ async def apps_restore(request: web.Request) -> web.Response:
         await deletion.restore_app(cur, organization_id, app_id, request.app[SETTINGS].restore_days)
         app = await queries.get_app(cur, organization_id, app_id)
     return json_response(app)
+
+
+async def apps_deleted_list(request: web.Request) -> web.Response:
+    """GET /api/v1/deleted-apps: the apps deleted within their restore window, most recently deleted
+    first, each with `restorableUntil`; `{items, nextCursor}`, a page at a time."""
+    query = load_query(request, DELETED_QUERY)
+    async with cursor(request.app[DB_POOL]) as cur:
+        found = await deletion.list_deleted(
+            cur, caller_of(request).org.id, request.app[SETTINGS].restore_days, query.get("cursor"), query["limit"] + 1
+        )
+    items, next_cursor = page_of(found, query["limit"], lambda app: (app["deletedAt"], app["id"]))
+    return json_response({"items": items, "nextCursor": next_cursor})
