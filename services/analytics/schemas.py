@@ -139,7 +139,7 @@ class AppRouteLink(ApiSchema):
     """The App route of the organization's that served a cited page's path when the answer was analysed."""
 
     app_id = fields.String(required=True)
-    route_id = fields.String(required=True)
+    route_id = fields.String(required=True, metadata={"description": "The id of the App's route."})
     path = fields.String(required=True, metadata={"description": "The route's path, as the route stores it."})
     href = fields.String(required=True, metadata={"description": "The route in the API (`GET` it for its target)."})
 
