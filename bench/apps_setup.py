@@ -16,6 +16,8 @@ from gateway.identity.auth.api_keys import create_api_key
 from gateway.identity.auth.scopes import ALL_SCOPES
 from libs.common.db import create_pool, transaction
 from libs.contract.parts import APPS, GATEWAY
+from services.apps.domains import register_domain
+from services.apps.edge import LocalEdgeProvider
 from services.apps.queries import apps as app_queries
 
 PAGES_PER_REQUEST = 25
@@ -34,6 +36,14 @@ async def organization_with_app(stack: BenchStack) -> tuple[str, str, str, str]:
         app = await app_queries.create_app(cur, organization_id, "Bench", "bench", {})
         await app_queries.create_resource(cur, organization_id, str(app["id"]), "product", str(product["id"]))
     return key, organization_id, str(product["id"]), str(app["id"])
+
+
+async def verified_domain(stack: BenchStack, organization_id: str, app_id: str, hostname: str) -> None:
+    """A web domain of the app, verified at creation as an operator's is (only a verified domain is an
+    App's address)."""
+    async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 1) as pool, transaction(pool) as cur:
+        domain = {"scope": "app", "app_id": app_id, "domain": hostname, "type": "web"}
+        await register_domain(cur, LocalEdgeProvider(), organization_id, domain)
 
 
 async def create_pages(stack: BenchStack, key: str, product_id: str, count: int) -> list[dict[str, Any]]:

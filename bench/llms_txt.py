@@ -27,7 +27,7 @@ import time
 import aiohttp
 import psycopg2
 
-from bench.apps_setup import organization_with_app
+from bench.apps_setup import organization_with_app, verified_domain
 from bench.common import BenchStack, Latency, Request, bench_stack, copy_rows, load_average, measure, report, say
 from bench.route_candidates import memory, read_whole
 from bench.site_pages import COLUMNS, document_rows
@@ -61,13 +61,6 @@ async def route_all(stack: BenchStack, organization_id: str, app_id: str, rows: 
     routes = [(row[3], row[3], "product_document", row[0]) for row in rows]
     async with create_pool(stack.part_dsn(APPS), APPS.schema, 1, 1) as pool, transaction(pool) as cur:
         await route_queries.insert_routes(cur, organization_id, app_id, routes)
-
-
-async def add_domain(url: str, key: str) -> None:
-    async with aiohttp.ClientSession(headers={"x-api-key": key}) as session:
-        async with session.post(url, json={"domain": "docs.bench.example.com", "type": "web"}) as response:
-            if response.status != 201:
-                raise SystemExit(f"adding the domain failed: {response.status} {await response.text()}")
 
 
 async def fetch(url: str, key: str, **headers: str) -> tuple[int, bytes, str]:
@@ -107,7 +100,7 @@ def main() -> None:
         say(f"seeding {ROUTES:,} published documents and a route to each ({load_average()})")
         rows = seed_documents(stack, organization_id, product_id)
         asyncio.run(route_all(stack, organization_id, app_id, rows))
-        asyncio.run(add_domain(f"{app_url}/domains", key))
+        asyncio.run(verified_domain(stack, organization_id, app_id, "docs.bench.example.com"))
         headers = {"x-api-key": key}
 
         status, index, etag = asyncio.run(fetch(f"{app_url}/llms.txt", key))

@@ -22,7 +22,7 @@ from typing import Any
 
 import aiohttp
 
-from bench.apps_setup import organization_with_app
+from bench.apps_setup import organization_with_app, verified_domain
 from bench.common import Request, bench_stack, load_average, measure, report, say
 from libs.contract.parts import APPS, CONTENT, GATEWAY, SIMULATIONS
 
@@ -55,7 +55,7 @@ async def call(session: aiohttp.ClientSession, method: str, url: str, body: Any 
 
 
 async def setup(gateway: str, key: str, product_id: str, app_id: str) -> tuple[str, str]:
-    """The App's pages, domain and routes; an environment answered at once and one reading every page."""
+    """The App's pages and routes; an environment answered at once and one reading every page."""
     pages = [{"slug": "pricing", "title": "Pricing", "status": "published", "description": "Plans and prices",
               "content": "# Pricing\n\nThe Team plan costs $49 per month.\n"}]  # fmt: skip
     pages += [{"slug": topic.lower().replace(" ", "-"), "title": topic, "status": "published",
@@ -63,7 +63,6 @@ async def setup(gateway: str, key: str, product_id: str, app_id: str) -> tuple[s
     async with aiohttp.ClientSession(headers={"x-api-key": key}) as session:
         created = await call(session, "POST", f"{gateway}/api/v1/site/pages", {"productId": product_id, "pages": pages})
         app_url = f"{gateway}/api/v1/apps/{app_id}"
-        await call(session, "POST", f"{app_url}/domains", {"domain": "docs.bench.example.com", "type": "web"})
         routes = [{"path": f"/{page['slug']}", "targetId": page["id"], "targetType": "product_document"}
                   for page in created["created"]]  # fmt: skip
         await call(session, "POST", f"{app_url}/routes/batch", {"routes": routes})
@@ -108,7 +107,8 @@ def main() -> None:
     environ = {"SIMULATION_WORKER_CONCURRENCY": CONCURRENCY, "SIMULATION_ORGANIZATION_CONCURRENCY": CONCURRENCY,
                "SIMULATION_POLL_MS": "20"}  # fmt: skip
     with bench_stack((GATEWAY, CONTENT, APPS, SIMULATIONS), environ) as stack:
-        key, _, product_id, app_id = asyncio.run(organization_with_app(stack))
+        key, organization_id, product_id, app_id = asyncio.run(organization_with_app(stack))
+        asyncio.run(verified_domain(stack, organization_id, app_id, "docs.bench.example.com"))
         gateway = stack.url("gateway")
         say(f"an App of {PAGES} pages and two environments ({load_average()})")
         answered, every_page = asyncio.run(setup(gateway, key, product_id, app_id))

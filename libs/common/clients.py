@@ -106,7 +106,7 @@ class ContentClient:
 
 
 class AppsClient:
-    """What the content, traffic and simulations services ask of the apps service."""
+    """What the content, traffic, simulations and analytics services ask of the apps service."""
 
     def __init__(self, http: InternalClient, base_url: str) -> None:
         self._http = http
@@ -122,6 +122,12 @@ class AppsClient:
         `hosts` (at most 500), verified or not; a hostname no App of theirs claims is absent."""
         answer = await self._http.request(internal.DOMAINS_BY_HOST, self._base_url, caller, json={"hosts": list(hosts)})
         return {domain["domain"]: domain for domain in answer["domains"]}
+
+    async def routes_by_url(self, caller: Caller, urls: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """url -> `{url, appId, routeId, path}`: the route of the caller's organization's Apps serving each
+        of `urls` (at most 500) on a verified domain; a URL no route serves is absent."""
+        answer = await self._http.request(internal.ROUTES_BY_URL, self._base_url, caller, json={"urls": list(urls)})
+        return {route["url"]: route for route in answer["routes"]}
 
     async def published(self, caller: Caller, app_id: str, path: str, user_agent: str) -> RawResponse:
         """The document the caller's organization's App publishes at `path` of its site, as an agent

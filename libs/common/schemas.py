@@ -6,13 +6,14 @@ is a 422 `VALIDATION_FAILED` whose `details` map each field path ("pages.0.slug"
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from aiohttp import web
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, missing
 
 from libs.common.encoding import loads
 from libs.common.errors import BadRequest, NotFound, ValidationFailed
@@ -65,6 +66,20 @@ class Timestamps(ApiSchema):
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
     deleted_at = fields.DateTime(required=True, allow_none=True)
+
+
+def changes_to(
+    create: type[Schema], name: str, doc: str = "Every field optional: only the supplied ones change."
+) -> type[ApiSchema]:
+    """The body of a change (a PATCH) to what `create` makes: the same fields, each optional and
+    without a default, so only those supplied change. Declared once, the two cannot drift."""
+    declared: dict[str, Any] = {}
+    for field_name, field in create._declared_fields.items():
+        optional = copy.copy(field)
+        optional.required = False
+        optional.load_default = missing
+        declared[field_name] = optional
+    return type(name, (ApiSchema,), {**declared, "__doc__": doc, "__module__": create.__module__})
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, str]:

@@ -47,6 +47,9 @@ DOCUMENT_INDEXED = Endpoint("content", "POST", "/internal/documents/{id}/indexed
 DOMAINS_RESOLVE = Endpoint("apps", "POST", "/internal/domains/resolve", "internal_domains_resolve")
 # Which of the caller's organization's Apps claims each hostname (verified or not): AI traffic's hosts.
 DOMAINS_BY_HOST = Endpoint("apps", "POST", "/internal/domains/by-host", "internal_domains_by_host")
+# Which App route of the caller's organization serves each URL (on a verified App domain): the analysis
+# of AI answers links the pages they cite to the routes that serve them.
+ROUTES_BY_URL = Endpoint("apps", "POST", "/internal/routes/by-url", "internal_routes_by_url")
 # A document an App publishes for agents, by its path on the App's site (`/llms.txt`, `/sitemap.xml`, a
 # page's path for its markdown), as the public App edge serves it: what simulated agents read.
 APP_PUBLISHED = Endpoint("apps", "GET", "/internal/apps/{appId}/published", "internal_app_published")
@@ -94,6 +97,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     DOCUMENT_INDEXED,
     DOMAINS_RESOLVE,
     DOMAINS_BY_HOST,
+    ROUTES_BY_URL,
     APP_PUBLISHED,
     DOMAINS_WITHDRAWN,
     EDGE_HOST,

@@ -93,10 +93,11 @@ EDGE = Part("edge", "edge", "services.edge", 8087, workers=2, calls=("apps",), p
 # AI traffic: agents' requests to the Apps, ingested and captured from the App edge's stream; it
 # verifies agents by reverse DNS and their operators' key directories on the public internet.
 TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), public_egress=True)
-# Answers of AI engines and their analysis: reads brands (the gateway) and competitors and prompts
-# (personas) in its background work, and calls the engines' vendors.
+# Answers of AI engines and their analysis: reads brands (the gateway), competitors and prompts
+# (personas) and the App routes cited pages are linked to (apps) in its background work, and calls
+# the engines' vendors.
 ANALYTICS = Part(
-    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas"), public_egress=True
+    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas", "apps"), public_egress=True
 )
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, EDGE, TRAFFIC, ANALYTICS)

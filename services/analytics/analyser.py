@@ -1,7 +1,8 @@
 """The analyser: takes answers without an analysis (oldest first, `SKIP LOCKED`, so replicas share
-the queue), reads each product's brand set, analyses and stores the result beside the answer.
+the queue), reads each product's brand set, analyses, links each cited page to the organization's
+App route that serves it (services/analytics/route_links.py) and stores the result beside the answer.
 
-A product whose brand set cannot be read (its owner down) is tried again later, with backoff; a
+A product whose brand set or route links cannot be read (their owner down) is tried again later, with backoff; a
 product gone (deleted) leaves its answers without analysis, tried again rarely.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +21,7 @@ from libs.common.db import Row, fetch_all, fetch_value, transaction
 from libs.common.tasks import report_failure
 from services.analytics.analysis.analyse import ANALYSIS_VERSION, Analysis, analyse
 from services.analytics.brand_sets import BRAND, BrandSet, BrandSets
+from services.analytics.route_links import RouteLink, RouteLinks
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +43,11 @@ def run(answer: Row, found: BrandSet) -> Analysis:
     return analyse(answer["text"], found.tracked, found.holders, _pages(answer["citations"]), _pages(answer["sources"]))
 
 
-async def store(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
+async def store(
+    cur: Any, answer: Row, found: BrandSet, analysis: Analysis, links: Mapping[str, RouteLink] | None = None
+) -> str:
     """Write an analysis of `answer` and make it the current one; its id."""
-    analysis_id = await write(cur, answer, found, analysis)
+    analysis_id = await write(cur, answer, found, analysis, links)
     await make_current(cur, [(answer["id"], analysis_id)])
     return analysis_id
 
@@ -57,8 +62,12 @@ async def make_current(cur: Any, analysed: list[tuple[str, str]]) -> None:
     )
 
 
-async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> str:
-    """Write an analysis of `answer`, not yet its current one; its id."""
+async def write(
+    cur: Any, answer: Row, found: BrandSet, analysis: Analysis, links: Mapping[str, RouteLink] | None = None
+) -> str:
+    """Write an analysis of `answer`, not yet its current one, each cited page with the App route of
+    `links` that serves it (none when absent); its id."""
+    links = links or {}
     analysis_id: str = await fetch_value(
         cur,
         "INSERT INTO analyses (answer_id, organization_id, version, competitor_set_version, brand)"
@@ -107,13 +116,18 @@ async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
             },
         )
     for ordinal, citation in enumerate(analysis.citations):
+        link = links.get(citation.url)
         await cur.execute(
             "INSERT INTO citations (analysis_id, ordinal, answer_id, organization_id, product_id, url, host, domain,"
-            " cited, classification, competitor_id, title, engine, prompt_id, topic_id, answered_at)"
+            " cited, classification, competitor_id, title, engine, prompt_id, topic_id, answered_at, app_id,"
+            " route_id, route_path)"
             " VALUES (%(analysis_id)s, %(ordinal)s, %(answer_id)s, %(organization_id)s, %(product_id)s, %(url)s,"
             " %(host)s, %(domain)s, %(cited)s, %(classification)s, %(competitor_id)s, %(title)s, %(engine)s,"
-            " %(prompt_id)s, %(topic_id)s, %(answered_at)s)",
+            " %(prompt_id)s, %(topic_id)s, %(answered_at)s, %(app_id)s, %(route_id)s, %(route_path)s)",
             {
+                "app_id": None if link is None else link.app_id,
+                "route_id": None if link is None else link.route_id,
+                "route_path": None if link is None else link.path,
                 **dimensions,
                 "ordinal": ordinal,
                 "url": citation.url,
@@ -131,9 +145,10 @@ async def write(cur: Any, answer: Row, found: BrandSet, analysis: Analysis) -> s
 class Analyser:
     """One step analyses a batch; `wake` starts the next step at once (an answer just stored)."""
 
-    def __init__(self, pool: Any, brand_sets: BrandSets) -> None:
+    def __init__(self, pool: Any, brand_sets: BrandSets, route_links: RouteLinks) -> None:
         self._pool = pool
         self._brand_sets = brand_sets
+        self._route_links = route_links
         self.woken = asyncio.Event()
 
     def wake(self) -> None:
@@ -155,10 +170,13 @@ class Analyser:
             for answer in answers:
                 try:
                     found = await brand_set_of(answer["organization_id"], answer["product_id"])
+                    analysis = run(answer, found)
+                    urls = [citation.url for citation in analysis.citations]
+                    links = await self._route_links.of(answer["organization_id"], urls) if urls else {}
                 except errors.ApiError as error:
                     await _later(cur, answer, error)
                     continue
-                analysed.append((answer["id"], await write(cur, answer, found, run(answer, found))))
+                analysed.append((answer["id"], await write(cur, answer, found, analysis, links)))
                 done += 1
             if analysed:
                 await make_current(cur, analysed)

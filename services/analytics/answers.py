@@ -12,6 +12,18 @@ def _id(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _app_route(citation: dict[str, Any]) -> dict[str, Any] | None:
+    if citation["route_id"] is None:
+        return None
+    app_id, route_id = str(citation["app_id"]), str(citation["route_id"])
+    return {
+        "appId": app_id,
+        "routeId": route_id,
+        "path": citation["route_path"],
+        "href": f"/api/v1/apps/{app_id}/routes/{route_id}",
+    }
+
+
 def analysis_view(analysis: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": str(analysis["id"]),
@@ -41,6 +53,7 @@ def analysis_view(analysis: dict[str, Any]) -> dict[str, Any]:
                 "classification": citation["classification"],
                 "competitorId": _id(citation["competitor_id"]),
                 "title": citation["title"],
+                "appRoute": _app_route(citation),
             }
             for citation in analysis["citations"]
         ],

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
-from libs.common.clients import GatewayClient, PersonasClient
+from libs.common.clients import AppsClient, GatewayClient, PersonasClient
 from libs.common.engines.catalog import engines
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
@@ -18,6 +18,7 @@ from libs.common.tasks import periodic
 from libs.contract.parts import ANALYTICS
 from services.analytics.analyser import Analyser
 from services.analytics.brand_sets import BrandSets
+from services.analytics.route_links import RouteLinks
 from services.analytics.routes import setup_routes
 from services.analytics.runner import Runner
 from services.analytics.scheduler import Scheduler
@@ -37,7 +38,8 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: AnalyticsSettings = app[SETTINGS]
     personas = PersonasClient(app[HTTP], settings.personas_url)
     app[PERSONAS] = personas
-    analyser = Analyser(app[DB_POOL], BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas))
+    brand_sets = BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas)
+    analyser = Analyser(app[DB_POOL], brand_sets, RouteLinks(AppsClient(app[HTTP], settings.apps_url)))
     app[ANALYSER] = analyser
     clients = engines(settings.engines, settings.engine_timeout_seconds, settings.engine_retries)
     runner = Runner(app[DB_POOL], clients, settings, analyser.wake)

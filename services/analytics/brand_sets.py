@@ -48,7 +48,7 @@ class BrandSets:
         self._personas = personas
 
     async def read(self, organization_id: str, product_id: str) -> BrandSet:
-        caller = _caller(organization_id)
+        caller = caller_for(organization_id)
         product = await self._gateway.product_brand(caller, product_id)
         competitors = await self._personas.competitor_set(caller, product_id)
         return brand_set(product["brand"], competitors)
@@ -64,6 +64,7 @@ class BrandSets:
         return get
 
 
-def _caller(organization_id: str) -> Caller:
+def caller_for(organization_id: str) -> Caller:
+    """The analytics part calling another part for an organization in its background work."""
     # Only the organization's id is read by the owners; its slug and name are not known here.
     return service_caller("analytics", Organization(id=organization_id, slug="", name=""))

@@ -9,6 +9,7 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
+from libs.common.handlers import owned
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.analytics import run_queries
@@ -90,12 +91,7 @@ async def prompt_runs_list(request: web.Request) -> web.Response:
 
 async def prompt_runs_get(request: web.Request) -> web.Response:
     """GET /api/v1/prompt-runs/{runId}: one run with its progress."""
-    run_id = path_id(request, "runId", "prompt run")
-    async with cursor(request.app[DB_POOL]) as cur:
-        run = await run_queries.get_run(cur, caller_of(request).org.id, run_id)
-    if run is None:
-        raise NotFound("prompt run not found")
-    return json_response(run_queries.view(run))
+    return json_response(run_queries.view(await owned(request, "runId", "prompt run", run_queries.get_run)))
 
 
 async def prompt_runs_cancel(request: web.Request) -> web.Response:

@@ -135,6 +135,15 @@ class BrandMention(ApiSchema):
     spans = fields.List(fields.Nested(Span), required=True)
 
 
+class AppRouteLink(ApiSchema):
+    """The App route of the organization's that served a cited page's path when the answer was analysed."""
+
+    app_id = fields.String(required=True)
+    route_id = fields.String(required=True, metadata={"description": "The id of the App's route."})
+    path = fields.String(required=True, metadata={"description": "The route's path, as the route stores it."})
+    href = fields.String(required=True, metadata={"description": "The route in the API (`GET` it for its target)."})
+
+
 class Citation(ApiSchema):
     url = fields.String(required=True)
     host = fields.String(required=True)
@@ -143,6 +152,15 @@ class Citation(ApiSchema):
     classification = fields.String(required=True, validate=validate.OneOf(CLASSIFICATIONS))
     competitor_id = fields.String(required=True, allow_none=True)
     title = fields.String(required=True, allow_none=True)
+    app_route = fields.Nested(
+        AppRouteLink,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The organization's App route serving the page (a verified App domain and a route at its"
+            " path); null for any other page."
+        },
+    )
 
 
 class Analysis(ApiSchema):

@@ -15,6 +15,8 @@ from libs.contract.parts import Part
 class AnalyticsSettings(ServiceSettings):
     gateway_url: str
     personas_url: str
+    # The App routes cited pages are linked to (services/analytics/route_links.py).
+    apps_url: str
     engines: tuple[EngineAccess, ...]
     # Seconds one engine call may take, and how many times a failed one is tried again.
     engine_timeout_seconds: float
@@ -32,6 +34,7 @@ class AnalyticsSettings(ServiceSettings):
             **common_fields(part, env),
             gateway_url=env.part_url("gateway"),
             personas_url=env.part_url("personas"),
+            apps_url=env.part_url("apps"),
             engines=engine_accesses(env),
             engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
             engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),

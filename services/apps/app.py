@@ -19,6 +19,7 @@ from libs.contract.parts import APPS
 from services.apps.edge import EDGE_PROVIDERS
 from services.apps.products import ProductConsumer
 from services.apps.purge import purge_ctx
+from services.apps.rechecks import DomainRecheck
 from services.apps.releases import ReleaseSweep
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
@@ -46,10 +47,15 @@ async def products_ctx(app: web.Application) -> AsyncIterator[None]:
 
 
 async def releases_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Release lapsed domain claims and announce released domains for as long as the app runs."""
+    """Release lapsed domain claims, announce released domains and look verified domains' records up
+    again for as long as the app runs."""
     settings: AppsSettings = app[SETTINGS]
     sweep = ReleaseSweep(app[DB_POOL], app[HTTP], settings.content_url, settings.name)
-    async with periodic(settings.domain_sweep_seconds, sweep.step, "apps-domain-releases"):
+    recheck = DomainRecheck(app[DB_POOL], app[TXT_CHECKER], settings.domain_recheck_seconds)
+    async with (
+        periodic(settings.domain_sweep_seconds, sweep.step, "apps-domain-releases"),
+        periodic(settings.domain_sweep_seconds, recheck.step, "apps-domain-rechecks"),
+    ):
         yield
 
 

@@ -6,7 +6,10 @@ added through the API is an unverified claim until its TXT record is found
 released. A newcomer adding a hostname another organization holds unverified meets a 409 whose
 `details.verification` is a challenge recorded for the newcomer's app; once the TXT record
 carries it, the same request again releases the holder's claim and adds the domain, verified, to
-the newcomer's app. A verified domain cannot be taken. See docs/architecture.md, "Domain ownership".
+the newcomer's app. A verified domain is taken over the same way once its own record has been
+missing for the grace period (services/apps/rechecks.py) and the lookup that proves the newcomer
+does not find it back; otherwise it cannot be taken. The holder is told by `app.domain.taken_over`.
+See docs/architecture.md, "Domain ownership".
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from services.apps.domains import new_token, register_domain
 from services.apps.edge import EdgeProvider
 from services.apps.queries import apps as app_queries
 from services.apps.queries import claims as queries
+from services.apps.queries.domains import announce
 from services.apps.verification import TxtChecker, challenge
 
 
@@ -45,37 +49,52 @@ def _challenged(hostname: str, found: Row, error: dict[str, str] | None) -> Conf
     )
 
 
+def _keeps(holder: Row, organization_id: str) -> bool:
+    """Whether the holder keeps the hostname whatever the newcomer proves: it is the newcomer's own
+    organization, or verified with its record not missing for the grace period."""
+    return str(holder["organization_id"]) == organization_id or (
+        holder["verified_at"] is not None and not holder["reclaimable"]
+    )
+
+
 async def add_app_domain(
-    pool: aiopg.Pool, edge: EdgeProvider, checker: TxtChecker, claim_days: int,
+    pool: aiopg.Pool, edge: EdgeProvider, checker: TxtChecker, claim_days: int, grace_seconds: int,
     organization_id: str, app_id: str, data: dict[str, Any],
 ) -> dict[str, Any]:  # fmt: skip
     """Add a domain to the app: a new claim when the hostname is free (or held by a lapsed claim),
-    a takeover when the app's challenge for it is proven; otherwise a 409."""
+    a takeover when the app's challenge for it is proven and the holder's claim is unverified or
+    its record missing for `grace_seconds`; otherwise a 409."""
     hostname = data["domain"]
     values = {**data, "scope": "app", "app_id": app_id}
     async with transaction(pool) as cur:
         await app_queries.require_app(cur, organization_id, app_id, lock=True)
-        holder = await queries.lock_holder(cur, hostname)
+        holder = await queries.lock_holder(cur, hostname, grace_seconds)
         if holder is None or holder["lapsed"]:
             if holder is not None:
                 await queries.release(cur, holder["id"], "expired")
             return await register_domain(cur, edge, organization_id, values, claim_days)
-        if str(holder["organization_id"]) == organization_id or holder["verified_at"] is not None:
+        if _keeps(holder, organization_id):
             raise _in_use(hostname)
         found, new = await queries.challenge_for(cur, organization_id, app_id, hostname, claim_days, new_token())
     if new:
         raise _challenged(hostname, found, None)
     # The lookup may take seconds: no transaction waits on it. What it found is judged afresh below.
-    error = await checker.check(hostname, found["token"])
+    lookup = await checker.lookup(hostname)
+    error = lookup.proves(found["token"])
     if error is not None:
         raise _challenged(hostname, found, error)
     async with transaction(pool) as cur:
         await app_queries.require_app(cur, organization_id, app_id, lock=True)
-        holder = await queries.lock_holder(cur, hostname)
+        holder = await queries.lock_holder(cur, hostname, grace_seconds)
         if holder is not None:
-            if str(holder["organization_id"]) == organization_id or holder["verified_at"] is not None:
+            # A verified holder whose record is back in the very lookup that proved the newcomer keeps it.
+            if _keeps(holder, organization_id) or (
+                holder["verified_at"] is not None and not lookup.absent(holder["verification_token"])
+            ):
                 raise _in_use(hostname)
-            await queries.release(cur, holder["id"], "expired" if holder["lapsed"] else "claimed")
+            released = await queries.release(cur, holder["id"], "expired" if holder["lapsed"] else "claimed")
+            if released is not None and released["releaseReason"] == "claimed":
+                await announce(cur, "taken_over", str(holder["organization_id"]), released)
         await queries.drop_challenge(cur, app_id, hostname)
         return await register_domain(cur, edge, organization_id, {**values, "verification_token": found["token"]})
 

@@ -101,6 +101,13 @@ EVENTS: tuple[Event, ...] = (
         "app.domain.verified", "A domain's TXT record was found: the domain is verified.", responses.AppDomain, "Apps"
     ),
     Event("app.domain.deleted", "A domain was removed from an app, or deleted with it.", responses.AppDomain, "Apps"),
+    Event(
+        "app.domain.taken_over",
+        "Another organization proved a domain of this app (unverified, or verified with its TXT record missing for"
+        " the grace period) and took the hostname over: the domain is released (`releaseReason: claimed`).",
+        responses.AppDomain,
+        "Apps",
+    ),
     Event("app.route.created", "A route was added to an app.", responses.StoredRoute, "Apps"),
     Event("app.route.updated", "A route was changed, or restored with its app.", responses.StoredRoute, "Apps"),
     Event(

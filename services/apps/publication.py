@@ -87,7 +87,8 @@ def primary_domain(domains: list[str], config: Any) -> str | None:
 
 
 async def load_site(request: web.Request) -> Site:
-    """The caller's live App with its primary web domain; 404 for an unknown app, 409 without a web domain."""
+    """The caller's live App with its primary web domain; 404 for an unknown app, 409 without a verified
+    web domain."""
     app_id = request.match_info["appId"]
     async with cursor(request.app[DB_POOL]) as cur:
         row = await queries.published_app(cur, caller_of(request).org.id, app_id)
@@ -96,8 +97,8 @@ async def load_site(request: web.Request) -> Site:
     domain = primary_domain(row["domains"], row["config"])
     if domain is None:
         raise Conflict(
-            "the app has no web domain: add one (POST /api/v1/apps/{appId}/domains with type web) and its"
-            " pages get their URLs there"
+            "the app has no web domain that is verified: add one (POST /api/v1/apps/{appId}/domains with type web)"
+            " and prove it (POST .../domains/{domainId}/verify), and its pages get their URLs there"
         )
     return Site(app_id, row, f"https://{domain}")
 

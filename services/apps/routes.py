@@ -8,7 +8,7 @@ from libs.common.webhook_outbox import internal_webhook_changes
 from libs.contract.internal import endpoints_of
 from libs.contract.route import register_handlers
 from services.apps import contract
-from services.apps.views import agent_files, app_routes, apps, domains, edge, legacy, resources
+from services.apps.views import agent_files, app_routes, apps, domains, edge, legacy, resources, route_links
 
 HANDLERS = (
     apps.apps_list,
@@ -42,6 +42,7 @@ HANDLERS = (
 INTERNAL_HANDLERS = (
     domains.internal_domains_resolve,
     domains.internal_domains_by_host,
+    route_links.internal_routes_by_url,
     agent_files.internal_app_published,
     internal_webhook_changes,
     edge.internal_edge_host,

@@ -28,6 +28,10 @@ class AppsSettings(ServiceSettings):
     dns_timeout_seconds: int
     domain_claim_days: int
     domain_sweep_seconds: int
+    # A verified domain's TXT record is looked up again this often; once missing this long, another
+    # organization's proof takes the hostname over (services/apps/rechecks.py).
+    domain_recheck_seconds: int
+    domain_reclaim_grace_seconds: int
     # A deleted app may be restored for this many days; the purge removes it after that.
     restore_days: int
     # How often the purge looks for deleted apps past their restore window.
@@ -56,6 +60,8 @@ class AppsSettings(ServiceSettings):
             dns_timeout_seconds=env.integer("DNS_TIMEOUT_SECONDS", 5, minimum=1),
             domain_claim_days=env.integer("DOMAIN_CLAIM_DAYS", 7, minimum=1),
             domain_sweep_seconds=env.integer("DOMAIN_SWEEP_SECONDS", 60, minimum=1),
+            domain_recheck_seconds=env.integer("DOMAIN_RECHECK_SECONDS", 6 * 3600, minimum=1),
+            domain_reclaim_grace_seconds=env.integer("DOMAIN_RECLAIM_GRACE_SECONDS", 3 * 86400, minimum=1),
             restore_days=env.integer("APPS_RESTORE_DAYS", 30, minimum=1),
             purge_interval_seconds=env.integer("APPS_PURGE_INTERVAL_SECONDS", 3600, minimum=1),
             llms_optional_below=env.integer("LLMS_OPTIONAL_PRIORITY", 20, minimum=0),

@@ -6,12 +6,60 @@ the gateway compiles them into its checks and the OpenAPI document.
 
 from __future__ import annotations
 
+from marshmallow import Schema
+
 from libs.contract.event import Event
 from libs.contract.route import Route
 from services.personas import schemas as personas
 from services.personas import tracking_schemas as tracking
 
 PART = "personas"
+
+
+def _of_product(
+    plural: str,
+    id_param: str,
+    tag: str,
+    scopes: tuple[str, str],
+    shapes: tuple[type[Schema], type[Schema], type[Schema], type[Schema], type[Schema]],
+    summaries: tuple[str, str, str, str],
+) -> tuple[Route, ...]:
+    """A product's resources, listed and created under the product, read and changed by their own id:
+    `shapes` are the list's query and answer, the new one's body, one resource, and a change's body."""
+    read, write = scopes
+    query, listed, create, one, change = shapes
+    listing, adding, getting, changing = summaries
+    collection, item = f"/api/v1/products/{{productId}}/{plural}", f"/api/v1/{plural}/{{{id_param}}}"
+    return (
+        Route(
+            "GET",
+            collection,
+            PART,
+            read,
+            f"{plural}_list",
+            listing,
+            product_param="productId",
+            query=query,
+            response=listed,
+            tag=tag,
+        ),
+        Route(
+            "POST",
+            collection,
+            PART,
+            write,
+            f"{plural}_create",
+            adding,
+            product_param="productId",
+            body=create,
+            response=one,
+            status=201,
+            tag=tag,
+        ),
+        Route("GET", item, PART, read, f"{plural}_get", getting, response=one, tag=tag),
+        Route("PATCH", item, PART, write, f"{plural}_update", changing, body=change, response=one, tag=tag),
+    )
+
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/products/{productId}/personas", PART, "products:read", "personas_list",
@@ -44,30 +92,18 @@ ROUTES: tuple[Route, ...] = (
     Route("PATCH", "/api/v1/prompt-suggestions/{suggestionId}", PART, "prompts:write",
           "prompt_suggestions_review", "Accept, reject or reopen a prompt suggestion",
           body=personas.SuggestionReview, response=personas.SuggestionReviewed, tag="Prompt suggestions"),
-    Route("GET", "/api/v1/products/{productId}/competitors", PART, "products:read", "competitors_list",
-          "List a product's competitors, newest first", product_param="productId",
-          query=tracking.PageQuery, response=tracking.CompetitorList, tag="Competitors"),
-    Route("POST", "/api/v1/products/{productId}/competitors", PART, "products:write", "competitors_create",
-          "Add a competitor of a product", product_param="productId",
-          body=tracking.CompetitorCreate, response=tracking.Competitor, status=201, tag="Competitors"),
-    Route("GET", "/api/v1/competitors/{competitorId}", PART, "products:read", "competitors_get",
-          "Get a competitor", response=tracking.Competitor, tag="Competitors"),
-    Route("PATCH", "/api/v1/competitors/{competitorId}", PART, "products:write", "competitors_update",
-          "Change a competitor's name, aliases or domains", body=tracking.CompetitorUpdate,
-          response=tracking.Competitor, tag="Competitors"),
+    *_of_product("competitors", "competitorId", "Competitors", ("products:read", "products:write"),
+                 (tracking.PageQuery, tracking.CompetitorList, tracking.CompetitorCreate, tracking.Competitor,
+                  tracking.CompetitorUpdate),
+                 ("List a product's competitors, newest first", "Add a competitor of a product", "Get a competitor",
+                  "Change a competitor's name, aliases or domains")),
     Route("DELETE", "/api/v1/competitors/{competitorId}", PART, "products:write", "competitors_delete",
           "Delete a competitor, freeing its name", response=tracking.Competitor, tag="Competitors"),
-    Route("GET", "/api/v1/products/{productId}/prompts", PART, "prompts:read", "prompts_list",
-          "List a product's tracked prompts, newest first", product_param="productId",
-          query=tracking.PromptListQuery, response=tracking.PromptList, tag="Prompts"),
-    Route("POST", "/api/v1/products/{productId}/prompts", PART, "prompts:write", "prompts_create",
-          "Track a prompt of a product", product_param="productId",
-          body=tracking.PromptCreate, response=tracking.Prompt, status=201, tag="Prompts"),
-    Route("GET", "/api/v1/prompts/{promptId}", PART, "prompts:read", "prompts_get",
-          "Get a tracked prompt", response=tracking.Prompt, tag="Prompts"),
-    Route("PATCH", "/api/v1/prompts/{promptId}", PART, "prompts:write", "prompts_update",
-          "Change a tracked prompt; a new text is a new version", body=tracking.PromptUpdate,
-          response=tracking.Prompt, tag="Prompts"),
+    *_of_product("prompts", "promptId", "Prompts", ("prompts:read", "prompts:write"),
+                 (tracking.PromptListQuery, tracking.PromptList, tracking.PromptCreate, tracking.Prompt,
+                  tracking.PromptUpdate),
+                 ("List a product's tracked prompts, newest first", "Track a prompt of a product",
+                  "Get a tracked prompt", "Change a tracked prompt; a new text is a new version")),
     Route("POST", "/api/v1/prompts/{promptId}/archive", PART, "prompts:write", "prompts_archive",
           "Archive a tracked prompt", response=tracking.Prompt, tag="Prompts"),
     Route("POST", "/api/v1/prompts/{promptId}/unarchive", PART, "prompts:write", "prompts_unarchive",

@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from libs.common.schemas import ApiSchema, Timestamps
+from libs.common.schemas import ApiSchema, Timestamps, changes_to
 from libs.common.validators import StrictBoolean, StrictString, UuidString, length
 
 NAME_MAX = 200
@@ -47,19 +47,19 @@ class PersonaCreate(ApiSchema):
     system_prompt = system_prompt_field(load_default=None)
 
 
-class PersonaUpdate(ApiSchema):
-    """Every field optional: only the supplied ones change."""
-
-    name = name_field()
-    description = description_field()
-    system_prompt = system_prompt_field()
+PersonaUpdate = changes_to(PersonaCreate, "PersonaUpdate")
 
 
-class Persona(Timestamps):
+class ProductResource(Timestamps):
+    """A named resource of a product, soft-deleted (a persona, a competitor)."""
+
     id = fields.String(required=True)
     organization_id = fields.String(required=True)
     product_id = fields.String(required=True)
     name = fields.String(required=True)
+
+
+class Persona(ProductResource):
     description = fields.String(required=True)
     system_prompt = fields.String(required=True, allow_none=True)
 

@@ -10,9 +10,10 @@ from marshmallow import fields, validate
 
 from libs.common.brand_fields import aliases_field, brand_name_field, domains_field
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, Timestamps
+from libs.common.schemas import ApiSchema, changes_to
 from libs.common.validators import FullMatch, JsonInteger, StrictString, UuidString, length
 from libs.contract.engines import ENGINE_IDS
+from services.personas.schemas import ProductResource
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
@@ -40,19 +41,10 @@ class CompetitorCreate(ApiSchema):
     domains = domains_field(load_default=list)
 
 
-class CompetitorUpdate(ApiSchema):
-    """Every field optional: only the supplied ones change."""
-
-    name = brand_name_field()
-    aliases = aliases_field()
-    domains = domains_field()
+CompetitorUpdate = changes_to(CompetitorCreate, "CompetitorUpdate")
 
 
-class Competitor(Timestamps):
-    id = fields.String(required=True)
-    organization_id = fields.String(required=True)
-    product_id = fields.String(required=True)
-    name = fields.String(required=True)
+class Competitor(ProductResource):
     aliases = fields.List(fields.String(), required=True)
     domains = fields.List(fields.String(), required=True)
     # The product's competitor-set version as the answer was read (after this change, for a write).
@@ -89,17 +81,9 @@ class PromptCreate(ApiSchema):
     status = StrictString(load_default="active", validate=validate.OneOf(SETTABLE_STATUSES))
 
 
-class PromptUpdate(ApiSchema):
-    """Every field optional: only the supplied ones change; a new text is a new version."""
-
-    text = StrictString(validate=length(1, PROMPT_MAX))
-    topic_id = UuidString(allow_none=True)
-    persona_id = UuidString(allow_none=True)
-    tags = _tags_field()
-    engines = _engines_field()
-    cadence = StrictString(validate=validate.OneOf(CADENCES))
-    samples = JsonInteger(validate=validate.Range(min=1, max=SAMPLES_MAX))
-    status = StrictString(validate=validate.OneOf(SETTABLE_STATUSES))
+PromptUpdate = changes_to(
+    PromptCreate, "PromptUpdate", "Every field optional: only the supplied ones change; a new text is a new version."
+)
 
 
 class Prompt(ApiSchema):

@@ -3,12 +3,18 @@ reads them by (libs/contract/internal.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
 from aiohttp import web
+from marshmallow import Schema
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
-from libs.common.errors import Forbidden, NotFound
-from libs.common.schemas import load_json, load_query, path_id
+from libs.common.errors import Forbidden
+from libs.common.handlers import of_product, owned
+from libs.common.schemas import load_query, path_id
 from libs.common.state import DB_POOL, caller_of
 from services.personas import competitor_queries as competitors
 from services.personas import prompt_queries as prompts
@@ -36,51 +42,31 @@ SCHEDULED_QUERY = ScheduledQuery()
 
 async def competitors_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/competitors: the product's live competitors, newest first."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    query = load_query(request, PAGE_QUERY)
-    async with transaction(request.app[DB_POOL]) as cur:
-        body = await competitors.page(cur, caller_of(request).org.id, product.id, query)
-    return json_response(body)
+    return json_response(await of_product(request, competitors.page, query=PAGE_QUERY, transactional=True))
 
 
 async def competitors_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/competitors: a new competitor; 409 when one has the name."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    values = await load_json(request, COMPETITOR_CREATE)
-    async with transaction(request.app[DB_POOL]) as cur:
-        competitor = await competitors.create(cur, caller_of(request).org.id, product.id, values)
+    competitor = await of_product(request, competitors.create, body=COMPETITOR_CREATE, transactional=True)
     return json_response(competitor, status=201)
 
 
 async def competitors_get(request: web.Request) -> web.Response:
     """GET /api/v1/competitors/{competitorId}: one live competitor."""
-    competitor_id = path_id(request, "competitorId", "competitor")
-    async with transaction(request.app[DB_POOL]) as cur:
-        competitor = await competitors.get(cur, caller_of(request).org.id, competitor_id)
-    if competitor is None:
-        raise NotFound("competitor not found")
-    return json_response(competitor)
+    return json_response(await owned(request, "competitorId", "competitor", competitors.get, transactional=True))
 
 
 async def competitors_update(request: web.Request) -> web.Response:
     """PATCH /api/v1/competitors/{competitorId}: change the supplied fields; a new competitor-set version."""
-    competitor_id = path_id(request, "competitorId", "competitor")
-    values = await load_json(request, COMPETITOR_UPDATE)
-    async with transaction(request.app[DB_POOL]) as cur:
-        competitor = await competitors.update(cur, caller_of(request).org.id, competitor_id, values)
-    if competitor is None:
-        raise NotFound("competitor not found")
+    competitor = await owned(
+        request, "competitorId", "competitor", competitors.update, body=COMPETITOR_UPDATE, transactional=True
+    )
     return json_response(competitor)
 
 
 async def competitors_delete(request: web.Request) -> web.Response:
     """DELETE /api/v1/competitors/{competitorId}: soft-delete it, freeing its name; answers it."""
-    competitor_id = path_id(request, "competitorId", "competitor")
-    async with transaction(request.app[DB_POOL]) as cur:
-        competitor = await competitors.delete(cur, caller_of(request).org.id, competitor_id)
-    if competitor is None:
-        raise NotFound("competitor not found")
-    return json_response(competitor)
+    return json_response(await owned(request, "competitorId", "competitor", competitors.delete, transactional=True))
 
 
 # Prompts.
@@ -88,52 +74,44 @@ async def competitors_delete(request: web.Request) -> web.Response:
 
 async def prompts_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/prompts: the product's tracked prompts, newest first, filtered."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    query = load_query(request, PROMPT_LIST_QUERY)
-    async with cursor(request.app[DB_POOL]) as cur:
-        body = await prompts.page(cur, caller_of(request).org.id, product.id, query)
-    return json_response(body)
+    return json_response(await of_product(request, prompts.page, query=PROMPT_LIST_QUERY))
 
 
 async def prompts_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/prompts: track a prompt; 409 when the product tracks its text."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    values = await load_json(request, PROMPT_CREATE)
-    async with transaction(request.app[DB_POOL]) as cur:
-        prompt = await prompts.create(cur, caller_of(request).org.id, product.id, values)
+    prompt = await of_product(request, prompts.create, body=PROMPT_CREATE, transactional=True)
     return json_response(prompt, status=201)
+
+
+async def _prompt(request: web.Request) -> web.Response:
+    """A prompt of the caller's organization, archived ones included, as answers name it."""
+    return json_response(prompts.view(await owned(request, "promptId", "prompt", prompts.get)))
 
 
 async def prompts_get(request: web.Request) -> web.Response:
     """GET /api/v1/prompts/{promptId}: one prompt, archived ones included."""
-    prompt_id = path_id(request, "promptId", "prompt")
-    async with cursor(request.app[DB_POOL]) as cur:
-        row = await prompts.get(cur, caller_of(request).org.id, prompt_id)
-    if row is None:
-        raise NotFound("prompt not found")
-    return json_response(prompts.view(row))
+    return await _prompt(request)
+
+
+async def _change_prompt(
+    request: web.Request, change: Callable[..., Awaitable[dict[str, Any]]], body: Schema | None = None
+) -> web.Response:
+    """`change(cur, prompt, *values)` on the path's prompt, locked until the change is written; answers it."""
+
+    async def locked(cur: Any, organization_id: str, prompt_id: str, *values: Any) -> dict[str, Any] | None:
+        current = await prompts.lock(cur, organization_id, prompt_id)
+        return None if current is None else await change(cur, current, *values)
+
+    return json_response(await owned(request, "promptId", "prompt", locked, body=body, transactional=True))
 
 
 async def prompts_update(request: web.Request) -> web.Response:
     """PATCH /api/v1/prompts/{promptId}: change the supplied fields; a new text is a new version."""
-    prompt_id = path_id(request, "promptId", "prompt")
-    values = await load_json(request, PROMPT_UPDATE)
-    async with transaction(request.app[DB_POOL]) as cur:
-        current = await prompts.lock(cur, caller_of(request).org.id, prompt_id)
-        if current is None:
-            raise NotFound("prompt not found")
-        prompt = await prompts.update(cur, current, values)
-    return json_response(prompt)
+    return await _change_prompt(request, prompts.update, PROMPT_UPDATE)
 
 
 async def _set_status(request: web.Request, status: str) -> web.Response:
-    prompt_id = path_id(request, "promptId", "prompt")
-    async with transaction(request.app[DB_POOL]) as cur:
-        current = await prompts.lock(cur, caller_of(request).org.id, prompt_id)
-        if current is None:
-            raise NotFound("prompt not found")
-        prompt = await prompts.set_status(cur, current, status)
-    return json_response(prompt)
+    return await _change_prompt(request, partial(prompts.set_status, status=status))
 
 
 async def prompts_archive(request: web.Request) -> web.Response:
@@ -179,9 +157,4 @@ async def internal_scheduled_prompts(request: web.Request) -> web.Response:
 
 async def internal_prompt_get(request: web.Request) -> web.Response:
     """GET /internal/prompts/{promptId}: a prompt of the caller's organization, as its answers name it."""
-    prompt_id = path_id(request, "promptId", "prompt")
-    async with cursor(request.app[DB_POOL]) as cur:
-        row = await prompts.get(cur, caller_of(request).org.id, prompt_id)
-    if row is None:
-        raise NotFound("prompt not found")
-    return json_response(prompts.view(row))
+    return await _prompt(request)

@@ -6,6 +6,9 @@ product it found (id, name, slug) arrives in the internal token.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from aiohttp import web
 from aiopg import Cursor
 
@@ -13,6 +16,7 @@ from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, loads, raw_json_response
 from libs.common.errors import NotFound
 from libs.common.etags import IF_MATCH, check_if_match, record_etag, versioned_response
+from libs.common.handlers import of_product, owned
 from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, caller_of
 from services.personas import prompt_queries, queries
@@ -40,21 +44,23 @@ REGENERATE_REQUEST = RegenerateRequest()
 # Personas.
 
 
+def _paged(listing: Callable[[Cursor, str, str, int, int], Awaitable[bytes]]) -> Callable[..., Awaitable[bytes]]:
+    """`listing` of a product's resources, a page (`limit`, `offset`) of the loaded query at a time."""
+
+    async def page(cur: Cursor, organization_id: str, product_id: str, query: dict[str, Any]) -> bytes:
+        return await listing(cur, organization_id, product_id, query["limit"], query["offset"])
+
+    return page
+
+
 async def personas_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/personas: the product's active personas, oldest first."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    page = load_query(request, PAGE_QUERY)
-    async with cursor(request.app[DB_POOL]) as cur:
-        body = await queries.list_personas(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
-    return raw_json_response(body)
+    return raw_json_response(await of_product(request, _paged(queries.list_personas), query=PAGE_QUERY))
 
 
 async def personas_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/personas: a new persona; 409 when an active one has the name."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    values = await load_json(request, PERSONA_CREATE)
-    async with cursor(request.app[DB_POOL]) as cur:
-        persona = await queries.create_persona(cur, caller_of(request).org.id, product.id, values)
+    persona = await of_product(request, queries.create_persona, body=PERSONA_CREATE)
     return _versioned(request, persona, status=201)
 
 
@@ -65,12 +71,7 @@ def _versioned(request: web.Request, persona: str, status: int = 200) -> web.Res
 
 async def personas_get(request: web.Request) -> web.Response:
     """GET /api/v1/personas/{personaId}: one active persona, with its ETag."""
-    persona_id = path_id(request, "personaId", "persona")
-    async with cursor(request.app[DB_POOL]) as cur:
-        persona = await queries.get_persona(cur, caller_of(request).org.id, persona_id)
-    if persona is None:
-        raise NotFound("persona not found")
-    return _versioned(request, persona)
+    return _versioned(request, await owned(request, "personaId", "persona", queries.get_persona))
 
 
 async def _check_version(request: web.Request, cur: Cursor, organization_id: str, persona_id: str) -> None:
@@ -115,19 +116,12 @@ async def personas_delete(request: web.Request) -> web.Response:
 
 async def topics_list(request: web.Request) -> web.Response:
     """GET /api/v1/products/{productId}/topics: the product's active topics, oldest first."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    page = load_query(request, PAGE_QUERY)
-    async with cursor(request.app[DB_POOL]) as cur:
-        body = await queries.list_topics(cur, caller_of(request).org.id, product.id, page["limit"], page["offset"])
-    return raw_json_response(body)
+    return raw_json_response(await of_product(request, _paged(queries.list_topics), query=PAGE_QUERY))
 
 
 async def topics_create(request: web.Request) -> web.Response:
     """POST /api/v1/products/{productId}/topics: a new topic; 409 when the product has one of that name."""
-    product = caller_of(request).checked_product(request.match_info["productId"])
-    values = await load_json(request, TOPIC_CREATE)
-    async with cursor(request.app[DB_POOL]) as cur:
-        topic = await queries.create_topic(cur, caller_of(request).org.id, product.id, values)
+    topic = await of_product(request, queries.create_topic, body=TOPIC_CREATE)
     return raw_json_response(topic.encode(), status=201)
 
 

@@ -6,8 +6,8 @@ from aiohttp import web
 
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response, raw_json_response
-from libs.common.errors import NotFound
-from libs.common.schemas import load_json, load_query, path_id
+from libs.common.handlers import owned
+from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
 from services.simulations import queries
 from services.simulations.schemas import EnvironmentCreate, RunCreate, RunListQuery, TaskCreate
@@ -29,12 +29,7 @@ async def simulation_runs_list(request: web.Request) -> web.Response:
 
 async def simulation_runs_get(request: web.Request) -> web.Response:
     """GET /api/v1/agent-simulation/runs/{runId}: one live run of the caller's organization."""
-    run_id = path_id(request, "runId", "run")
-    async with cursor(request.app[DB_POOL]) as cur:
-        body = await queries.find_organization_run(cur, caller_of(request).org.id, run_id)
-    if body is None:
-        raise NotFound("run not found")
-    return raw_json_response(body)
+    return raw_json_response(await owned(request, "runId", "run", queries.find_organization_run))
 
 
 async def internal_tasks_create(request: web.Request) -> web.Response:

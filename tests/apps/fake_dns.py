@@ -91,3 +91,9 @@ def dns_environ(server: FakeDns) -> dict[str, str]:
     """The apps service's settings that make it ask `server`, wait 1 s at most, and sweep every second."""
     return {"DNS_NAMESERVERS": "127.0.0.1", "DNS_PORT": str(server.port), "DNS_TIMEOUT_SECONDS": "1",
             "DOMAIN_SWEEP_SECONDS": "1"}  # fmt: skip
+
+
+def reclaim_environ(server: FakeDns, grace_seconds: int) -> dict[str, str]:
+    """As `dns_environ`, and verified domains' records looked up again every second; one missing for
+    `grace_seconds` may be taken over."""
+    return {**dns_environ(server), "DOMAIN_RECHECK_SECONDS": "1", "DOMAIN_RECLAIM_GRACE_SECONDS": str(grace_seconds)}

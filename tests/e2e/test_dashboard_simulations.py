@@ -8,22 +8,25 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
+from tests.conftest import TestDatabase
 from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack
+from tests.e2e.domains import verify
 from tests.e2e.test_dashboard_pages import NARROW, call, sticking_out
 
 PRICING = "# Pricing\n\n## Team\n\nThe Team plan costs $49 per month and adds five editors.\n"
 
 
-def _published_app(live_stack: LiveStack, key: str, product_id: str) -> dict:
+def _published_app(live_stack: LiveStack, database: TestDatabase, key: str, product_id: str) -> dict:
     pages = [{"slug": "pricing", "title": "Pricing", "status": "published", "content": PRICING,
               "description": "Plans and prices"},
              {"slug": "about", "title": "About", "status": "published", "content": "# About\n\nDocs."}]  # fmt: skip
     created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product_id, "pages": pages})
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Help center"})
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product_id})
-    call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/domains",
-         {"domain": f"help-{uuid.uuid4().hex[:8]}.example.com", "type": "web"})  # fmt: skip
+    hostname = f"help-{uuid.uuid4().hex[:8]}.example.com"
+    call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/domains", {"domain": hostname, "type": "web"})
+    verify(database, hostname)  # only a verified domain is the App's address
     routes = [{"path": f"/{item['slug']}", "targetId": item["id"], "targetType": "product_document"}
               for item in created["created"]]  # fmt: skip
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/routes/batch", {"routes": routes})
@@ -31,13 +34,13 @@ def _published_app(live_stack: LiveStack, key: str, product_id: str) -> dict:
 
 
 def test_a_task_made_in_the_forms_runs_and_its_page_explains_the_verdict(
-    page: Page, accounts: Accounts, live_stack: LiveStack
+    page: Page, accounts: Accounts, live_stack: LiveStack, database: TestDatabase
 ):
     org = accounts.organization("Fabrikam")
     slug = org["slug"]
     key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
     product = accounts.admin("create-product", "--org", slug, "--name", "Help", "--slug", "help")
-    _published_app(live_stack, key, product["id"])
+    _published_app(live_stack, database, key, product["id"])
     sign_in(page, accounts.user((org, "owner"), name="Sam Sims"))
 
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Simulations").click()

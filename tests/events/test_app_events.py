@@ -10,13 +10,16 @@ from typing import Any
 import pytest
 
 from libs.contract.parts import APPS
-from tests.apps.fake_dns import FakeDns, dns_environ, start_fake_dns
+from tests.apps.fake_dns import FakeDns, reclaim_environ, start_fake_dns
 from tests.conftest import Client, Stack, build_app
 from tests.events.conftest import Receiver, Tenant, start_receiver
 from tests.events.test_webhooks import create_page
-from tests.factories import AppsProducts
+from tests.factories import AppsProducts, IdentityFactory, eventually
 
 DOMAIN_EVENTS = ["app.domain.created", "app.domain.verified", "app.domain.deleted"]
+TAKEOVER_EVENTS = ["app.domain.taken_over"]
+# A verified domain whose record is gone may be taken over this long after a recheck finds it missing.
+GRACE_SECONDS = 1
 ROUTE_EVENTS = ["app.route.created", "app.route.updated", "app.route.deleted"]
 
 
@@ -29,8 +32,9 @@ async def dns() -> AsyncIterator[FakeDns]:
 
 @pytest.fixture
 async def apps_gateway(stack: Stack, dns: FakeDns, aiohttp_server: Any) -> AsyncIterator[Client]:
-    """A gateway whose apps service looks TXT records up in `dns`; the stack's events part delivers."""
-    server = await aiohttp_server(build_app(APPS, stack.part_environ(APPS, **dns_environ(dns))))
+    """A gateway whose apps service looks TXT records up in `dns`, verified domains' again every second;
+    the stack's events part delivers."""
+    server = await aiohttp_server(build_app(APPS, stack.part_environ(APPS, **reclaim_environ(dns, GRACE_SECONDS))))
     client = await stack.start_gateway({"APPS_URL": f"http://127.0.0.1:{server.port}"})
     yield client
     await client.close()
@@ -120,3 +124,49 @@ async def test_a_domain_is_announced_verified_only_once_its_record_is_found(
     assert verified["data"]["verified"] is True
     assert verified["data"]["verifiedAt"] == verified_domain["verifiedAt"]
     assert deleted["data"]["deletedAt"] is not None
+
+
+async def test_a_holder_is_told_when_another_organization_takes_its_domain_over(
+    owner: Tenant, receivers: list[Receiver], dns: FakeDns, identity: IdentityFactory, apps_products: AppsProducts
+):
+    receiver = await start_receiver(receivers)
+    endpoint = await owner.endpoint(receiver.url, TAKEOVER_EVENTS)
+    app = await new_app(owner)
+    domains = f"/api/v1/apps/{app['id']}/domains"
+    status, answer = await owner.call("POST", domains, json={"domain": f"t-{secrets.token_hex(4)}.example.com"})
+    assert status == 201, answer
+    held = answer["data"]
+    record = held["verification"][0]
+    dns.publish(record["name"], record["value"])
+    status, answer = await owner.call("POST", f"{domains}/{held['id']}/verify", json={})
+    assert (status, answer["data"]["verified"]) == (200, True)
+    dns.records.pop(record["name"])  # the hostname's DNS changes hands
+    newcomer = await _newcomer(owner, identity, apps_products)
+    their_app = await new_app(newcomer)
+    theirs = f"/api/v1/apps/{their_app['id']}/domains"
+    offered: list[dict[str, Any]] = []
+
+    async def challenged() -> bool:
+        status, answer = await newcomer.call("POST", theirs, json={"domain": held["domain"]})
+        assert status == 409, answer
+        offered.extend(answer.get("details", {}).get("verification", []))
+        return bool(offered)
+
+    await eventually(challenged, within=20)
+    dns.publish(record["name"], offered[0]["value"])
+    status, answer = await newcomer.call("POST", theirs, json={"domain": held["domain"]})
+    assert status == 201, answer
+    await receiver.deliveries(1)
+    (taken,) = payloads(receiver, endpoint["secret"])
+    assert (taken["type"], taken["organizationId"]) == ("app.domain.taken_over", owner.org.id)
+    assert (taken["data"]["id"], taken["data"]["releaseReason"]) == (held["id"], "claimed")
+    assert taken["data"]["releasedAt"] is not None and taken["data"]["recordMissingSince"] is not None
+    # The newcomer's organization hears nothing of the holder's.
+    assert their_app["id"] not in str(taken)
+
+
+async def _newcomer(owner: Tenant, identity: IdentityFactory, apps_products: AppsProducts) -> Tenant:
+    org = await identity.organization()
+    product = await identity.product(org)
+    await apps_products.until_known(product)
+    return Tenant(org, await identity.api_key(org), owner.gateway, product)

@@ -14,7 +14,7 @@ from libs.common.db import transaction
 from services.events.catalog import BY_TYPE
 from tests.conftest import Stack
 from tests.events.conftest import Receiver, Tenant, start_receiver
-from tests.events.test_app_events import DOMAIN_EVENTS, ROUTE_EVENTS
+from tests.events.test_app_events import DOMAIN_EVENTS, ROUTE_EVENTS, TAKEOVER_EVENTS
 from tests.events.test_webhooks import create_page
 from tests.factories import AppsProducts, IdentityFactory, SimulationFactory
 
@@ -31,7 +31,8 @@ COMPLETED_RUN_EVENTS = ["simulation.run.completed"]
 
 def test_every_type_of_the_catalog_is_received_by_a_test():
     received_here = [*APP_EVENTS, *CONTENT_EVENTS, *PERSONA_EVENTS, *KEY_EVENTS, *RUN_EVENTS]
-    assert sorted([*received_here, *DOMAIN_EVENTS, *ROUTE_EVENTS, *COMPLETED_RUN_EVENTS]) == sorted(BY_TYPE)
+    received_elsewhere = [*DOMAIN_EVENTS, *TAKEOVER_EVENTS, *ROUTE_EVENTS, *COMPLETED_RUN_EVENTS]
+    assert sorted([*received_here, *received_elsewhere]) == sorted(BY_TYPE)
 
 
 async def received(receiver: Receiver, endpoint: dict[str, Any], count: int) -> list[dict[str, Any]]:

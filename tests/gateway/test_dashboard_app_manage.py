@@ -192,7 +192,7 @@ async def test_a_domain_shows_its_record_until_verified_and_the_app_its_llms_txt
     overview = await page(client, base)
     assert "not verified" in overview and f'value="{record["name"]}"' in overview
     assert f'value="{record["value"]}"' in overview and 'data-copy="txt-value-1"' in overview
-    assert "# Handbook site" in overview and f"https://{hostname}/pricing" in overview  # llms.txt preview
+    assert "No llms.txt yet" in overview  # an unverified claim is no address of the app's pages
     for path in ("llms.txt", "llms-full.txt", "sitemap.xml"):
         assert f'href="/api/v1/apps/{app["id"]}/{path}"' in overview
 
@@ -207,6 +207,7 @@ async def test_a_domain_shows_its_record_until_verified_and_the_app_its_llms_txt
     shown = await page(client, base)
     assert f"The domain {hostname} is verified." in shown and "badge-verified" in shown
     assert record["value"] not in shown and f'action="{verify}"' not in shown
+    assert "# Handbook site" in shown and f"https://{hostname}/pricing" in shown  # llms.txt preview
     (stored,) = await api(client, key, "GET", f"/api/v1/apps/{app['id']}/domains")
     assert stored["verified"] is True
     for path in ("", "llms.txt", "sitemap.xml", "robots.txt"):  # where the edge serves it now

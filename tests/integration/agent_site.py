@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import ClientResponse
 
+from tests.factories import DomainFactory
 from tests.integration.support import call, item
 
 
@@ -17,6 +18,8 @@ class Site:
     headers: dict[str, str]
     app: dict[str, Any]
     domain: str
+    # Proves the domains the App claims (only a verified domain is an App's address).
+    domains: DomainFactory
 
     @property
     def base(self) -> str:
@@ -41,21 +44,29 @@ class Site:
         routes: list[dict[str, Any]] = body["data"]["routes"]
         return routes
 
-    async def add_domain(self, hostname: str | None = None) -> str:
+    async def add_domain(self, hostname: str | None = None, verified: bool = True) -> str:
+        """A web domain claimed through the API, then verified unless asked not to."""
         hostname = hostname or f"docs-{uuid.uuid4().hex[:10]}.example.com"
         status, body = await call(self.gateway, "POST", f"{self.base}/domains", self.headers,
                                   json={"domain": hostname, "type": "web"})  # fmt: skip
         assert status == 201, body
+        if verified:
+            await self.domains.verify(hostname)
         return hostname
 
 
 async def new_site(
-    gateway: Any, headers: dict[str, str], *products: dict[str, Any], name: str = "Acme Docs", **metadata: Any
+    gateway: Any,
+    headers: dict[str, str],
+    domains: DomainFactory,
+    *products: dict[str, Any],
+    name: str = "Acme Docs",
+    **metadata: Any,
 ) -> Site:
-    """A new App of `products` with `metadata` and one web domain."""
+    """A new App of `products` with `metadata` and one verified web domain."""
     status, body = await call(gateway, "POST", "/api/v1/apps", headers, json={"name": name, "metadata": metadata})
     assert status == 201, body
-    site = Site(gateway, headers, body["data"], "")
+    site = Site(gateway, headers, body["data"], "", domains)
     for product in products:
         status, body = await call(gateway, "POST", f"{site.base}/resources", headers,
                                   json={"resourceId": product["id"]})  # fmt: skip

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.integration.agent_site import new_site
 from tests.integration.support import call
 
@@ -31,7 +31,7 @@ Setup
 
 
 async def test_llms_full_has_every_listed_document_once_with_its_headings_moved_down(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     guide = await content.document(org, product, "a", title="Guide", status="published", priority=80, content=GUIDE)
@@ -39,7 +39,7 @@ async def test_llms_full_has_every_listed_document_once_with_its_headings_moved_
                                  content="Ask away.")  # fmt: skip
     draft = await content.document(org, product, "c", title="Draft", status="published", no_index=True,
                                    content="# secret")  # fmt: skip
-    site = await new_site(gateway, headers, product, description="All of it.")
+    site = await new_site(gateway, headers, domains, product, description="All of it.")
     await site.route(guide=guide, docs__guide=guide, faq=faq, draft=draft)
 
     response = await site.get("/llms-full.txt")
@@ -59,11 +59,11 @@ async def test_llms_full_has_every_listed_document_once_with_its_headings_moved_
 
 
 async def test_llms_full_answers_304_to_its_etag_and_changes_with_a_documents_text(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     page = await content.document(org, product, "a", title="Page", status="published", content="Old text")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     await site.route(page=page)
     etag = (await site.get("/llms-full.txt")).headers["ETag"]
     assert (await site.get("/llms-full.txt", {"If-None-Match": etag})).status == 304
@@ -76,10 +76,12 @@ async def test_llms_full_answers_304_to_its_etag_and_changes_with_a_documents_te
     assert changed.headers["ETag"] != etag
 
 
-async def test_a_routed_pages_markdown_links_to_the_llms_txt(gateway, tenant, content: ContentFactory):
+async def test_a_routed_pages_markdown_links_to_the_llms_txt(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
     page = await content.document(org, product, "a", title="Pricing", status="published", content="# Plans\n")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     await site.route(pricing=page)
 
     response = await site.get("/pages/markdown", path="/pricing/")  # an equivalent spelling of the route
@@ -92,10 +94,12 @@ async def test_a_routed_pages_markdown_links_to_the_llms_txt(gateway, tenant, co
     assert unchanged.status == 304
 
 
-async def test_a_page_not_routed_or_not_published_is_a_404(gateway, tenant, content: ContentFactory):
+async def test_a_page_not_routed_or_not_published_is_a_404(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
     draft = await content.document(org, product, "a", title="Draft", status="draft", content="x")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     await site.route(draft=draft)
     for path, message in (("/draft", "not published"), ("/nowhere", "no route")):
         status, body = await call(gateway, "GET", f"{site.base}/pages/markdown", headers, params={"path": path})
@@ -106,13 +110,13 @@ async def test_a_page_not_routed_or_not_published_is_a_404(gateway, tenant, cont
 
 
 async def test_the_sitemap_is_valid_and_lists_the_indexable_pages_with_their_last_change(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     first = await content.document(org, product, "a", title="A", status="published", priority=90)
     second = await content.document(org, product, "b", title="B & more", status="published", priority=5)
     hidden = await content.document(org, product, "c", title="C", status="published", no_index=True)
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     await site.route(first=first, docs__second=second, hidden=hidden)
 
     response = await site.get("/sitemap.xml")

@@ -9,7 +9,7 @@ from llms_txt import parse_llms_file
 
 from libs.common.db import cursor
 from tests.factories import ContentFactory, DomainFactory, IdentityFactory
-from tests.integration.agent_site import new_site
+from tests.integration.agent_site import Site, new_site
 from tests.integration.support import call
 
 
@@ -18,7 +18,7 @@ def links(parsed: dict, section: str) -> list[tuple[str, str, str | None]]:
 
 
 async def test_llms_txt_lists_the_published_indexable_routes_by_priority_in_sections(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     intro = await content.document(org, product, "a", title="Intro", status="published", priority=90,
@@ -30,7 +30,7 @@ async def test_llms_txt_lists_the_published_indexable_routes_by_priority_in_sect
     draft = await content.document(org, product, "e", title="Draft", status="draft", priority=99)
     hidden = await content.document(org, product, "f", title="Hidden", status="published", no_index=True)
     gone = await content.document(org, product, "g", title="Gone", status="published", priority=99)
-    site = await new_site(gateway, headers, product, description="Docs for agents.")
+    site = await new_site(gateway, headers, domains, product, description="Docs for agents.")
     await site.route(docs__intro=intro, docs__setup=setup, pricing=pricing, legal=legal, docs__draft=draft,
                      docs__hidden=hidden, docs__gone=gone)  # fmt: skip
     await content.delete(org, product, gone["id"])
@@ -55,14 +55,14 @@ async def test_llms_txt_lists_the_published_indexable_routes_by_priority_in_sect
 
 
 async def test_an_app_of_several_products_has_a_section_per_product(
-    gateway, tenant, identity: IdentityFactory, apps_products, content: ContentFactory
+    gateway, tenant, identity: IdentityFactory, apps_products, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     second = await identity.product(org, "Gadget")
     await apps_products.until_known(second)
     widget_page = await content.document(org, product, "w", title="Widget guide", status="published", priority=40)
     gadget_page = await content.document(org, second, "g", title="Gadget guide", status="published", priority=80)
-    site = await new_site(gateway, headers, product, second)
+    site = await new_site(gateway, headers, domains, product, second)
     await site.route(widget=widget_page, gadget=gadget_page)
 
     parsed = parse_llms_file(await (await site.get("/llms.txt")).text())
@@ -86,11 +86,11 @@ async def test_an_app_without_a_web_domain_is_a_409_saying_so(gateway, tenant):
 
 
 async def test_the_primary_domain_is_the_first_web_domain_unless_the_config_names_another(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
     page = await content.document(org, product, "p", title="Page", status="published")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     second = await site.add_domain()
     await site.route(page=page)
     first = parse_llms_file(await (await site.get("/llms.txt")).text())
@@ -103,14 +103,41 @@ async def test_the_primary_domain_is_the_first_web_domain_unless_the_config_name
     assert named["sections"]["Pages"][0]["url"] == f"https://{second}/page"
 
 
+async def test_an_unverified_claim_is_never_an_apps_address(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
+    org, product, headers = tenant
+    page = await content.document(org, product, "p", title="Page", status="published")
+    site = await new_site(gateway, headers, domains, product)
+    await site.route(page=page)
+    claimed = await site.add_domain(verified=False)
+    status, _ = await call(gateway, "PATCH", f"{site.base}/app-config", headers,
+                           json={"config": {"primaryDomain": claimed}})  # fmt: skip
+    assert status == 200
+
+    llms, sitemap = await site.get("/llms.txt"), await site.get("/sitemap.xml")
+
+    for answer in (llms, sitemap):
+        assert answer.status == 200
+        text = await answer.text()
+        assert f"https://{site.domain}/page" in text and claimed not in text
+    # An App whose only web domain is a claim has no address at all.
+    status, body = await call(gateway, "POST", "/api/v1/apps", headers, json={"name": "Claimed only"})
+    bare = Site(gateway, headers, body["data"], "", domains)
+    await bare.add_domain(verified=False)
+    for tail in ("/llms.txt", "/sitemap.xml"):
+        answer = await bare.get(tail)
+        assert answer.status == 409 and "no web domain that is verified" in await answer.text()
+
+
 async def test_a_current_etag_is_a_304_and_every_change_is_seen_on_the_next_read(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     """Computed on read: a route, document or domain change shows in the very next answer (well
     within the 2 s the issue allows), with a new ETag."""
     org, product, headers = tenant
     page = await content.document(org, product, "p", title="Before", status="published")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     [route] = await site.route(page=page)
     first = await site.get("/llms.txt")
     etag = first.headers["ETag"]
@@ -147,7 +174,7 @@ async def test_a_released_domain_is_never_a_pages_address(
 ):
     org, product, headers = tenant
     page = await content.document(org, product, "p", title="Page", status="published")
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     second = await site.add_domain()
     await site.route(page=page)
     async with cursor(domains.pool) as cur:  # as a release will: the domain stays, no longer live
@@ -159,10 +186,10 @@ async def test_a_released_domain_is_never_a_pages_address(
 
 
 async def test_the_llms_txt_needs_content_read_and_the_callers_own_app(
-    gateway, tenant, identity: IdentityFactory, content: ContentFactory
+    gateway, tenant, identity: IdentityFactory, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     writer = {"x-api-key": await identity.api_key(org, frozenset({"content:write"}))}
     status, body = await call(gateway, "GET", f"{site.base}/llms.txt", writer)
     assert (status, body["code"]) == (403, "FORBIDDEN")
@@ -172,12 +199,14 @@ async def test_the_llms_txt_needs_content_read_and_the_callers_own_app(
     assert (status, body["code"]) == (404, "NOT_FOUND")
 
 
-async def test_a_document_made_no_index_or_deleted_leaves_the_next_answer(gateway, tenant, content: ContentFactory):
+async def test_a_document_made_no_index_or_deleted_leaves_the_next_answer(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
     kept = await content.document(org, product, "k", title="Kept", status="published", priority=80)
     hidden = await content.document(org, product, "h", title="Soon hidden", status="published", priority=60)
     gone = await content.document(org, product, "g", title="Soon gone", status="published", priority=40)
-    site = await new_site(gateway, headers, product)
+    site = await new_site(gateway, headers, domains, product)
     await site.route(kept=kept, hidden=hidden, gone=gone)
     before = parse_llms_file(await (await site.get("/llms.txt")).text())
     assert [link["title"] for link in before["sections"]["Pages"]] == ["Kept", "Soon hidden", "Soon gone"]

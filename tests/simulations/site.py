@@ -6,7 +6,7 @@ import asyncio
 import time
 from typing import Any
 
-from tests.factories import ContentFactory, Org
+from tests.factories import ContentFactory, DomainFactory, Org
 from tests.integration.agent_site import Site, new_site
 from tests.integration.support import call
 
@@ -41,7 +41,12 @@ Version 4 added dark mode and faster exports.
 
 
 async def product_site(
-    gateway: Any, headers: dict[str, str], content: ContentFactory, org: Org, product: dict[str, Any]
+    gateway: Any,
+    headers: dict[str, str],
+    content: ContentFactory,
+    domains: DomainFactory,
+    org: Org,
+    product: dict[str, Any],
 ) -> tuple[Site, dict[str, dict[str, Any]]]:
     """An App routing /pricing, /security and /changelog to published documents."""
     documents = {
@@ -52,7 +57,7 @@ async def product_site(
         "changelog": await content.document(org, product, title="Changelog", status="published", priority=10,
                                             content=CHANGELOG),
     }  # fmt: skip
-    site = await new_site(gateway, headers, product, description="Docs for Acme.")
+    site = await new_site(gateway, headers, domains, product, description="Docs for Acme.")
     await site.route(**documents)
     return site, documents
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from math import comb
 
 from services.simulations.analytics import pass_hat_k
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.integration.support import call
 from tests.simulations import site as s
 
@@ -20,9 +20,11 @@ def test_pass_hat_k_is_the_chance_that_k_trials_drawn_all_pass():
     assert len(pass_hat_k(30, 30)) == 20
 
 
-async def test_analytics_count_completed_runs_per_task_and_environment(gateway, tenant, content: ContentFactory):
+async def test_analytics_count_completed_runs_per_task_and_environment(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     price = await s.task(gateway, headers, app.app["id"], name="Price")
     # One page read in an order the seed draws: some trials read the pricing page, others not.
     wandering = await s.environment(gateway, headers, price["id"], maxPages=1, temperature=5.0, seed=3)

@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from tests.events.conftest import Receiver, receivers, start_receiver  # noqa: F401
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.integration.agent_site import new_site
 from tests.integration.support import call
 from tests.simulations import site as s
@@ -15,15 +15,15 @@ BASE = s.BASE
 
 
 async def test_a_content_change_reruns_the_tasks_that_ask_for_it_on_the_apps_routing_it(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    app, documents = await s.product_site(gateway, headers, content, org, product)
+    app, documents = await s.product_site(gateway, headers, content, domains, org, product)
     watched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"],
                                                                   rerunOnChange=True))["id"])  # fmt: skip
     unwatched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     # Another App of the organization, watched too, routing only a page of its own.
-    elsewhere = await new_site(gateway, headers, product, name="Acme Blog")
+    elsewhere = await new_site(gateway, headers, domains, product, name="Acme Blog")
     own = await content.document(org, product, title="Blog", status="published", content="# Blog\n\nNews.")
     await elsewhere.route(blog=own)
     other_app = await s.environment(gateway, headers, (await s.task(gateway, headers, elsewhere.app["id"],
@@ -65,9 +65,11 @@ async def test_a_content_change_reruns_the_tasks_that_ask_for_it_on_the_apps_rou
     assert sorted(run["environmentId"] for run in listed["data"]["runs"]) == sorted([watched["id"], other_app["id"]])
 
 
-async def test_an_ended_run_cannot_be_cancelled_and_its_steps_come_by_page(gateway, tenant, content: ContentFactory):
+async def test_an_ended_run_cannot_be_cancelled_and_its_steps_come_by_page(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     run = await s.ended(gateway, headers, (await s.run(gateway, headers, environment["id"]))[0]["id"])
 
@@ -91,13 +93,14 @@ async def test_a_completed_run_is_delivered_to_webhooks_with_its_score(
     tenant,
     content: ContentFactory,
     receivers: list[Receiver],  # noqa: F811
+    domains: DomainFactory,
 ):
     org, product, headers = tenant
     receiver = await start_receiver(receivers)
     status, endpoint = await call(gateway, "POST", "/api/v1/webhook-endpoints", headers,
                                   json={"url": receiver.url, "events": ["simulation.run.completed"]})  # fmt: skip
     assert status == 201, endpoint
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     run = await s.ended(gateway, headers, (await s.run(gateway, headers, environment["id"]))[0]["id"])
 
@@ -107,9 +110,11 @@ async def test_a_completed_run_is_delivered_to_webhooks_with_its_score(
     assert payload["data"] == run and payload["data"]["overallScore"] == 1.0
 
 
-async def test_the_run_list_filters_by_creation_time_and_outcome(gateway, tenant, content: ContentFactory):
+async def test_the_run_list_filters_by_creation_time_and_outcome(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     [run] = await s.run(gateway, headers, environment["id"])
     run = await s.ended(gateway, headers, run["id"])

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestServer
 from libs.contract.parts import SIMULATIONS
 from tests.analytics.fake_vendors import Script, vendor_environ, vendors_app
 from tests.conftest import Client, Stack, build_app
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.integration.support import call
 from tests.simulations import site as s
 
@@ -57,10 +57,10 @@ ENGINES = [("openai-search", 60, 0.000072), ("perplexity-sonar", 40, 0.005), ("a
 
 @pytest.mark.parametrize(("engine", "tokens", "cost"), ENGINES)
 async def test_an_llm_agent_answers_from_the_pages_it_read_through_its_engine(
-    keyed: Keyed, tenant, content: ContentFactory, engine: str, tokens: int, cost: float
+    keyed: Keyed, tenant, content: ContentFactory, domains: DomainFactory, engine: str, tokens: int, cost: float
 ):
     org, product, headers = tenant
-    app, _ = await s.product_site(keyed.gateway, headers, content, org, product)
+    app, _ = await s.product_site(keyed.gateway, headers, content, domains, org, product)
     task = await s.task(keyed.gateway, headers, app.app["id"], goal=GOAL, criteria=[
         {"type": "exact_match", "value": "$49 per month"}, {"type": "page_reached", "value": "/pricing"},
     ])  # fmt: skip
@@ -89,9 +89,11 @@ async def test_an_llm_agent_answers_from_the_pages_it_read_through_its_engine(
     assert body.get("disable_search") is (True if vendor == "perplexity" else None)
 
 
-async def test_an_engine_that_finds_no_answer_fails_the_run_saying_so(keyed: Keyed, tenant, content: ContentFactory):
+async def test_an_engine_that_finds_no_answer_fails_the_run_saying_so(
+    keyed: Keyed, tenant, content: ContentFactory, domains: DomainFactory
+):
     org, product, headers = tenant
-    app, _ = await s.product_site(keyed.gateway, headers, content, org, product)
+    app, _ = await s.product_site(keyed.gateway, headers, content, domains, org, product)
     task = await s.task(keyed.gateway, headers, app.app["id"], goal="Is there a free trial?",
                         criteria=[{"type": "must_include", "value": "trial"}])  # fmt: skip
     environment = await s.environment(keyed.gateway, headers, task["id"], kind="llm", engine="openai-search")

@@ -8,7 +8,7 @@ import aiohttp
 from libs.common.internal_token import HEADER, Organization, mint, service_caller
 from libs.contract import internal
 from tests.conftest import Stack
-from tests.factories import ContentFactory, Org
+from tests.factories import ContentFactory, DomainFactory, Org
 from tests.simulations import site as s
 
 
@@ -22,9 +22,9 @@ async def published(stack: Stack, org: Org, app_id: str, path: str) -> tuple[int
 
 
 async def test_each_path_of_the_site_answers_as_the_public_routes_do(stack, gateway, tenant, content: ContentFactory,
-                                                                      identity):  # fmt: skip
+                                                                      domains: DomainFactory, identity):  # fmt: skip
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     app_id = app.app["id"]
 
     status, kind, text = await published(stack, org, app_id, "/llms.txt")

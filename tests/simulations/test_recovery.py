@@ -8,15 +8,15 @@ from libs.contract.parts import SIMULATIONS
 from services.simulations import queue
 from services.simulations.agent.steps import Step
 from services.simulations.assignments import assignment_for
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.simulations import site as s
 
 
 async def test_a_run_left_running_by_a_dead_worker_is_run_again_by_a_live_one(
-    gateway, database, tenant, content: ContentFactory
+    gateway, database, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     async with create_pool(database.dsn(SIMULATIONS), SIMULATIONS.schema, 1, 2) as pool:
         async with transaction(pool) as cur:

@@ -7,13 +7,15 @@ from libs.common.db import create_pool
 from libs.common.encoding import loads
 from libs.common.object_store import PostgresObjectStore
 from libs.contract.parts import SIMULATIONS
-from tests.factories import ContentFactory
+from tests.factories import ContentFactory, DomainFactory
 from tests.simulations import site as s
 
 
-async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(gateway, tenant, content: ContentFactory, database):
+async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(
+    gateway, tenant, content: ContentFactory, domains: DomainFactory, database
+):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     task = await s.task(gateway, headers, app.app["id"], criteria=[
         {"type": "must_include", "value": "$49"},
         {"type": "exact_match", "value": "$49 per month"},
@@ -68,10 +70,10 @@ def _trajectory(steps: list[dict]) -> list[tuple]:
 
 
 async def test_a_run_is_reproduced_by_its_seed_and_content_and_moves_when_the_content_does(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    app, documents = await s.product_site(gateway, headers, content, org, product)
+    app, documents = await s.product_site(gateway, headers, content, domains, org, product)
     task = await s.task(gateway, headers, app.app["id"])
     environment = await s.environment(gateway, headers, task["id"], seed=7, temperature=1.5)
     first = await s.ended(gateway, headers, (await s.run(gateway, headers, environment["id"]))[0]["id"])
@@ -95,10 +97,10 @@ async def test_a_run_is_reproduced_by_its_seed_and_content_and_moves_when_the_co
 
 
 async def test_trials_get_consecutive_seeds_and_a_task_the_site_cannot_answer_fails_with_its_reason(
-    gateway, tenant, content: ContentFactory
+    gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    app, _ = await s.product_site(gateway, headers, content, org, product)
+    app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     task = await s.task(gateway, headers, app.app["id"], goal="Is there an on-premise edition?",
                         criteria=[{"type": "page_reached", "value": "/on-premise"}])  # fmt: skip
     environment = await s.environment(gateway, headers, task["id"], seed=100)

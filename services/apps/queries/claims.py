@@ -10,27 +10,31 @@ from services.apps.queries.domains import announce
 from services.apps.shapes import DOMAIN
 
 
-async def lock_holder(cur: Any, hostname: str) -> Row | None:
+async def lock_holder(cur: Any, hostname: str, grace_seconds: int) -> Row | None:
     """The domain holding `hostname` (lapsed or not; a deleted app's, which keeps its hostnames until
     the purge, too), locked until the transaction ends; `lapsed` says whether its unverified claim has
-    run out."""
+    run out, `reclaimable` whether it is verified but its record has been missing `grace_seconds`."""
     return await fetch_one(
         cur,
-        f"SELECT {DOMAIN.columns}, expires_at <= clock_timestamp() AS lapsed FROM domains"
+        f"SELECT {DOMAIN.columns}, expires_at <= clock_timestamp() AS lapsed,"
+        " COALESCE(record_missing_since <= clock_timestamp() - make_interval(secs => %s), false) AS reclaimable"
+        " FROM domains"
         " WHERE domain = %s AND (deleted_at IS NULL OR deleted_with_app) AND released_at IS NULL FOR UPDATE",
-        (hostname,),
+        (grace_seconds, hostname),
     )
 
 
-async def release(cur: Any, domain_id: str, reason: str) -> None:
+async def release(cur: Any, domain_id: str, reason: str) -> dict[str, Any] | None:
     """End a claim: it lapsed ('expired', released as of its expiry) or another organization proved
-    the hostname ('claimed', released now)."""
-    await cur.execute(
+    the hostname ('claimed', released now). The released domain; None when it was released already."""
+    row = await fetch_one(
+        cur,
         "UPDATE domains SET release_reason = %(reason)s, updated_at = clock_timestamp(),"
         " released_at = CASE WHEN %(reason)s = 'expired' THEN expires_at ELSE clock_timestamp() END"
-        " WHERE id = %(id)s AND released_at IS NULL",
+        f" WHERE id = %(id)s AND released_at IS NULL RETURNING {DOMAIN.columns}",
         {"id": domain_id, "reason": reason},
     )
+    return None if row is None else DOMAIN.of(row)
 
 
 async def challenge_for(
@@ -105,6 +109,33 @@ async def release_lapsed(cur: Any) -> int:
     released = int(cur.rowcount)
     await cur.execute("DELETE FROM domain_challenges WHERE expires_at <= clock_timestamp()")
     return released
+
+
+async def due_rechecks(cur: Any, every_seconds: int, limit: int) -> list[Row]:
+    """Verified app domains whose record was last seen (or the domain verified) `every_seconds` ago
+    or longer, longest first."""
+    return await fetch_all(
+        cur,
+        "SELECT id::text, domain, verification_token FROM domains"
+        " WHERE scope = 'app' AND verified_at IS NOT NULL AND released_at IS NULL AND deleted_at IS NULL"
+        " AND COALESCE(record_checked_at, verified_at) <= clock_timestamp() - make_interval(secs => %s)"
+        " ORDER BY COALESCE(record_checked_at, verified_at) LIMIT %s",
+        (every_seconds, limit),
+    )
+
+
+async def record_recheck(cur: Any, domain_id: str, present: bool) -> None:
+    """Store a recheck of a verified domain's record: present, or missing since the first check that
+    found it absent. The domain changes (`updatedAt`) only when the record goes or comes back."""
+    await cur.execute(
+        "UPDATE domains SET record_checked_at = clock_timestamp(),"
+        " record_missing_since = CASE WHEN %(present)s THEN NULL"
+        " ELSE COALESCE(record_missing_since, clock_timestamp()) END,"
+        " updated_at = CASE WHEN (record_missing_since IS NULL) = %(present)s THEN updated_at"
+        " ELSE clock_timestamp() END"
+        " WHERE id = %(id)s AND verified_at IS NOT NULL AND released_at IS NULL",
+        {"id": domain_id, "present": present},
+    )
 
 
 # A domain is withdrawn when its claim was released, when it was deleted on its own (one deleted

@@ -11,7 +11,7 @@ from services.apps.queries.domains import held
 
 
 async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | None:
-    """A live app's name, metadata, config, web domains (hostnames, first added first) and products
+    """A live app's name, metadata, config, verified web domains (hostnames, first added first) and products
     (first added first), with `changed_at`, when any of these or the app's routes last changed,
     its routes' count and when a product name last changed. None for an unknown app.
 
@@ -23,7 +23,9 @@ async def published_app(cur: Any, organization_id: str, app_id: str) -> Row | No
     return await fetch_one(
         cur,
         "SELECT a.name, a.metadata, c.config,"
-        f" ARRAY(SELECT d.domain FROM domains d WHERE d.app_id = a.id AND d.type = 'web' AND {held('d')}"
+        # An unverified claim is nobody's address yet: only verified web domains are the App's.
+        " ARRAY(SELECT d.domain FROM domains d WHERE d.app_id = a.id AND d.type = 'web'"
+        f" AND d.verified_at IS NOT NULL AND {held('d')}"
         " ORDER BY d.created_at, d.id) AS domains,"
         " ARRAY(SELECT r.resource_id::text FROM app_resources r WHERE r.app_id = a.id"
         " AND r.resource_type = 'product' AND r.deleted_at IS NULL ORDER BY r.created_at, r.id) AS products,"

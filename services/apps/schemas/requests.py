@@ -22,6 +22,7 @@ from libs.common.validators import (
 from services.apps.schemas.values import (
     CANDIDATES_PAGE_DEFAULT,
     CANDIDATES_PAGE_MAX,
+    CITED_URL_MAX,
     DELETED_PAGE_DEFAULT,
     DELETED_PAGE_MAX,
     DOCUMENT_STATUSES,
@@ -71,6 +72,14 @@ class DomainResolve(ApiSchema):
 class DomainsByHost(ApiSchema):
     hosts = fields.List(
         fields.String(validate=length(1, 253)), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS)
+    )
+
+
+class RoutesByUrl(ApiSchema):
+    urls = fields.List(
+        fields.String(validate=length(1, CITED_URL_MAX)),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_RESOLVE_IDS),
     )
 
 

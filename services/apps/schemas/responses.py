@@ -118,6 +118,19 @@ class AppDomain(Timestamps):
         metadata={"description": "When the claim ended: it lapsed, or another organization proved the hostname."},
     )
     release_reason = fields.String(required=True, allow_none=True, validate=validate.OneOf(RELEASE_REASONS))
+    record_checked_at = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the TXT record of the verified domain was last looked up again; null before."},
+    )
+    record_missing_since = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Since when the verified domain's TXT record has been found missing; null while it is"
+            " found. After the grace period another organization that proves the hostname takes it over."
+        },
+    )
 
 
 class AppRouteTarget(ApiSchema):

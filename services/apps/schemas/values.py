@@ -5,6 +5,8 @@ from __future__ import annotations
 NAME_MAX = 120
 ORIGIN_MAX = 2048
 MAX_RESOLVE_IDS = 500
+# The longest URL an AI answer may cite (the analytics part's limit), linked to a route by its path.
+CITED_URL_MAX = 4096
 MAX_IMPORT_ROUTES = 100
 # Pages of route candidates, beyond the contract (docs/architecture.md, "Apps service").
 CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000

@@ -31,11 +31,12 @@ async def apps_domains_list(request: web.Request) -> web.Response:
 
 async def apps_domains_create(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/domains: claim a hostname for the app (unverified), or take over one
-    another organization holds unverified once the app's challenge is proven; otherwise a 409."""
+    another organization holds unverified (or verified, its record missing for the grace period) once
+    the app's challenge is proven; otherwise a 409."""
     data = await load_json(request, DOMAIN_CREATE)
-    app = request.app
+    app, settings = request.app, request.app[SETTINGS]
     domain = await add_app_domain(
-        app[DB_POOL], app[EDGE], app[TXT_CHECKER], app[SETTINGS].domain_claim_days,
+        app[DB_POOL], app[EDGE], app[TXT_CHECKER], settings.domain_claim_days, settings.domain_reclaim_grace_seconds,
         caller_of(request).org.id, request.match_info["appId"], data,
     )  # fmt: skip
     return versioned_response(request, domain, record_etag(domain), status=201)
