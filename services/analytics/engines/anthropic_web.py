@@ -8,19 +8,15 @@ from typing import Any
 
 from anthropic import AsyncAnthropic
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
+from services.analytics.engines.reply import Reply, SdkEngine, cost, page, status_of
 from services.analytics.settings import EngineAccess
 
 MAX_TOKENS = 2048
 SEARCHES = 5
 
 
-class AnthropicWeb:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncAnthropic(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class AnthropicWeb(SdkEngine):
+    sdk = AsyncAnthropic
 
     async def ask(self, prompt: str) -> Reply:
         message = await self._client.messages.create(
@@ -30,9 +26,6 @@ class AnthropicWeb:
             tools=[{"type": "web_search_20250305", "name": "web_search", "max_uses": SEARCHES}],
         )
         return reply_of(message.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:

@@ -7,16 +7,12 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
+from services.analytics.engines.reply import Reply, SdkEngine, cost, page, status_of
 from services.analytics.settings import EngineAccess
 
 
-class OpenAISearch:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncOpenAI(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class OpenAISearch(SdkEngine):
+    sdk = AsyncOpenAI
 
     async def ask(self, prompt: str) -> Reply:
         response = await self._client.responses.create(
@@ -26,9 +22,6 @@ class OpenAISearch:
             include=["web_search_call.action.sources"],
         )
         return reply_of(response.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:

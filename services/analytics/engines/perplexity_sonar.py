@@ -8,25 +8,18 @@ from typing import Any
 
 from perplexity import AsyncPerplexity
 
-from services.analytics.engines.reply import Reply, cost, page, status_of
+from services.analytics.engines.reply import Reply, SdkEngine, cost, page, status_of
 from services.analytics.settings import EngineAccess
 
 
-class PerplexitySonar:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncPerplexity(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class PerplexitySonar(SdkEngine):
+    sdk = AsyncPerplexity
 
     async def ask(self, prompt: str) -> Reply:
         completion = await self._client.chat.completions.create(
             model=self._access.model, messages=[{"role": "user", "content": prompt}]
         )
         return reply_of(completion.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:
