@@ -1,6 +1,6 @@
-"""Request and response shapes of the analytics reports. Every ratio carries what it was computed
-from (services/analytics/metrics.py): a proportion `{value, count, total, interval}`, a mean
-`{value, sum, count}`. Periods are UTC dates, closed-open: `[from, to)`."""
+"""Requests of the analytics reports: the overview's period and the query's body. Periods are
+dates in a named time zone (UTC by default), closed-open: `[from, to)`; the answers' shapes are
+in report_shapes.py."""
 
 from __future__ import annotations
 
@@ -9,15 +9,10 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from libs.common.schemas import ApiSchema, Ratio
+from libs.common.schemas import ApiSchema
 from libs.common.validators import UuidString, is_uuid
 from services.analytics.brand_sets import BRAND
-
-
-def about(text: str) -> dict[str, Any]:
-    """A field's OpenAPI description."""
-    return {"description": text}
-
+from services.analytics.report_shapes import about
 
 # The longest period a report reads.
 PERIOD_MAX_DAYS = 366
@@ -53,154 +48,6 @@ class OverviewQuery(ApiSchema):
             raise ValidationError("Send from and to together, or neither (the last 30 days).", "from")
         if "from_" in data:
             check_period(data["from_"], data["to"])
-
-
-class WilsonInterval(ApiSchema):
-    low = fields.Float(required=True, metadata=about("The lower bound of the Wilson score interval at 95%."))
-    high = fields.Float(required=True, metadata=about("The upper bound of the Wilson score interval at 95%."))
-
-
-class Proportion(Ratio):
-    # The Wilson score interval at 95%; null without a denominator.
-    interval = fields.Nested(
-        WilsonInterval,
-        required=True,
-        allow_none=True,
-        metadata=about("The Wilson score interval at 95%; null when total is 0."),
-    )
-
-
-class ShareOfVoice(Proportion):
-    basis = fields.String(
-        required=True,
-        metadata=about("What the total counts: mentions of every tracked brand (the product's and its competitors')."),
-    )
-
-
-class MeanOf(ApiSchema):
-    value = fields.Float(required=True, allow_none=True, metadata=about("sum / count; null when count is 0."))
-    sum = fields.Float(required=True, metadata=about("The sum of the values averaged."))
-    count = fields.Integer(required=True, metadata=about("How many values are averaged."))
-
-
-class SentimentLabels(ApiSchema):
-    positive = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a positive tone."))
-    neutral = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a neutral tone."))
-    negative = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a negative tone."))
-
-
-class SentimentMean(MeanOf):
-    labels = fields.Nested(
-        SentimentLabels, required=True, metadata=about("How many answers mentioning the brand took each tone.")
-    )
-
-
-class BrandMetrics(ApiSchema):
-    visibility = fields.Nested(
-        Proportion, required=True, metadata=about("Answers mentioning the brand, of the completed answers.")
-    )
-    share_of_voice = fields.Nested(
-        ShareOfVoice, required=True, metadata=about("Mentions of the brand, of the mentions of every tracked brand.")
-    )
-    average_position = fields.Nested(
-        MeanOf,
-        required=True,
-        metadata=about(
-            "The brand's position (1: named first among the tracked brands), over the answers mentioning it."
-        ),
-    )
-    sentiment = fields.Nested(
-        SentimentMean,
-        required=True,
-        metadata=about(
-            "The mean sentiment score (-1 to 1) over the answers mentioning the brand, with each tone's count."
-        ),
-    )
-    citation_rate = fields.Nested(
-        Proportion,
-        required=True,
-        metadata=about("Answers citing a page of the brand's domains, of the answers citing any page."),
-    )
-
-
-class BrandChange(ApiSchema):
-    """Each value minus the previous period's; null when either is missing."""
-
-    visibility = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The visibility minus the previous period's; null when either is missing."),
-    )
-    share_of_voice = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The share of voice minus the previous period's; null when either is missing."),
-    )
-    average_position = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The average position minus the previous period's; null when either is missing."),
-    )
-    sentiment = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The mean sentiment minus the previous period's; null when either is missing."),
-    )
-    citation_rate = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The citation rate minus the previous period's; null when either is missing."),
-    )
-
-
-class OverviewBrand(ApiSchema):
-    kind = fields.String(required=True, metadata=about("`brand` (the product's own) or `competitor`."))
-    competitor_id = fields.String(
-        required=True, allow_none=True, metadata=about("The competitor's id; null for the product's brand.")
-    )
-    name = fields.String(required=True, metadata=about("The brand's or competitor's name."))
-    current = fields.Nested(BrandMetrics, required=True, metadata=about("The numbers of the period asked."))
-    previous = fields.Nested(
-        BrandMetrics, required=True, metadata=about("The numbers of the period of the same length just before.")
-    )
-    change = fields.Nested(BrandChange, required=True, metadata=about("Each number minus the previous period's."))
-
-
-class DayPeriod(ApiSchema):
-    from_ = fields.Date(data_key="from", required=True, metadata=about("The first UTC day, included."))
-    to = fields.Date(required=True, metadata=about("The day after the last, excluded."))
-
-
-class PeriodAnswers(ApiSchema):
-    # Completed answers (failed, empty and refused ones count nowhere), and those citing a page.
-    answers = fields.Integer(
-        required=True, metadata=about("Completed answers (failed, empty and refused ones count nowhere).")
-    )
-    citing_answers = fields.Integer(required=True, metadata=about("Completed answers citing at least one page."))
-    drawing_answers = fields.Integer(
-        required=True, metadata=about("Completed answers drawing on at least one page, cited or retrieved.")
-    )
-    citations = fields.Integer(required=True, metadata=about("Citations in the completed answers."))
-    # The competitor-set versions the answers were analysed under.
-    competitor_set_versions = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata=about("The competitor-set versions these answers were analysed under."),
-    )
-
-
-class Overview(ApiSchema):
-    product_id = fields.String(required=True, metadata=about("The product's id."))
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The period asked: [from, to)."))
-    previous_period = fields.Nested(
-        DayPeriod, required=True, metadata=about("The period of the same length just before.")
-    )
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The period's answers."))
-    previous_answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
-    brands = fields.List(
-        fields.Nested(OverviewBrand), required=True, metadata=about("The product's brand, then each competitor.")
-    )
 
 
 REPORTS = ("brands", "engines", "prompts", "topics", "domains", "urls")
@@ -397,71 +244,3 @@ class AnalyticsQuery(ApiSchema):
             raise ValidationError("domain filters the domains and urls reports only.", "filters")
         if data.get("report") == "urls" and "domain" not in named:
             raise ValidationError("The urls report drills down into domains: filter by domain.", "filters")
-
-
-class DomainMetrics(ApiSchema):
-    citation_rate = fields.Nested(
-        Proportion, required=True, metadata=about("Answers citing the domain, of the answers citing any page.")
-    )
-    retrieved_share = fields.Nested(
-        Proportion,
-        required=True,
-        metadata=about("Answers drawing on the domain (a page cited or retrieved), of those drawing on any page."),
-    )
-    citation_share = fields.Nested(
-        Proportion, required=True, metadata=about("Citations of the domain's pages, of all citations.")
-    )
-
-
-class PreviousRow(ApiSchema):
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
-    domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
-    )
-
-
-class QueryRow(ApiSchema):
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
-    # Only in the engines report.
-    engine = fields.String(metadata=about("The engine (the engines report only)."))
-    prompt_id = fields.String(
-        allow_none=True, metadata=about("The tracked prompt; null for other prompts (the prompts report only).")
-    )
-    topic_id = fields.String(allow_none=True, metadata=about("The topic; null for none (the topics report only)."))
-    kind = fields.String(metadata=about("`brand` (the product's own) or `competitor` (brand reports)."))
-    competitor_id = fields.String(
-        allow_none=True, metadata=about("The competitor's id; null for the product's brand (brand reports).")
-    )
-    name = fields.String(allow_none=True, metadata=about("The name the latest analysis looked for (brand reports)."))
-    domain = fields.String(metadata=about("The registrable domain (the domains and urls reports)."))
-    url = fields.String(metadata=about("The page, its URL normalised (the urls report)."))
-    title = fields.String(allow_none=True, metadata=about("The page's title as an engine gave it (the urls report)."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
-    domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers over those answers (domains and urls reports).")
-    )
-    previous = fields.Nested(
-        PreviousRow,
-        allow_none=True,
-        metadata=about("With compareToPrevious: this row in the period just before; null when it has none."),
-    )
-
-
-class QueryResult(ApiSchema):
-    report = fields.String(
-        required=True,
-        metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics`, `domains` or `urls`."),
-    )
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
-    week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
-    granularity = fields.String(
-        required=True, allow_none=True, metadata=about("`day`, `week`, `month`, or null (the whole period).")
-    )
-    items = fields.List(
-        fields.Nested(QueryRow),
-        required=True,
-        metadata=about("The rows, by period, engine, then brand (the product's first)."),
-    )

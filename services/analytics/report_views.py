@@ -11,7 +11,8 @@ from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
 from services.analytics import overview, report_query
 from services.analytics.brand_sets import BRAND
-from services.analytics.report_schemas import AnalyticsQuery, Overview, OverviewQuery, QueryResult, default_period
+from services.analytics.report_schemas import AnalyticsQuery, OverviewQuery, default_period
+from services.analytics.report_shapes import Overview, QueryResult
 from services.analytics.state import PERSONAS
 
 OVERVIEW_QUERY = OverviewQuery()
