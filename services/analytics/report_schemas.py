@@ -4,15 +4,20 @@ in report_shapes.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+import base64
+import binascii
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from libs.common.encoding import dumps, loads
 from libs.common.schemas import ApiSchema
 from libs.common.validators import UuidString, is_uuid
 from services.analytics.brand_sets import BRAND
 from services.analytics.report_shapes import about
+from services.analytics.report_sources import UTC_ZONE, ZONES
 
 # The longest period a report reads.
 PERIOD_MAX_DAYS = 366
@@ -20,8 +25,9 @@ PERIOD_MAX_DAYS = 366
 PERIOD_DEFAULT_DAYS = 30
 
 
-def default_period(today: date | None = None) -> tuple[date, date]:
-    end = (today or datetime.now(UTC).date()) + timedelta(days=1)
+def default_period(zone: str, today: date | None = None) -> tuple[date, date]:
+    """The last PERIOD_DEFAULT_DAYS days in `zone`, today included."""
+    end = (today or datetime.now(ZoneInfo(zone)).date()) + timedelta(days=1)
     return end - timedelta(days=PERIOD_DEFAULT_DAYS), end
 
 
@@ -33,14 +39,24 @@ def check_period(start: date, end: date, field: str = "to") -> None:
         raise ValidationError(f"A period is at most {PERIOD_MAX_DAYS} days.", field)
 
 
+def time_zone(text: str) -> fields.String:
+    """A named time zone field: the zone a period's days are in."""
+    return fields.String(
+        load_default=UTC_ZONE,
+        validate=validate.OneOf(ZONES, error="Not a time zone: an IANA name such as Europe/Paris, or UTC."),
+        metadata=about(text),
+    )
+
+
 class OverviewQuery(ApiSchema):
     from_ = fields.Date(
         data_key="from",
-        metadata=about("The period's first UTC day, included (YYYY-MM-DD); with to, or neither: the last 30 days."),
+        metadata=about("The period's first day, included (YYYY-MM-DD); with to, or neither: the last 30 days."),
     )
     to = fields.Date(
-        metadata=about("The day after the period's last, excluded (YYYY-MM-DD): the period is [from, to) in UTC.")
+        metadata=about("The day after the period's last, excluded (YYYY-MM-DD): the period is [from, to).")
     )
+    time_zone = time_zone("The IANA time zone the days start and end in; UTC by default.")
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -50,12 +66,17 @@ class OverviewQuery(ApiSchema):
             check_period(data["from_"], data["to"])
 
 
-REPORTS = ("brands", "engines", "prompts", "topics", "domains", "urls")
-# Rows of the domains report per period, most cited first.
-DOMAINS_DEFAULT = 50
-DOMAINS_MAX = 500
+BRAND_REPORTS = ("brands", "engines", "prompts", "topics")
+DOMAIN_REPORTS = ("domains", "urls")
+REPORTS = (*BRAND_REPORTS, *DOMAIN_REPORTS)
+# A page of rows.
+LIMIT_DEFAULT = 100
+LIMIT_MAX = 1000
 # What a report's filters may name, and the values each takes.
 FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand", "domain")
+# The operators, and the fields `prefix` applies to (text; ids are whole or nothing).
+OPERATORS = ("eq", "in", "not_in", "prefix")
+PREFIXED = ("engine", "domain")
 FILTER_VALUES_MAX = 100
 
 
@@ -88,8 +109,11 @@ class QueryFilter(ApiSchema):
     )
     operator = fields.String(
         required=True,
-        validate=validate.OneOf(("eq", "in")),
-        metadata=about("`eq` (one value) or `in` (any of the values)."),
+        validate=validate.OneOf(OPERATORS),
+        metadata=about(
+            "`eq` (one value), `in` (any of the values), `not_in` (none of them) or `prefix` (starting with any of"
+            " them; `engine` and `domain` only)."
+        ),
     )
     values = fields.List(
         fields.Raw(),
@@ -102,6 +126,8 @@ class QueryFilter(ApiSchema):
     def _values(self, data: dict[str, Any], **_: Any) -> None:
         if data["operator"] == "eq" and len(data["values"]) != 1:
             raise ValidationError("eq takes exactly one value; in takes several.", "values")
+        if data["operator"] == "prefix" and data["field"] not in PREFIXED:
+            raise ValidationError(f"prefix applies to {' and '.join(PREFIXED)} only.", "operator")
         for value in data["values"]:
             if (problem := _filter_value(data["field"], value)) is not None:
                 raise ValidationError(problem, "values")
@@ -120,7 +146,7 @@ METRIC_NAMES = ("visibility", "shareOfVoice", "averagePosition", "sentiment", "c
 
 
 def metrics_of(report: str) -> dict[str, str]:
-    return DOMAIN_METRICS if report in ("domains", "urls") else BRAND_METRICS
+    return DOMAIN_METRICS if report in DOMAIN_REPORTS else BRAND_METRICS
 
 
 class Having(ApiSchema):
@@ -156,6 +182,29 @@ class OrderBy(ApiSchema):
     )
 
 
+class RowCursor(fields.String):
+    """A `nextCursor`: the place (base64url JSON) of the last row of a page in the report's order,
+    loaded as that place; the next page starts after it."""
+
+    default_error_messages = {"invalid_cursor": "Not a cursor of this report: send nextCursor as a page gave it."}
+
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> list[Any]:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            place = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
+        except (ValueError, binascii.Error):
+            place = None
+        if not isinstance(place, list) or not all(isinstance(part, str | int | float | bool) for part in place):
+            raise self.make_error("invalid_cursor")
+        return place
+
+
+def encode_place(place: list[Any]) -> str:
+    return base64.urlsafe_b64encode(dumps(place)).rstrip(b"=").decode()
+
+
 class AnalyticsQuery(ApiSchema):
     report = fields.String(
         required=True,
@@ -169,17 +218,13 @@ class AnalyticsQuery(ApiSchema):
     )
     product_id = UuidString(required=True, metadata=about("The product's id."))
     from_ = fields.Date(
-        data_key="from", required=True, metadata=about("The period's first UTC day, included (YYYY-MM-DD).")
+        data_key="from", required=True, metadata=about("The period's first day, included (YYYY-MM-DD).")
     )
     to = fields.Date(
         required=True, metadata=about("The day after the period's last, excluded; a period is at most 366 days.")
     )
-    # Rollups are kept by UTC day: that is the zone every report is read in.
-    time_zone = fields.String(
-        load_default="UTC",
-        validate=validate.OneOf(("UTC",), error="Only UTC is served."),
-        metadata=about("The zone of the days: `UTC` (the default, and the only one served)."),
-    )
+    # UTC days are read from the daily rollups; other zones' days from the raw rows (report_sources.py).
+    time_zone = time_zone("The IANA time zone the days (and weeks, months) start in; UTC by default.")
     # Weeks start on Monday; none (left out): the whole period as one row.
     granularity = fields.String(
         load_default=None,
@@ -208,11 +253,18 @@ class AnalyticsQuery(ApiSchema):
         load_default=False,
         metadata=about("Give each row the same row of the period of the same length just before (no granularity)."),
     )
-    limit = fields.Integer(
-        load_default=DOMAINS_DEFAULT,
-        validate=validate.Range(min=1, max=DOMAINS_MAX),
-        metadata=about(f"The domains and urls reports' rows per period, most cited first (at most {DOMAINS_MAX})."),
+    metrics = fields.List(
+        fields.String(validate=validate.OneOf(METRIC_NAMES)),
+        load_default=None,
+        validate=validate.Length(min=1),
+        metadata=about("The metrics each row carries (of the report's); left out, all of them."),
     )
+    limit = fields.Integer(
+        load_default=LIMIT_DEFAULT,
+        validate=validate.Range(min=1, max=LIMIT_MAX),
+        metadata=about(f"The rows of a page (at most {LIMIT_MAX}); nextCursor asks for the next."),
+    )
+    cursor = RowCursor(metadata=about("The nextCursor of the page before, the rest of the query unchanged."))
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -224,6 +276,9 @@ class AnalyticsQuery(ApiSchema):
         if "report" not in data:
             return
         known = metrics_of(data["report"])
+        for index, name in enumerate(data.get("metrics") or []):
+            if name not in known:
+                raise ValidationError(f"Not a metric of the {data['report']} report.", f"metrics.{index}")
         for index, item in enumerate(data.get("having", [])):
             if item["metric"] not in known:
                 raise ValidationError(f"Not a metric of the {data['report']} report.", f"having.{index}.metric")

@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from marshmallow import fields
+from marshmallow import Schema, fields
 
 from libs.common.schemas import ApiSchema, Ratio
 
@@ -115,7 +116,7 @@ class OverviewBrand(ApiSchema):
 
 
 class DayPeriod(ApiSchema):
-    from_ = fields.Date(data_key="from", required=True, metadata=about("The first UTC day, included."))
+    from_ = fields.Date(data_key="from", required=True, metadata=about("The first day, included."))
     to = fields.Date(required=True, metadata=about("The day after the last, excluded."))
 
 
@@ -139,7 +140,7 @@ class PeriodAnswers(ApiSchema):
 
 class Overview(ApiSchema):
     product_id = fields.String(required=True, metadata=about("The product's id."))
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
+    time_zone = fields.String(required=True, metadata=about("The IANA time zone of the days, `UTC` by default."))
     period = fields.Nested(DayPeriod, required=True, metadata=about("The period asked: [from, to)."))
     previous_period = fields.Nested(
         DayPeriod, required=True, metadata=about("The period of the same length just before.")
@@ -165,12 +166,25 @@ class DomainMetrics(ApiSchema):
     )
 
 
+def chosen(schema: type[ApiSchema], name: str) -> type[Schema]:
+    """`schema` with each field optional: a query's row carries the metrics it was asked for."""
+    optional = {}
+    for key, field in schema._declared_fields.items():
+        optional[key] = copy.copy(field)
+        optional[key].required = False
+    return ApiSchema.from_dict(optional, name=name)
+
+
+ChosenBrandMetrics = chosen(BrandMetrics, "ChosenBrandMetrics")
+ChosenDomainMetrics = chosen(DomainMetrics, "ChosenDomainMetrics")
+
+
 class PreviousRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
     answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
+    metrics = fields.Nested(ChosenBrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
     domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
+        ChosenDomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
     )
 
 
@@ -191,9 +205,12 @@ class QueryRow(ApiSchema):
     url = fields.String(metadata=about("The page, its URL normalised (the urls report)."))
     title = fields.String(allow_none=True, metadata=about("The page's title as an engine gave it (the urls report)."))
     answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
+    metrics = fields.Nested(
+        ChosenBrandMetrics, metadata=about("The brand's numbers over those answers (brand reports).")
+    )
     domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers over those answers (domains and urls reports).")
+        ChosenDomainMetrics,
+        metadata=about("The domain's or page's numbers over those answers (domains and urls reports)."),
     )
     previous = fields.Nested(
         PreviousRow,
@@ -207,7 +224,7 @@ class QueryResult(ApiSchema):
         required=True,
         metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics`, `domains` or `urls`."),
     )
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
+    time_zone = fields.String(required=True, metadata=about("The IANA time zone of the days, `UTC` by default."))
     week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
     granularity = fields.String(
         required=True, allow_none=True, metadata=about("`day`, `week`, `month`, or null (the whole period).")
@@ -215,5 +232,11 @@ class QueryResult(ApiSchema):
     items = fields.List(
         fields.Nested(QueryRow),
         required=True,
-        metadata=about("The rows, by period, engine, then brand (the product's first)."),
+        metadata=about(
+            "A page of rows, by period, then orderBy's metric, engine, prompt or topic, then brand (the product's"
+            " first) or most cited domain."
+        ),
+    )
+    next_cursor = fields.String(
+        required=True, allow_none=True, metadata=about("The cursor of the next page; null on the last.")
     )
