@@ -37,6 +37,7 @@ from gateway.dashboard import (
     device_approval,
     invitations,
     members,
+    numbers,
     organization,
     products,
     reference,
@@ -138,6 +139,7 @@ def create_dashboard() -> web.Application:
     audit.add_routes(router)
     products.add_routes(router)
     visibility.add_routes(router)
+    numbers.add_routes(router)
     apps.add_routes(router)
     traffic.add_routes(router)
     app_actions.add_routes(router)
