@@ -96,7 +96,7 @@ TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), 
 # Answers of AI engines and their analysis: reads brands (the gateway) and competitors and prompts
 # (personas) in its background work, and calls the engines' vendors.
 ANALYTICS = Part(
-    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas"), public_egress=True
+    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas", "traffic"), public_egress=True
 )
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, EDGE, TRAFFIC, ANALYTICS)

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
-from libs.common.clients import GatewayClient, PersonasClient
+from libs.common.clients import GatewayClient, PersonasClient, TrafficClient
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, SETTINGS
@@ -22,7 +22,7 @@ from services.analytics.routes import setup_routes
 from services.analytics.runner import Runner
 from services.analytics.scheduler import Scheduler
 from services.analytics.settings import AnalyticsSettings
-from services.analytics.state import ANALYSER, PERSONAS, RUNNER
+from services.analytics.state import ANALYSER, PERSONAS, RUNNER, TRAFFIC
 
 PART = ANALYTICS
 
@@ -37,6 +37,7 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: AnalyticsSettings = app[SETTINGS]
     personas = PersonasClient(app[HTTP], settings.personas_url)
     app[PERSONAS] = personas
+    app[TRAFFIC] = TrafficClient(app[HTTP], settings.traffic_url)
     analyser = Analyser(app[DB_POOL], BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas))
     app[ANALYSER] = analyser
     clients = engines(settings)

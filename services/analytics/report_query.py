@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -130,13 +131,15 @@ def passes(item: dict[str, Any], value: str) -> bool:
     return value in values
 
 
-async def run(
-    cur: Any, organization_id: str, product_id: str, query: dict[str, Any]
-) -> tuple[list[dict[str, Any]], str | None]:
-    """A page of the report's rows and the cursor of the next (None at the end); with
-    `compareToPrevious`, each row with the same row of the period of the same length just before
-    (`previous`; null when that period has no such row)."""
-    items = [item for item in await period_items(cur, organization_id, product_id, query) if kept(query, item)]
+# What reads a report's rows for a query (its period, or the one before).
+Rows = Callable[[dict[str, Any]], Awaitable[list[dict[str, Any]]]]
+
+
+async def run(query: dict[str, Any], rows: Rows) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of the report's rows (`rows` reads them) and the cursor of the next (None at the end);
+    with `compareToPrevious`, each row with the same row of the period of the same length just
+    before (`previous`; null when that period has no such row)."""
+    items = [item for item in await rows(query) if kept(query, item)]
     if len(items) > ROWS_MAX:
         advice = "use a coarser granularity, a shorter period or filters"
         raise ValidationFailed(details={"granularity": f"The report has {len(items)} rows, over {ROWS_MAX}: {advice}."})
@@ -153,7 +156,7 @@ async def run(
     if query["compare_to_previous"]:
         start, end = query["from_"], query["to"]
         before = {**query, "from_": start - (end - start), "to": start}
-        previous = {match_key(item): item for item in await period_items(cur, organization_id, product_id, before)}
+        previous = {match_key(item): item for item in await rows(before)}
         for item in page:
             found = previous.get(match_key(item))
             item["previous"] = None if found is None else {key: found[key] for key in PREVIOUS if key in found}
@@ -165,9 +168,14 @@ async def run(
     return page, after
 
 
+def numbers_of(item: dict[str, Any]) -> str:
+    """Where a row keeps its numbers: `metrics` (brands), `domain_metrics` or `traffic`."""
+    return next(name for name in ("domain_metrics", "traffic", "metrics") if name in item)
+
+
 def metric_value(query: dict[str, Any], item: dict[str, Any], metric: str) -> float | None:
-    numbers = item["domain_metrics" if "domain_metrics" in item else "metrics"]
-    value: float | None = numbers[metrics_of(query["report"])[metric]]["value"]
+    found = item[numbers_of(item)][metrics_of(query["report"])[metric]]
+    value: float | None = found["value"] if isinstance(found, dict) else found
     return value
 
 
@@ -198,7 +206,7 @@ def place(query: dict[str, Any], item: dict[str, Any]) -> list[Any]:
             -numbers["retrieved_share"]["count"],
             item.get("url", item["domain"]),
         ]
-    else:
+    elif "metrics" in item:
         key += [item["competitor_id"] is not None, item["competitor_id"] or ""]
     return key
 
@@ -206,12 +214,12 @@ def place(query: dict[str, Any], item: dict[str, Any]) -> list[Any]:
 def narrow(query: dict[str, Any], item: dict[str, Any]) -> None:
     """Keep only the metrics asked for in a row."""
     names = metrics_of(query["report"])
-    field = "domain_metrics" if "domain_metrics" in item else "metrics"
+    field = numbers_of(item)
     item[field] = {names[name]: item[field][names[name]] for name in query["metrics"]}
 
 
 # What a row's previous counterpart carries, and what makes it the same row.
-PREVIOUS = ("period", "answers", "metrics", "domain_metrics")
+PREVIOUS = ("period", "answers", "metrics", "domain_metrics", "traffic")
 MATCH = ("engine", "prompt_id", "topic_id", "kind", "competitor_id", "domain", "url")
 
 

@@ -68,7 +68,9 @@ class OverviewQuery(ApiSchema):
 
 BRAND_REPORTS = ("brands", "engines", "prompts", "topics")
 DOMAIN_REPORTS = ("domains", "urls")
-REPORTS = (*BRAND_REPORTS, *DOMAIN_REPORTS)
+# AI agents' visits to the organization's Apps, and referrals (services/traffic owns the rows).
+TRAFFIC_REPORT = "ai_traffic"
+REPORTS = (*BRAND_REPORTS, *DOMAIN_REPORTS, TRAFFIC_REPORT)
 # A page of rows.
 LIMIT_DEFAULT = 100
 LIMIT_MAX = 1000
@@ -141,11 +143,15 @@ DOMAIN_METRICS = {
     "retrievedShare": "retrieved_share",
     "citationShare": "citation_share",
 }
-METRIC_NAMES = ("visibility", "shareOfVoice", "averagePosition", "sentiment", "citationRate", "retrievedShare",
-                "citationShare")  # fmt: skip
+TRAFFIC_METRICS = {"visits": "visits", "verifiedVisits": "verified_visits", "successRate": "success_rate",
+                   "failureRate": "failure_rate", "referrals": "referrals",
+                   "crawlToRefer": "crawl_to_refer"}  # fmt: skip
+METRIC_NAMES = tuple(dict.fromkeys([*BRAND_METRICS, *DOMAIN_METRICS, *TRAFFIC_METRICS]))
 
 
 def metrics_of(report: str) -> dict[str, str]:
+    if report == TRAFFIC_REPORT:
+        return TRAFFIC_METRICS
     return DOMAIN_METRICS if report in DOMAIN_REPORTS else BRAND_METRICS
 
 
@@ -216,7 +222,8 @@ class AnalyticsQuery(ApiSchema):
             " filter names, in a period)."
         ),
     )
-    product_id = UuidString(required=True, metadata=about("The product's id."))
+    product_id = UuidString(metadata=about("The product's id (every report but ai_traffic)."))
+    app_id = UuidString(metadata=about("The ai_traffic report's App; left out, every App of the organization."))
     from_ = fields.Date(
         data_key="from", required=True, metadata=about("The period's first day, included (YYYY-MM-DD).")
     )
@@ -284,6 +291,20 @@ class AnalyticsQuery(ApiSchema):
                 raise ValidationError(f"Not a metric of the {data['report']} report.", f"having.{index}.metric")
         if data.get("order_by") is not None and data["order_by"]["metric"] not in known:
             raise ValidationError(f"Not a metric of the {data['report']} report.", "orderBy.metric")
+
+    @validates_schema
+    def _subject(self, data: dict[str, Any], **_: Any) -> None:
+        if "report" not in data:
+            return
+        traffic = data["report"] == TRAFFIC_REPORT
+        if not traffic and "product_id" not in data:
+            raise ValidationError("Missing data for required field.", "productId")
+        if traffic and "product_id" in data:
+            raise ValidationError("ai_traffic counts the organization's Apps: send appId, or neither.", "productId")
+        if not traffic and "app_id" in data:
+            raise ValidationError("Only the ai_traffic report reads an App.", "appId")
+        if traffic and data.get("filters"):
+            raise ValidationError("The ai_traffic report takes no filters: send appId for one App.", "filters")
 
     @validates_schema
     def _comparison(self, data: dict[str, Any], **_: Any) -> None:

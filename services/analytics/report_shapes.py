@@ -179,9 +179,25 @@ ChosenBrandMetrics = chosen(BrandMetrics, "ChosenBrandMetrics")
 ChosenDomainMetrics = chosen(DomainMetrics, "ChosenDomainMetrics")
 
 
+class TrafficNumbers(ApiSchema):
+    visits = fields.Integer(required=True, metadata=about("AI agents' requests (spoofed claims left out)."))
+    verified_visits = fields.Integer(required=True, metadata=about("Of those, by verified agents."))
+    success_rate = fields.Nested(Proportion, required=True, metadata=about("Visits answered 2xx or 3xx."))
+    failure_rate = fields.Nested(Proportion, required=True, metadata=about("Visits answered 4xx or 5xx."))
+    bytes = fields.Integer(required=True, metadata=about("Bytes answered to the agents."))
+    referrals = fields.Integer(required=True, metadata=about("People answer engines sent to the Apps."))
+    crawl_to_refer = fields.Nested(
+        Ratio, required=True, metadata=about("Crawls by the referring engines' operators (count) per referral (total).")
+    )
+
+
+ChosenTrafficNumbers = chosen(TrafficNumbers, "ChosenTrafficNumbers")
+
+
 class PreviousRow(ApiSchema):
     period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
+    answers = fields.Nested(PeriodAnswers, metadata=about("The previous period's answers (brand and domain reports)."))
+    traffic = fields.Nested(ChosenTrafficNumbers, metadata=about("AI traffic then (the ai_traffic report)."))
     metrics = fields.Nested(ChosenBrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
     domain_metrics = fields.Nested(
         ChosenDomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
@@ -204,7 +220,13 @@ class QueryRow(ApiSchema):
     domain = fields.String(metadata=about("The registrable domain (the domains and urls reports)."))
     url = fields.String(metadata=about("The page, its URL normalised (the urls report)."))
     title = fields.String(allow_none=True, metadata=about("The page's title as an engine gave it (the urls report)."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
+    answers = fields.Nested(
+        PeriodAnswers, metadata=about("The answers of the row's days (and engine; brand and domain reports).")
+    )
+    app_id = fields.String(allow_none=True, metadata=about("The App; null for every App (the ai_traffic report)."))
+    traffic = fields.Nested(
+        ChosenTrafficNumbers, metadata=about("AI traffic in the row's days (the ai_traffic report).")
+    )
     metrics = fields.Nested(
         ChosenBrandMetrics, metadata=about("The brand's numbers over those answers (brand reports).")
     )
@@ -222,7 +244,9 @@ class QueryRow(ApiSchema):
 class QueryResult(ApiSchema):
     report = fields.String(
         required=True,
-        metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics`, `domains` or `urls`."),
+        metadata=about(
+            "The report asked: `brands`, `engines`, `prompts`, `topics`, `domains`, `urls` or `ai_traffic`."
+        ),
     )
     time_zone = fields.String(required=True, metadata=about("The IANA time zone of the days, `UTC` by default."))
     week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))

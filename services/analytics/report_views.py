@@ -8,12 +8,12 @@ from aiohttp import web
 from libs.common.encoding import json_response
 from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
-from services.analytics import overview, report_query
+from services.analytics import overview, report_query, traffic_report
 from services.analytics.brand_sets import BRAND
-from services.analytics.report_schemas import AnalyticsQuery, OverviewQuery, default_period
+from services.analytics.report_schemas import TRAFFIC_REPORT, AnalyticsQuery, OverviewQuery, default_period
 from services.analytics.report_shapes import Overview, QueryResult
 from services.analytics.report_sources import reading
-from services.analytics.state import PERSONAS
+from services.analytics.state import PERSONAS, TRAFFIC
 
 OVERVIEW_QUERY = OverviewQuery()
 OVERVIEW = Overview()
@@ -52,9 +52,15 @@ async def analytics_query(request: web.Request) -> web.Response:
     by day, week or month; a read, POST for its body."""
     caller = caller_of(request)
     query = await load_json(request, ANALYTICS_QUERY)
-    product = caller.checked_product(query["product_id"])
-    async with reading(request.app[DB_POOL], query["time_zone"]) as cur:
-        items, after = await report_query.run(cur, caller.org.id, product.id, query)
+    if query["report"] == TRAFFIC_REPORT:
+        traffic = request.app[TRAFFIC]
+        items, after = await report_query.run(query, lambda asked: traffic_report.items(traffic, caller, asked))
+    else:
+        product = caller.checked_product(query["product_id"])
+        async with reading(request.app[DB_POOL], query["time_zone"]) as cur:
+            items, after = await report_query.run(
+                query, lambda asked: report_query.period_items(cur, caller.org.id, product.id, asked)
+            )
     return json_response(QUERY_RESULT.dump({
         "report": query["report"],
         "time_zone": query["time_zone"],

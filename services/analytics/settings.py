@@ -35,6 +35,7 @@ class EngineAccess:
 class AnalyticsSettings(ServiceSettings):
     gateway_url: str
     personas_url: str
+    traffic_url: str
     engines: tuple[EngineAccess, ...]
     # Seconds one engine call may take, and how many times a failed one is tried again.
     engine_timeout_seconds: float
@@ -52,6 +53,7 @@ class AnalyticsSettings(ServiceSettings):
             **common_fields(part, env),
             gateway_url=env.part_url("gateway"),
             personas_url=env.part_url("personas"),
+            traffic_url=env.part_url("traffic"),
             engines=tuple(_access(env, engine) for engine in ENGINES),
             engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
             engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),
