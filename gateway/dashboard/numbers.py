@@ -69,7 +69,7 @@ async def context_of(request: web.Request) -> tuple[Any, Any, dict[str, Any]]:
     await api.require_scope(request, "analytics:read")
     days, start, end = period_of(request)
     base = {"membership": membership, "product": product, "days": days, "ranges": list(RANGES),
-            "start": start, "end": end, "problem": None}  # fmt: skip
+            "start": start, "end": end, "problem": None, "sort": None}  # fmt: skip
     return membership, product, base
 
 
