@@ -64,7 +64,7 @@ def test_the_visibility_section(page: Page, accounts: Accounts, live_stack: Live
     row = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Contoso Insights yours"))
     expect(row).to_contain_text("(24/48)")
     page.locator("#share-of-voice summary").click()
-    expect(page.locator("#share-of-voice table")).to_contain_text("Contoso Insights")
+    expect(page.locator("#share-of-voice .chart-table table")).to_contain_text("Contoso Insights")
     expect(page.get_by_role("cell", name="perplexity-sonar").first).to_be_visible()
     shoot(page, "visibility-overview")
 
