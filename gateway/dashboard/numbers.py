@@ -13,10 +13,13 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from gateway import queries
 from gateway.dashboard import api, traffic
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.products import product_of
 from gateway.dashboard.render import render
+from libs.common.db import cursor
+from libs.common.state import DB_POOL
 
 RANGES = {"7": 7, "30": 30, "90": 90}
 DEFAULT_RANGE = "30"
@@ -141,7 +144,10 @@ async def sources_page(request: web.Request) -> web.Response:
     """GET …/visibility/sources: the most cited domains, the product's own first, and its pages."""
     membership, product, context = await context_of(request)
     start, end = context["start"], context["end"]
-    hosts = (await api.call(request, "products_get", productId=str(product["id"])))["brand"]["domains"]
+    # The product's owned domains, from the gateway's own table (the product is the gateway's).
+    async with cursor(request.config_dict[DB_POOL]) as cur:
+        brand = await queries.product_brand(cur, str(membership.organization_id), str(product["id"]))
+    hosts: list[str] = list(brand["owned_domains"] or []) if brand else []
     domains = await report(request, product, start, end, report="domains")
     for row in domains:
         row["owned"] = owns(hosts, row["domain"])
