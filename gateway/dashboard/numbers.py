@@ -132,7 +132,7 @@ async def app_routes(request: web.Request, membership: Any) -> dict[tuple[str, s
         hosts = [d["domain"] for d in await api.call(request, "apps_domains_list", appId=app["id"])]
         if not hosts:
             continue
-        routes = (await api.call(request, "apps_routes_list", appId=app["id"], query={"limit": 200}))["items"]
+        routes = (await api.call(request, "apps_routes_list", appId=app["id"], query={"limit": 200}))["routes"]
         for route in routes:
             path = "/" + route["path"].lstrip("/")
             for host in hosts:
