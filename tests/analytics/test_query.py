@@ -198,7 +198,8 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"report": "sources"}, {"report": "Must be one of: brands, engines, prompts, topics, domains, urls."}),
+        ({"report": "sources"},
+         {"report": "Must be one of: brands, engines, prompts, topics, domains, urls, ai_traffic."}),
         ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
          {"filters": "brand filters the brand reports, not domains."}),
         ({"filters": [{"field": "domain", "operator": "eq", "values": ["acme.com"]}]},
