@@ -16,6 +16,7 @@ BENCHMARKS = (
     "bench.reference",
     "bench.webhooks",
     "bench.answers",
+    "bench.analytics",
     "bench.edge",
     "bench.simulations",
     "bench.traffic",

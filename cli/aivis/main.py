@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from aivis.commands import (
+    analytics,
     apps,
     auth,
     completion,
@@ -62,6 +63,7 @@ for module in (
     events,
     traffic,
     visibility,
+    analytics,
 ):
     module.register(aivis)
 

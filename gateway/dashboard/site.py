@@ -34,6 +34,7 @@ from gateway.dashboard import (
     fallback,
     invitations,
     members,
+    numbers,
     organization,
     products,
     reference,
@@ -128,6 +129,7 @@ def add_pages(router: web.UrlDispatcher) -> None:
     webhook_forms.add_routes(router)
     products.add_routes(router)
     visibility.add_routes(router)
+    numbers.add_routes(router)
     app_forms.add_routes(router)  # before apps: `apps/new` is no app id
     apps.add_routes(router)
     traffic.add_routes(router)

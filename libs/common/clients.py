@@ -194,6 +194,21 @@ class PersonasClient:
         return found
 
 
+class TrafficClient:
+    """What the analytics part asks of AI traffic: its sums over a period."""
+
+    def __init__(self, http: InternalClient, base_url: str) -> None:
+        self._http = http
+        self._base_url = base_url
+
+    async def summary(self, caller: Caller, query: Sequence[tuple[str, str]]) -> dict[str, Any]:
+        """The caller organization's AI-traffic summary (`GET /api/v1/ai-traffic/summary`'s query and answer)."""
+        found: dict[str, Any] = await self._http.request(
+            internal.TRAFFIC_SUMMARY, self._base_url, caller, query=list(query)
+        )
+        return found
+
+
 class EdgeAppsClient:
     """What the public edge asks of the apps service (docs/architecture.md, "The edge")."""
 

@@ -82,6 +82,9 @@ PRODUCT_BRAND = Endpoint("gateway", "GET", "/internal/products/{productId}/brand
 COMPETITOR_SET = Endpoint("personas", "GET", "/internal/products/{productId}/competitors", "internal_competitor_set")
 PROMPT = Endpoint("personas", "GET", "/internal/prompts/{promptId}", "internal_prompt_get")
 PRODUCT_PROMPTS = Endpoint("personas", "GET", "/internal/products/{productId}/prompts", "internal_product_prompts")
+# AI traffic's sums over a period, for the analytics part's ai_traffic report: the public summary's
+# query and answer, for the calling organization.
+TRAFFIC_SUMMARY = Endpoint("traffic", "GET", "/internal/ai-traffic/summary", "internal_traffic_summary")
 # Every organization's active prompts of a cadence, for the analytics part's scheduler.
 SCHEDULED_PROMPTS = Endpoint("personas", "GET", "/internal/prompts/scheduled", "internal_scheduled_prompts")
 
@@ -118,6 +121,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     PROMPT,
     PRODUCT_PROMPTS,
     SCHEDULED_PROMPTS,
+    TRAFFIC_SUMMARY,
 )
 
 

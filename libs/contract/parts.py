@@ -97,7 +97,12 @@ TRAFFIC = Part("traffic", "traffic", "services.traffic", 8088, calls=("apps",), 
 # (personas) and the App routes cited pages are linked to (apps) in its background work, and calls
 # the engines' vendors.
 ANALYTICS = Part(
-    "analytics", "analytics", "services.analytics", 8089, calls=("gateway", "personas", "apps"), public_egress=True
+    "analytics",
+    "analytics",
+    "services.analytics",
+    8089,
+    calls=("gateway", "personas", "apps", "traffic"),
+    public_egress=True,
 )
 
 PARTS: tuple[Part, ...] = (GATEWAY, CONTENT, APPS, PERSONAS, SEARCH, SIMULATIONS, EVENTS, EDGE, TRAFFIC, ANALYTICS)

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping
 
 from aiohttp import web
 
-from libs.common.clients import AppsClient, GatewayClient, PersonasClient
+from libs.common.clients import AppsClient, GatewayClient, PersonasClient, TrafficClient
 from libs.common.engines.catalog import engines
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
@@ -23,7 +23,7 @@ from services.analytics.routes import setup_routes
 from services.analytics.runner import Runner
 from services.analytics.scheduler import Scheduler
 from services.analytics.settings import AnalyticsSettings
-from services.analytics.state import ANALYSER, PERSONAS, RUNNER
+from services.analytics.state import ANALYSER, PERSONAS, RUNNER, TRAFFIC
 
 PART = ANALYTICS
 
@@ -38,6 +38,7 @@ async def work_ctx(app: web.Application) -> AsyncIterator[None]:
     settings: AnalyticsSettings = app[SETTINGS]
     personas = PersonasClient(app[HTTP], settings.personas_url)
     app[PERSONAS] = personas
+    app[TRAFFIC] = TrafficClient(app[HTTP], settings.traffic_url)
     brand_sets = BrandSets(GatewayClient(app[HTTP], settings.gateway_url), personas)
     analyser = Analyser(app[DB_POOL], brand_sets, RouteLinks(AppsClient(app[HTTP], settings.apps_url)))
     app[ANALYSER] = analyser

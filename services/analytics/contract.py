@@ -7,7 +7,7 @@ gateway compiles them into its checks and the OpenAPI document.
 from __future__ import annotations
 
 from libs.contract.route import Route
-from services.analytics import report_schemas, schemas
+from services.analytics import report_schemas, report_shapes, schemas
 
 PART = "analytics"
 
@@ -43,11 +43,13 @@ ROUTES: tuple[Route, ...] = (
           "Cancel a prompt run: tasks not started are dropped", response=schemas.PromptRun, tag="Prompt runs"),
     Route("GET", "/api/v1/products/{productId}/analytics/overview", PART, "analytics:read", "analytics_overview",
           "The brand's and each competitor's visibility, share of voice, average position, sentiment and citation"
-          " rate over [from, to) in UTC days, beside the period before", product_param="productId",
-          query=report_schemas.OverviewQuery, response=report_schemas.Overview, tag="Analytics"),
+          " rate over [from, to) in days of a named time zone (UTC by default), beside the period before",
+          product_param="productId",
+          query=report_schemas.OverviewQuery, response=report_shapes.Overview, tag="Analytics"),
     Route("POST", "/api/v1/analytics/query", PART, "analytics:read", "analytics_query",
-          "A report of a product's brands over [from, to) in UTC days, by day, week (from Monday) or month, or per"
-          " engine, with filters; a read (POST for the body)", product_body="productId",
-          body=report_schemas.AnalyticsQuery, response=report_schemas.QueryResult, status=200, tag="Analytics",
+          "A page of a report of a product's brands or cited domains over [from, to) in days of a named time zone,"
+          " by day, week (from Monday) or month, or per engine, prompt or topic, with filters; a read (POST for"
+          " the body)", product_body="productId",
+          body=report_schemas.AnalyticsQuery, response=report_shapes.QueryResult, status=200, tag="Analytics",
           read_only=True),
 )  # fmt: skip

@@ -1,7 +1,8 @@
 """A product's overview: its brand's and each competitor's visibility, share of voice, average
-position, sentiment and citation rate over a period of UTC days `[start, end)` and the period of
-the same length before it, read from the daily rollups (migrations/004_rollups.sql) and
-computed by the one set of definitions (services/analytics/metrics.py)."""
+position, sentiment and citation rate over a period of days `[start, end)` in a named time zone and
+the period of the same length before it, read from the daily rollups (migrations/004_rollups.sql;
+report_sources.py for other zones than UTC) and computed by the one set of definitions
+(services/analytics/metrics.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
+from psycopg2 import sql
+
 from libs.common.db import Row, fetch_all, fetch_value
 from services.analytics import metrics
 from services.analytics.brand_sets import BRAND
+from services.analytics.report_sources import bounds, source
 
 METRICS = ("visibility", "share_of_voice", "average_position", "sentiment", "citation_rate")
 
@@ -19,7 +23,7 @@ ANSWERS = """
 SELECT day >= %(start)s AS current, sum(answers)::bigint AS answers, sum(citing_answers)::bigint AS citing_answers,
        sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations,
        array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
-FROM rollup_answers
+FROM {answers}
 WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
   AND day >= %(previous)s AND day < %(end)s
 GROUP BY 1
@@ -29,7 +33,7 @@ SELECT day >= %(start)s AS current, brand_key, sum(mentioning_answers)::bigint A
        sum(mentions)::bigint AS mentions, sum(position_sum)::bigint AS position_sum,
        sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
        sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers
-FROM rollup_brands
+FROM {brands}
 WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
   AND day >= %(previous)s AND day < %(end)s
 GROUP BY 1, 2
@@ -95,17 +99,20 @@ def overview(
 
 
 async def read(
-    cur: Any, organization_id: str, product_id: str, start: date, end: date
+    cur: Any, organization_id: str, product_id: str, start: date, end: date, zone: str
 ) -> tuple[list[Row], list[Row], str | None]:
-    """The rollup sums of `[start, end)` and of the period before it, and the brand's latest name."""
+    """The rollup sums of the days `[start, end)` in `zone` and of the period before it, and the
+    brand's latest name."""
+    previous = start - (end - start)
     params = {
+        **bounds(previous, end, zone),
         "organization_id": organization_id,
         "product_id": product_id,
         "start": start,
         "end": end,
-        "previous": start - (end - start),
+        "previous": previous,
     }
-    answer_rows = await fetch_all(cur, ANSWERS, params)
-    brand_rows = await fetch_all(cur, BRANDS, params)
+    answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(answers=source("rollup_answers", zone)), params)
+    brand_rows = await fetch_all(cur, sql.SQL(BRANDS).format(brands=source("rollup_brands", zone)), params)
     name = await fetch_value(cur, BRAND_NAME, params)
     return answer_rows, brand_rows, name

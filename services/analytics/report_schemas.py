@@ -1,23 +1,23 @@
-"""Request and response shapes of the analytics reports. Every ratio carries what it was computed
-from (services/analytics/metrics.py): a proportion `{value, count, total, interval}`, a mean
-`{value, sum, count}`. Periods are UTC dates, closed-open: `[from, to)`."""
+"""Requests of the analytics reports: the overview's period and the query's body. Periods are
+dates in a named time zone (UTC by default), closed-open: `[from, to)`; the answers' shapes are
+in report_shapes.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+import base64
+import binascii
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from libs.common.schemas import ApiSchema, Ratio
+from libs.common.encoding import dumps, loads
+from libs.common.schemas import ApiSchema
 from libs.common.validators import UuidString, is_uuid
 from services.analytics.brand_sets import BRAND
-
-
-def about(text: str) -> dict[str, Any]:
-    """A field's OpenAPI description."""
-    return {"description": text}
-
+from services.analytics.report_shapes import about
+from services.analytics.report_sources import UTC_ZONE, ZONES
 
 # The longest period a report reads.
 PERIOD_MAX_DAYS = 366
@@ -25,8 +25,9 @@ PERIOD_MAX_DAYS = 366
 PERIOD_DEFAULT_DAYS = 30
 
 
-def default_period(today: date | None = None) -> tuple[date, date]:
-    end = (today or datetime.now(UTC).date()) + timedelta(days=1)
+def default_period(zone: str, today: date | None = None) -> tuple[date, date]:
+    """The last PERIOD_DEFAULT_DAYS days in `zone`, today included."""
+    end = (today or datetime.now(ZoneInfo(zone)).date()) + timedelta(days=1)
     return end - timedelta(days=PERIOD_DEFAULT_DAYS), end
 
 
@@ -38,14 +39,24 @@ def check_period(start: date, end: date, field: str = "to") -> None:
         raise ValidationError(f"A period is at most {PERIOD_MAX_DAYS} days.", field)
 
 
+def time_zone(text: str) -> fields.String:
+    """A named time zone field: the zone a period's days are in."""
+    return fields.String(
+        load_default=UTC_ZONE,
+        validate=validate.OneOf(ZONES, error="Not a time zone: an IANA name such as Europe/Paris, or UTC."),
+        metadata=about(text),
+    )
+
+
 class OverviewQuery(ApiSchema):
     from_ = fields.Date(
         data_key="from",
-        metadata=about("The period's first UTC day, included (YYYY-MM-DD); with to, or neither: the last 30 days."),
+        metadata=about("The period's first day, included (YYYY-MM-DD); with to, or neither: the last 30 days."),
     )
     to = fields.Date(
-        metadata=about("The day after the period's last, excluded (YYYY-MM-DD): the period is [from, to) in UTC.")
+        metadata=about("The day after the period's last, excluded (YYYY-MM-DD): the period is [from, to).")
     )
+    time_zone = time_zone("The IANA time zone the days start and end in; UTC by default.")
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -55,160 +66,19 @@ class OverviewQuery(ApiSchema):
             check_period(data["from_"], data["to"])
 
 
-class WilsonInterval(ApiSchema):
-    low = fields.Float(required=True, metadata=about("The lower bound of the Wilson score interval at 95%."))
-    high = fields.Float(required=True, metadata=about("The upper bound of the Wilson score interval at 95%."))
-
-
-class Proportion(Ratio):
-    # The Wilson score interval at 95%; null without a denominator.
-    interval = fields.Nested(
-        WilsonInterval,
-        required=True,
-        allow_none=True,
-        metadata=about("The Wilson score interval at 95%; null when total is 0."),
-    )
-
-
-class ShareOfVoice(Proportion):
-    basis = fields.String(
-        required=True,
-        metadata=about("What the total counts: mentions of every tracked brand (the product's and its competitors')."),
-    )
-
-
-class MeanOf(ApiSchema):
-    value = fields.Float(required=True, allow_none=True, metadata=about("sum / count; null when count is 0."))
-    sum = fields.Float(required=True, metadata=about("The sum of the values averaged."))
-    count = fields.Integer(required=True, metadata=about("How many values are averaged."))
-
-
-class SentimentLabels(ApiSchema):
-    positive = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a positive tone."))
-    neutral = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a neutral tone."))
-    negative = fields.Integer(required=True, metadata=about("Answers mentioning the brand in a negative tone."))
-
-
-class SentimentMean(MeanOf):
-    labels = fields.Nested(
-        SentimentLabels, required=True, metadata=about("How many answers mentioning the brand took each tone.")
-    )
-
-
-class BrandMetrics(ApiSchema):
-    visibility = fields.Nested(
-        Proportion, required=True, metadata=about("Answers mentioning the brand, of the completed answers.")
-    )
-    share_of_voice = fields.Nested(
-        ShareOfVoice, required=True, metadata=about("Mentions of the brand, of the mentions of every tracked brand.")
-    )
-    average_position = fields.Nested(
-        MeanOf,
-        required=True,
-        metadata=about(
-            "The brand's position (1: named first among the tracked brands), over the answers mentioning it."
-        ),
-    )
-    sentiment = fields.Nested(
-        SentimentMean,
-        required=True,
-        metadata=about(
-            "The mean sentiment score (-1 to 1) over the answers mentioning the brand, with each tone's count."
-        ),
-    )
-    citation_rate = fields.Nested(
-        Proportion,
-        required=True,
-        metadata=about("Answers citing a page of the brand's domains, of the answers citing any page."),
-    )
-
-
-class BrandChange(ApiSchema):
-    """Each value minus the previous period's; null when either is missing."""
-
-    visibility = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The visibility minus the previous period's; null when either is missing."),
-    )
-    share_of_voice = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The share of voice minus the previous period's; null when either is missing."),
-    )
-    average_position = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The average position minus the previous period's; null when either is missing."),
-    )
-    sentiment = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The mean sentiment minus the previous period's; null when either is missing."),
-    )
-    citation_rate = fields.Float(
-        required=True,
-        allow_none=True,
-        metadata=about("The citation rate minus the previous period's; null when either is missing."),
-    )
-
-
-class OverviewBrand(ApiSchema):
-    kind = fields.String(required=True, metadata=about("`brand` (the product's own) or `competitor`."))
-    competitor_id = fields.String(
-        required=True, allow_none=True, metadata=about("The competitor's id; null for the product's brand.")
-    )
-    name = fields.String(required=True, metadata=about("The brand's or competitor's name."))
-    current = fields.Nested(BrandMetrics, required=True, metadata=about("The numbers of the period asked."))
-    previous = fields.Nested(
-        BrandMetrics, required=True, metadata=about("The numbers of the period of the same length just before.")
-    )
-    change = fields.Nested(BrandChange, required=True, metadata=about("Each number minus the previous period's."))
-
-
-class DayPeriod(ApiSchema):
-    from_ = fields.Date(data_key="from", required=True, metadata=about("The first UTC day, included."))
-    to = fields.Date(required=True, metadata=about("The day after the last, excluded."))
-
-
-class PeriodAnswers(ApiSchema):
-    # Completed answers (failed, empty and refused ones count nowhere), and those citing a page.
-    answers = fields.Integer(
-        required=True, metadata=about("Completed answers (failed, empty and refused ones count nowhere).")
-    )
-    citing_answers = fields.Integer(required=True, metadata=about("Completed answers citing at least one page."))
-    drawing_answers = fields.Integer(
-        required=True, metadata=about("Completed answers drawing on at least one page, cited or retrieved.")
-    )
-    citations = fields.Integer(required=True, metadata=about("Citations in the completed answers."))
-    # The competitor-set versions the answers were analysed under.
-    competitor_set_versions = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata=about("The competitor-set versions these answers were analysed under."),
-    )
-
-
-class Overview(ApiSchema):
-    product_id = fields.String(required=True, metadata=about("The product's id."))
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The period asked: [from, to)."))
-    previous_period = fields.Nested(
-        DayPeriod, required=True, metadata=about("The period of the same length just before.")
-    )
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The period's answers."))
-    previous_answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
-    brands = fields.List(
-        fields.Nested(OverviewBrand), required=True, metadata=about("The product's brand, then each competitor.")
-    )
-
-
-REPORTS = ("brands", "engines", "prompts", "topics", "domains", "urls")
-# Rows of the domains report per period, most cited first.
-DOMAINS_DEFAULT = 50
-DOMAINS_MAX = 500
+BRAND_REPORTS = ("brands", "engines", "prompts", "topics")
+DOMAIN_REPORTS = ("domains", "urls")
+# AI agents' visits to the organization's Apps, and referrals (services/traffic owns the rows).
+TRAFFIC_REPORT = "ai_traffic"
+REPORTS = (*BRAND_REPORTS, *DOMAIN_REPORTS, TRAFFIC_REPORT)
+# A page of rows.
+LIMIT_DEFAULT = 100
+LIMIT_MAX = 1000
 # What a report's filters may name, and the values each takes.
 FILTER_FIELDS = ("engine", "promptId", "topicId", "competitorSetVersion", "brand", "domain")
+# The operators, and the fields `prefix` applies to (text; ids are whole or nothing).
+OPERATORS = ("eq", "in", "not_in", "prefix")
+PREFIXED = ("engine", "domain")
 FILTER_VALUES_MAX = 100
 
 
@@ -241,8 +111,11 @@ class QueryFilter(ApiSchema):
     )
     operator = fields.String(
         required=True,
-        validate=validate.OneOf(("eq", "in")),
-        metadata=about("`eq` (one value) or `in` (any of the values)."),
+        validate=validate.OneOf(OPERATORS),
+        metadata=about(
+            "`eq` (one value), `in` (any of the values), `not_in` (none of them) or `prefix` (starting with any of"
+            " them; `engine` and `domain` only)."
+        ),
     )
     values = fields.List(
         fields.Raw(),
@@ -255,6 +128,8 @@ class QueryFilter(ApiSchema):
     def _values(self, data: dict[str, Any], **_: Any) -> None:
         if data["operator"] == "eq" and len(data["values"]) != 1:
             raise ValidationError("eq takes exactly one value; in takes several.", "values")
+        if data["operator"] == "prefix" and data["field"] not in PREFIXED:
+            raise ValidationError(f"prefix applies to {' and '.join(PREFIXED)} only.", "operator")
         for value in data["values"]:
             if (problem := _filter_value(data["field"], value)) is not None:
                 raise ValidationError(problem, "values")
@@ -268,12 +143,16 @@ DOMAIN_METRICS = {
     "retrievedShare": "retrieved_share",
     "citationShare": "citation_share",
 }
-METRIC_NAMES = ("visibility", "shareOfVoice", "averagePosition", "sentiment", "citationRate", "retrievedShare",
-                "citationShare")  # fmt: skip
+TRAFFIC_METRICS = {"visits": "visits", "verifiedVisits": "verified_visits", "successRate": "success_rate",
+                   "failureRate": "failure_rate", "referrals": "referrals",
+                   "crawlToRefer": "crawl_to_refer"}  # fmt: skip
+METRIC_NAMES = tuple(dict.fromkeys([*BRAND_METRICS, *DOMAIN_METRICS, *TRAFFIC_METRICS]))
 
 
 def metrics_of(report: str) -> dict[str, str]:
-    return DOMAIN_METRICS if report in ("domains", "urls") else BRAND_METRICS
+    if report == TRAFFIC_REPORT:
+        return TRAFFIC_METRICS
+    return DOMAIN_METRICS if report in DOMAIN_REPORTS else BRAND_METRICS
 
 
 class Having(ApiSchema):
@@ -309,6 +188,29 @@ class OrderBy(ApiSchema):
     )
 
 
+class RowCursor(fields.String):
+    """A `nextCursor`: the place (base64url JSON) of the last row of a page in the report's order,
+    loaded as that place; the next page starts after it."""
+
+    default_error_messages = {"invalid_cursor": "Not a cursor of this report: send nextCursor as a page gave it."}
+
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> list[Any]:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            place = loads(base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True))
+        except (ValueError, binascii.Error):
+            place = None
+        if not isinstance(place, list) or not all(isinstance(part, str | int | float | bool) for part in place):
+            raise self.make_error("invalid_cursor")
+        return place
+
+
+def encode_place(place: list[Any]) -> str:
+    return base64.urlsafe_b64encode(dumps(place)).rstrip(b"=").decode()
+
+
 class AnalyticsQuery(ApiSchema):
     report = fields.String(
         required=True,
@@ -320,19 +222,16 @@ class AnalyticsQuery(ApiSchema):
             " filter names, in a period)."
         ),
     )
-    product_id = UuidString(required=True, metadata=about("The product's id."))
+    product_id = UuidString(metadata=about("The product's id (every report but ai_traffic)."))
+    app_id = UuidString(metadata=about("The ai_traffic report's App; left out, every App of the organization."))
     from_ = fields.Date(
-        data_key="from", required=True, metadata=about("The period's first UTC day, included (YYYY-MM-DD).")
+        data_key="from", required=True, metadata=about("The period's first day, included (YYYY-MM-DD).")
     )
     to = fields.Date(
         required=True, metadata=about("The day after the period's last, excluded; a period is at most 366 days.")
     )
-    # Rollups are kept by UTC day: that is the zone every report is read in.
-    time_zone = fields.String(
-        load_default="UTC",
-        validate=validate.OneOf(("UTC",), error="Only UTC is served."),
-        metadata=about("The zone of the days: `UTC` (the default, and the only one served)."),
-    )
+    # UTC days are read from the daily rollups; other zones' days from the raw rows (report_sources.py).
+    time_zone = time_zone("The IANA time zone the days (and weeks, months) start in; UTC by default.")
     # Weeks start on Monday; none (left out): the whole period as one row.
     granularity = fields.String(
         load_default=None,
@@ -361,11 +260,18 @@ class AnalyticsQuery(ApiSchema):
         load_default=False,
         metadata=about("Give each row the same row of the period of the same length just before (no granularity)."),
     )
-    limit = fields.Integer(
-        load_default=DOMAINS_DEFAULT,
-        validate=validate.Range(min=1, max=DOMAINS_MAX),
-        metadata=about(f"The domains and urls reports' rows per period, most cited first (at most {DOMAINS_MAX})."),
+    metrics = fields.List(
+        fields.String(validate=validate.OneOf(METRIC_NAMES)),
+        load_default=None,
+        validate=validate.Length(min=1),
+        metadata=about("The metrics each row carries (of the report's); left out, all of them."),
     )
+    limit = fields.Integer(
+        load_default=LIMIT_DEFAULT,
+        validate=validate.Range(min=1, max=LIMIT_MAX),
+        metadata=about(f"The rows of a page (at most {LIMIT_MAX}); nextCursor asks for the next."),
+    )
+    cursor = RowCursor(metadata=about("The nextCursor of the page before, the rest of the query unchanged."))
 
     @validates_schema
     def _period(self, data: dict[str, Any], **_: Any) -> None:
@@ -377,11 +283,28 @@ class AnalyticsQuery(ApiSchema):
         if "report" not in data:
             return
         known = metrics_of(data["report"])
+        for index, name in enumerate(data.get("metrics") or []):
+            if name not in known:
+                raise ValidationError(f"Not a metric of the {data['report']} report.", f"metrics.{index}")
         for index, item in enumerate(data.get("having", [])):
             if item["metric"] not in known:
                 raise ValidationError(f"Not a metric of the {data['report']} report.", f"having.{index}.metric")
         if data.get("order_by") is not None and data["order_by"]["metric"] not in known:
             raise ValidationError(f"Not a metric of the {data['report']} report.", "orderBy.metric")
+
+    @validates_schema
+    def _subject(self, data: dict[str, Any], **_: Any) -> None:
+        if "report" not in data:
+            return
+        traffic = data["report"] == TRAFFIC_REPORT
+        if not traffic and "product_id" not in data:
+            raise ValidationError("Missing data for required field.", "productId")
+        if traffic and "product_id" in data:
+            raise ValidationError("ai_traffic counts the organization's Apps: send appId, or neither.", "productId")
+        if not traffic and "app_id" in data:
+            raise ValidationError("Only the ai_traffic report reads an App.", "appId")
+        if traffic and data.get("filters"):
+            raise ValidationError("The ai_traffic report takes no filters: send appId for one App.", "filters")
 
     @validates_schema
     def _comparison(self, data: dict[str, Any], **_: Any) -> None:
@@ -397,71 +320,3 @@ class AnalyticsQuery(ApiSchema):
             raise ValidationError("domain filters the domains and urls reports only.", "filters")
         if data.get("report") == "urls" and "domain" not in named:
             raise ValidationError("The urls report drills down into domains: filter by domain.", "filters")
-
-
-class DomainMetrics(ApiSchema):
-    citation_rate = fields.Nested(
-        Proportion, required=True, metadata=about("Answers citing the domain, of the answers citing any page.")
-    )
-    retrieved_share = fields.Nested(
-        Proportion,
-        required=True,
-        metadata=about("Answers drawing on the domain (a page cited or retrieved), of those drawing on any page."),
-    )
-    citation_share = fields.Nested(
-        Proportion, required=True, metadata=about("Citations of the domain's pages, of all citations.")
-    )
-
-
-class PreviousRow(ApiSchema):
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The previous period."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The previous period's answers."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers then (brand reports)."))
-    domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers then (domains and urls reports).")
-    )
-
-
-class QueryRow(ApiSchema):
-    period = fields.Nested(DayPeriod, required=True, metadata=about("The row's days, clipped to the period asked."))
-    # Only in the engines report.
-    engine = fields.String(metadata=about("The engine (the engines report only)."))
-    prompt_id = fields.String(
-        allow_none=True, metadata=about("The tracked prompt; null for other prompts (the prompts report only).")
-    )
-    topic_id = fields.String(allow_none=True, metadata=about("The topic; null for none (the topics report only)."))
-    kind = fields.String(metadata=about("`brand` (the product's own) or `competitor` (brand reports)."))
-    competitor_id = fields.String(
-        allow_none=True, metadata=about("The competitor's id; null for the product's brand (brand reports).")
-    )
-    name = fields.String(allow_none=True, metadata=about("The name the latest analysis looked for (brand reports)."))
-    domain = fields.String(metadata=about("The registrable domain (the domains and urls reports)."))
-    url = fields.String(metadata=about("The page, its URL normalised (the urls report)."))
-    title = fields.String(allow_none=True, metadata=about("The page's title as an engine gave it (the urls report)."))
-    answers = fields.Nested(PeriodAnswers, required=True, metadata=about("The answers of the row's days (and engine)."))
-    metrics = fields.Nested(BrandMetrics, metadata=about("The brand's numbers over those answers (brand reports)."))
-    domain_metrics = fields.Nested(
-        DomainMetrics, metadata=about("The domain's or page's numbers over those answers (domains and urls reports).")
-    )
-    previous = fields.Nested(
-        PreviousRow,
-        allow_none=True,
-        metadata=about("With compareToPrevious: this row in the period just before; null when it has none."),
-    )
-
-
-class QueryResult(ApiSchema):
-    report = fields.String(
-        required=True,
-        metadata=about("The report asked: `brands`, `engines`, `prompts`, `topics`, `domains` or `urls`."),
-    )
-    time_zone = fields.String(required=True, metadata=about("The zone of the days: `UTC`."))
-    week_starts = fields.String(required=True, metadata=about("The first day of a week: `monday`."))
-    granularity = fields.String(
-        required=True, allow_none=True, metadata=about("`day`, `week`, `month`, or null (the whole period).")
-    )
-    items = fields.List(
-        fields.Nested(QueryRow),
-        required=True,
-        metadata=about("The rows, by period, engine, then brand (the product's first)."),
-    )

@@ -17,6 +17,7 @@ class AnalyticsSettings(ServiceSettings):
     personas_url: str
     # The App routes cited pages are linked to (services/analytics/route_links.py).
     apps_url: str
+    traffic_url: str
     engines: tuple[EngineAccess, ...]
     # Seconds one engine call may take, and how many times a failed one is tried again.
     engine_timeout_seconds: float
@@ -35,6 +36,7 @@ class AnalyticsSettings(ServiceSettings):
             gateway_url=env.part_url("gateway"),
             personas_url=env.part_url("personas"),
             apps_url=env.part_url("apps"),
+            traffic_url=env.part_url("traffic"),
             engines=engine_accesses(env),
             engine_timeout_seconds=float(env.integer("ENGINE_TIMEOUT_SECONDS", 60, minimum=1)),
             engine_retries=env.integer("ENGINE_RETRIES", 2, minimum=0),

@@ -104,6 +104,16 @@ def summary_query(query: dict[str, Any], now: datetime) -> SummaryQuery:
 
 async def ai_traffic_summary(request: web.Request) -> web.Response:
     """GET /api/v1/ai-traffic/summary: visits, verification, rates, paths and referrals over a period."""
+    return await summary_of(request)
+
+
+async def internal_traffic_summary(request: web.Request) -> web.Response:
+    """GET /internal/ai-traffic/summary: the same, for another part acting for the organization
+    (the analytics part's ai_traffic report)."""
+    return await summary_of(request)
+
+
+async def summary_of(request: web.Request) -> web.Response:
     query = summary_query(load_query(request, SUMMARY_QUERY), datetime.now(UTC))
     found = await request.app[STORE].summary(caller_of(request).org.id, query)
     return json_response(shape(query, found, request.app[CATALOG]))

@@ -157,7 +157,7 @@ async def test_domains_are_ranked_by_citations_and_drill_down_to_their_pages(col
     ]
     assert answer["data"]["items"][0]["answers"]["answers"] == 3
     status, answer = await query(collector, report="domains", limit=1, **week)
-    assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"]
+    assert [item["domain"] for item in answer["data"]["items"]] == ["acme.com"] and answer["data"]["nextCursor"]
     filters = [{"field": "domain", "operator": "in", "values": ["globex.com", "example.co.uk"]}]
     status, answer = await query(collector, report="domains", filters=filters, **week)
     assert [(item["domain"], item["domainMetrics"]["citationShare"]["total"]) for item in answer["data"]["items"]] == [
@@ -198,14 +198,15 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"report": "sources"}, {"report": "Must be one of: brands, engines, prompts, topics, domains, urls."}),
+        ({"report": "sources"},
+         {"report": "Must be one of: brands, engines, prompts, topics, domains, urls, ai_traffic."}),
         ({"report": "domains", "filters": [{"field": "brand", "operator": "eq", "values": ["brand"]}]},
          {"filters": "brand filters the brand reports, not domains."}),
         ({"filters": [{"field": "domain", "operator": "eq", "values": ["acme.com"]}]},
          {"filters": "domain filters the domains and urls reports only."}),
         ({"report": "urls"}, {"filters": "The urls report drills down into domains: filter by domain."}),
         ({"report": "domains", "limit": 0},
-         {"limit": "Must be greater than or equal to 1 and less than or equal to 500."}),
+         {"limit": "Must be greater than or equal to 1 and less than or equal to 1000."}),
         ({"to": "2027-11-03"}, {"to": "A period is at most 366 days."}),
         ({"granularity": "hour"}, {"granularity": "Must be one of: day, week, month."}),
         ({"having": [{"metric": "citationShare", "operator": "gt", "value": 0}]},
@@ -214,7 +215,11 @@ async def test_another_organizations_product_is_not_read(collector: Collector, s
          {"orderBy.metric": "Not a metric of the domains report."}),
         ({"granularity": "day", "compareToPrevious": True},
          {"compareToPrevious": "Compare whole periods: leave granularity out to compare."}),
-        ({"timeZone": "Europe/Paris"}, {"timeZone": "Only UTC is served."}),
+        ({"timeZone": "Mars/Olympus"}, {"timeZone": "Not a time zone: an IANA name such as Europe/Paris, or UTC."}),
+        ({"filters": [{"field": "promptId", "operator": "prefix", "values": ["a"]}]},
+         {"filters.0.operator": "prefix applies to engine and domain only."}),
+        ({"metrics": ["citationShare"]}, {"metrics.0": "Not a metric of the brands report."}),
+        ({"cursor": "bm90LWEtcGxhY2U"}, {"cursor": "Not a cursor of this report: send nextCursor as a page gave it."}),
         ({"metric": "x"}, {"metric": "Unknown field."}),
         ({"filters": [{"field": "country", "operator": "eq", "values": ["x"]}]},
          {"filters.0.field": "Must be one of: engine, promptId, topicId, competitorSetVersion, brand, domain."}),

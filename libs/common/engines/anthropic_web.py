@@ -9,18 +9,14 @@ from typing import Any
 from anthropic import AsyncAnthropic
 
 from libs.common.engines.access import EngineAccess
-from libs.common.engines.reply import Reply, cost, page, status_of
+from libs.common.engines.reply import Reply, SdkEngine, cost, page, status_of
 
 MAX_TOKENS = 2048
 SEARCHES = 5
 
 
-class AnthropicWeb:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncAnthropic(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class AnthropicWeb(SdkEngine):
+    sdk = AsyncAnthropic
 
     async def ask(self, prompt: str, web_search: bool = True) -> Reply:
         search: dict[str, Any] = (
@@ -32,9 +28,6 @@ class AnthropicWeb:
             model=self._access.model, max_tokens=MAX_TOKENS, messages=[{"role": "user", "content": prompt}], **search
         )
         return reply_of(message.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:

@@ -8,15 +8,11 @@ from typing import Any
 from openai import AsyncOpenAI
 
 from libs.common.engines.access import EngineAccess
-from libs.common.engines.reply import Reply, cost, page, status_of
+from libs.common.engines.reply import Reply, SdkEngine, cost, page, status_of
 
 
-class OpenAISearch:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncOpenAI(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class OpenAISearch(SdkEngine):
+    sdk = AsyncOpenAI
 
     async def ask(self, prompt: str, web_search: bool = True) -> Reply:
         search: dict[str, Any] = (
@@ -24,9 +20,6 @@ class OpenAISearch:
         )
         response = await self._client.responses.create(model=self._access.model, input=prompt, **search)
         return reply_of(response.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:

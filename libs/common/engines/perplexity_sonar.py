@@ -9,15 +9,11 @@ from typing import Any
 from perplexity import AsyncPerplexity
 
 from libs.common.engines.access import EngineAccess
-from libs.common.engines.reply import Reply, cost, page, status_of
+from libs.common.engines.reply import Reply, SdkEngine, cost, page, status_of
 
 
-class PerplexitySonar:
-    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
-        self._access = access
-        self._client = AsyncPerplexity(
-            api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries
-        )
+class PerplexitySonar(SdkEngine):
+    sdk = AsyncPerplexity
 
     async def ask(self, prompt: str, web_search: bool = True) -> Reply:
         # Sonar searches unless told not to; analytics' calls send what they always sent.
@@ -26,9 +22,6 @@ class PerplexitySonar:
             model=self._access.model, messages=[{"role": "user", "content": prompt}], **search
         )
         return reply_of(completion.model_dump(), self._access)
-
-    async def close(self) -> None:
-        await self._client.close()
 
 
 def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
+
+from libs.common.engines.access import EngineAccess
 
 Page = dict[str, str | None]
 
@@ -28,6 +30,20 @@ class Engine(Protocol):
     async def ask(self, prompt: str, web_search: bool = True) -> Reply: ...
 
     async def close(self) -> None: ...
+
+
+class SdkEngine:
+    """An engine reached through its vendor's official SDK: the client is the SDK's async client
+    built from the deployment's key and base URL (None: the SDK's default), closed with the part."""
+
+    sdk: ClassVar[Any]
+
+    def __init__(self, access: EngineAccess, timeout: float, retries: int) -> None:
+        self._access = access
+        self._client = self.sdk(api_key=access.api_key, base_url=access.base_url, timeout=timeout, max_retries=retries)
+
+    async def close(self) -> None:
+        await self._client.close()
 
 
 def status_of(text: str, refused: bool) -> str:
