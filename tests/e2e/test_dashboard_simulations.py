@@ -8,7 +8,7 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from tests.conftest import TestDatabase
+from tests import conftest
 from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack
 from tests.e2e.domains import verify
@@ -17,7 +17,7 @@ from tests.e2e.test_dashboard_pages import NARROW, call, sticking_out
 PRICING = "# Pricing\n\n## Team\n\nThe Team plan costs $49 per month and adds five editors.\n"
 
 
-def _published_app(live_stack: LiveStack, database: TestDatabase, key: str, product_id: str) -> dict:
+def _published_app(live_stack: LiveStack, database: conftest.TestDatabase, key: str, product_id: str) -> dict:
     pages = [{"slug": "pricing", "title": "Pricing", "status": "published", "content": PRICING,
               "description": "Plans and prices"},
              {"slug": "about", "title": "About", "status": "published", "content": "# About\n\nDocs."}]  # fmt: skip
@@ -34,7 +34,7 @@ def _published_app(live_stack: LiveStack, database: TestDatabase, key: str, prod
 
 
 def test_a_task_made_in_the_forms_runs_and_its_page_explains_the_verdict(
-    page: Page, accounts: Accounts, live_stack: LiveStack, database: TestDatabase
+    page: Page, accounts: Accounts, live_stack: LiveStack, database: conftest.TestDatabase
 ):
     org = accounts.organization("Fabrikam")
     slug = org["slug"]
