@@ -17,6 +17,7 @@ from aivis.commands import (
     simulations,
     traffic,
     visibility,
+    webhooks_listen,
 )
 from aivis.config import current_profile
 from aivis.context import Context
@@ -62,6 +63,7 @@ for module in (
     events,
     traffic,
     visibility,
+    webhooks_listen,
 ):
     module.register(aivis)
 
