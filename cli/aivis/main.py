@@ -18,6 +18,7 @@ from aivis.commands import (
     simulations,
     traffic,
     visibility,
+    webhooks_listen,
 )
 from aivis.config import current_profile
 from aivis.context import Context
@@ -64,6 +65,7 @@ for module in (
     traffic,
     visibility,
     analytics,
+    webhooks_listen,
 ):
     module.register(aivis)
 

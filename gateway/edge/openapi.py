@@ -248,7 +248,8 @@ def _operation(route: Route) -> dict[str, Any]:
         body: Any = route.body
         if route.body_many:
             body = {"type": "array", "items": route.body, "minItems": 1, "maxItems": route.body_many}
-        operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        content = {"application/json": {"schema": body}}
+        operation["requestBody"] = {"required": not route.body_optional, "content": content}
     if route.deprecated is not None:
         operation["deprecated"] = True
     return operation

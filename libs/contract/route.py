@@ -73,6 +73,8 @@ class Route:
     body: type[Schema] | None = None
     # The body is a JSON array of `body` items, of at most this many (a batch); 0: one `body` object.
     body_many: int = 0
+    # The body may be left out (an empty request): the handler then uses the body's defaults.
+    body_optional: bool = False
     response: type[Schema] | None = None
     response_many: bool = False
     status: int = 200

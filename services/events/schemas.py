@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 from libs.common.cursors import PageCursor
 from libs.common.schemas import ApiSchema, UtcDateTime
 from libs.common.validators import StrictBoolean, StrictString, length
-from services.events.types import ALL, EVENT_TYPES
+from services.events.types import ALL, EVENT_TYPES, PING
 
 URL_MAX = 2048
 DESCRIPTION_MAX = 500
@@ -106,6 +106,14 @@ class Delivery(ApiSchema):
 class DeliveryList(ApiSchema):
     deliveries = fields.List(fields.Nested(Delivery), required=True)
     next_cursor = fields.String(required=True, allow_none=True)
+
+
+class TestRequest(ApiSchema):
+    type = StrictString(
+        load_default=PING,
+        validate=validate.OneOf((PING, *EVENT_TYPES)),
+        metadata={"description": "`ping` (the default), or a type of the catalog: an example of its `data` is sent."},
+    )
 
 
 class TestResult(ApiSchema):

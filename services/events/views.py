@@ -13,10 +13,17 @@ from libs.common.audit import SIGN_INS_SCOPE
 from libs.common.db import Row, cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Conflict, NotFound, ValidationFailed
-from libs.common.schemas import load_json, load_query, path_id
+from libs.common.schemas import load_body, load_data, load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.events import queries
-from services.events.schemas import AuditListQuery, DeliveryListQuery, EndpointCreate, EndpointUpdate
+from services.events.samples import example_data
+from services.events.schemas import (
+    AuditListQuery,
+    DeliveryListQuery,
+    EndpointCreate,
+    EndpointUpdate,
+    TestRequest,
+)
 from services.events.settings import EventsSettings
 from services.events.shapes import DELIVERY, ENDPOINT, ENDPOINT_WITH_SECRET
 from services.events.signing import new_secret
@@ -26,6 +33,7 @@ ENDPOINT_CREATE = EndpointCreate()
 ENDPOINT_UPDATE = EndpointUpdate()
 DELIVERY_LIST_QUERY = DeliveryListQuery()
 AUDIT_LIST_QUERY = AuditListQuery()
+TEST_REQUEST = TestRequest()
 
 
 def _check_url(request: web.Request, values: dict[str, Any]) -> None:
@@ -100,20 +108,27 @@ async def webhook_endpoints_rotate_secret(request: web.Request) -> web.Response:
 
 
 async def webhook_endpoints_test(request: web.Request) -> web.Response:
-    """POST .../test: queue a `ping` to this endpoint alone; answers the delivery (202)."""
+    """POST .../test: queue a test event to this endpoint alone, whatever types it receives: a
+    `ping` (no body), or an example of the catalog type asked for; answers the delivery (202)."""
+    raw = await request.read()
+    values = load_body(raw, request.content_type, TEST_REQUEST) if raw else load_data(TEST_REQUEST, {})
+    event_type: str = values["type"]
     organization_id = _organization(request)
+    # Made before the transaction: the first example builds the reference's examples (a second or so).
+    example = None if event_type == PING else example_data(event_type)
     async with transaction(request.app[DB_POOL]) as cur:
         endpoint = await _owned_endpoint(request, cur)
         if not endpoint["enabled"]:
             raise Conflict("the webhook endpoint is disabled: enable it first")
+        data = {"endpointId": str(endpoint["id"])} if example is None else example
         event = {
             "id": str(uuid.uuid4()),
-            "type": PING,
+            "type": event_type,
             "occurredAt": datetime.now(UTC).isoformat(),
             "organizationId": organization_id,
-            "data": {"endpointId": str(endpoint["id"])},
+            "data": data,
         }
-        ids = await queries.record_event(cur, event, f"ping:{event['id']}", only_endpoint=str(endpoint["id"]))
+        ids = await queries.record_event(cur, event, f"test:{event['id']}", only_endpoint=str(endpoint["id"]))
         delivery = await queries.get_delivery(cur, str(endpoint["id"]), ids[0])
     assert delivery is not None
     return json_response({"delivery": DELIVERY.of(delivery)}, status=202)
