@@ -123,6 +123,15 @@ def schema(retention_days: int) -> list[str]:
                concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified,
                toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
         FROM events WHERE kind = 'agent' AND NOT spoofed GROUP BY ALL""",
+        # The paths each App's agents requested each day, for distinct paths: duplicates of a key
+        # left between merges do not change a distinct count.
+        f"""CREATE TABLE IF NOT EXISTS app_path_daily (
+            organization_id UUID, app_id UUID, day DateTime('UTC'), path String
+        ) ENGINE = ReplacingMergeTree PARTITION BY toYYYYMM(day) ORDER BY (organization_id, app_id, day, path)
+        TTL day + {ttl}""",
+        """CREATE MATERIALIZED VIEW IF NOT EXISTS app_path_daily_view TO app_path_daily AS
+        SELECT DISTINCT organization_id, app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path
+        FROM events WHERE kind = 'agent' AND NOT spoofed""",
         f"""CREATE TABLE IF NOT EXISTS referral_hourly (
             organization_id UUID, app_id UUID, hour DateTime('UTC'), platform String,
             visits SimpleAggregateFunction(sum, UInt64)
@@ -276,7 +285,7 @@ class ClickHouseStore:
 
     @staticmethod
     def _distinct_paths(query: SummaryQuery, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """As in PostgreSQL: whole days from `path_daily`, the hours around them from `path_hourly`."""
+        """As in PostgreSQL: whole days from `app_path_daily`, the hours around them from `path_hourly`."""
         first = (query.start + timedelta(hours=23)).replace(hour=0)
         last = query.end.replace(hour=0)
         if first >= last:
@@ -284,7 +293,7 @@ class ClickHouseStore:
         days = scope(query, "day >= {first:DateTime('UTC')} AND day < {last:DateTime('UTC')}")
         edges = scope(query, "(hour >= {start:DateTime('UTC')} AND hour < {first:DateTime('UTC')}"
                              " OR hour >= {last:DateTime('UTC')} AND hour < {end:DateTime('UTC')})")  # fmt: skip
-        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM path_daily WHERE {days}"
+        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM app_path_daily WHERE {days}"
                      f" UNION ALL SELECT path FROM path_hourly WHERE {edges})" + SETTINGS)  # fmt: skip
         return statement, {**params, "first": hour_of(first), "last": hour_of(last)}
 
