@@ -144,6 +144,12 @@ def schema(retention_days: int) -> list[str]:
     ]
 
 
+# Rollups added after others: filled from an older rollup when first made, since their views see
+# only new inserts. (A block inserted meanwhile may be counted twice; distinct counts do not mind.)
+BACKFILLS = {
+    "app_path_daily": "INSERT INTO app_path_daily SELECT DISTINCT organization_id, app_id, day, path FROM path_daily",
+}
+
 LOG_FILTERS = {
     "app_id": "app_id = {app_id:UUID}",
     "host": "host = {host:String}",
@@ -200,8 +206,13 @@ class ClickHouseStore:
     async def maintain(self, now: datetime, retention_days: int) -> None:
         """Make the tables and views if missing; partitions and retention are ClickHouse's (TTL)."""
         if not self._ready:
+            made = {row["name"] for row in _rows(await self._engine.query(
+                "SELECT name FROM system.tables WHERE database = currentDatabase()", {}))}  # fmt: skip
             for statement in schema(retention_days):
                 await self._engine.command(statement)
+            for table, backfill in BACKFILLS.items():
+                if table not in made:
+                    await self._engine.command(backfill)
             self._ready = True
 
     async def record(self, organization_id: str, rows: list[Row]) -> int:

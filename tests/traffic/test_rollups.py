@@ -71,3 +71,33 @@ async def test_the_daily_paths_agree_with_the_raw_events_after_random_ingests(te
         assert status == 200, body
         expected = len({path for at, path in sent if start <= at < end})
         assert body["data"]["totals"]["distinctPaths"] == expected, (start, end)
+
+
+async def test_clickhouse_fills_the_daily_paths_from_the_older_rollup_when_first_made(tmp_path: Any):
+    from libs.local.chdb_engine import ChdbEngine
+    from services.traffic.store_clickhouse import ClickHouseStore
+
+    engine = ChdbEngine(str(tmp_path / "clickhouse"))
+    try:
+        await ClickHouseStore(engine).maintain(datetime.now(UTC), 90)
+        for statement in ("DROP TABLE app_path_daily_view", "DROP TABLE app_path_daily"):
+            await engine.command(statement)  # as made before the daily paths existed
+        await engine.command(
+            "INSERT INTO events (uid, organization_id, id, occurred_at, app_id, path, status, kind, verified, spoofed)"
+            " SELECT generateUUIDv4(), '00000000-0000-0000-0000-000000000001', toString(number),"
+            " toDateTime64('2026-11-20 00:00:00', 6, 'UTC') + toIntervalMinute(number * 97), "
+            " '00000000-0000-0000-0000-000000000002', concat('/p', toString(number % 7)), 200,"
+            " if(number % 5 = 0, 'referral', 'agent'), number % 2 = 0, number % 3 = 0 FROM numbers(200)"
+        )
+        await ClickHouseStore(engine).maintain(datetime.now(UTC), 90)
+        found = []
+        for statement in (
+            "SELECT DISTINCT app_id, day, path FROM app_path_daily",
+            "SELECT DISTINCT app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path FROM events"
+            " WHERE kind = 'agent' AND NOT spoofed",
+        ):
+            answer = await engine.query(statement, {})
+            found.append({(row["app_id"], row["day"], row["path"]) for row in map(orjson.loads, answer.splitlines())})
+        assert found[0] == found[1] != set()
+    finally:
+        engine.close()
