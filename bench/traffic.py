@@ -138,6 +138,8 @@ FROM events WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
 INSERT INTO path_daily SELECT organization_id, app_id, date_trunc('day', hour), path, status_class, verified,
        sum(visits), sum(bytes)
 FROM path_hourly WHERE organization_id = %(org)s GROUP BY 1, 2, 3, 4, 5, 6;
+INSERT INTO app_path_daily SELECT DISTINCT organization_id, app_id, day, path
+FROM path_daily WHERE organization_id = %(org)s;
 """
 SCAN = "SELECT count(*), sum(bytes) FROM events WHERE organization_id = %(org)s AND app_id = %(app)s"
 
@@ -155,7 +157,7 @@ def seed_postgres(stack: BenchStack, who: dict[str, str], events: int, start: da
         cur.execute(ROLLUPS, params)
     conn.autocommit = True  # VACUUM runs outside a transaction; it sets what autovacuum would
     with conn.cursor() as cur:
-        cur.execute("VACUUM ANALYZE events, agent_hourly, agent_daily, path_hourly, path_daily")
+        cur.execute("VACUUM ANALYZE events, agent_hourly, agent_daily, path_hourly, path_daily, app_path_daily")
     conn.close()
     return time.perf_counter() - started
 

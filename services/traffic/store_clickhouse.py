@@ -123,6 +123,15 @@ def schema(retention_days: int) -> list[str]:
                concat(toString(intDiv(status, 100)), 'xx') AS status_class, verified,
                toUInt64(count()) AS visits, toUInt64(sum(ifNull(bytes, 0))) AS bytes
         FROM events WHERE kind = 'agent' AND NOT spoofed GROUP BY ALL""",
+        # The paths each App's agents requested each day, for distinct paths: duplicates of a key
+        # left between merges do not change a distinct count.
+        f"""CREATE TABLE IF NOT EXISTS app_path_daily (
+            organization_id UUID, app_id UUID, day DateTime('UTC'), path String
+        ) ENGINE = ReplacingMergeTree PARTITION BY toYYYYMM(day) ORDER BY (organization_id, app_id, day, path)
+        TTL day + {ttl}""",
+        """CREATE MATERIALIZED VIEW IF NOT EXISTS app_path_daily_view TO app_path_daily AS
+        SELECT DISTINCT organization_id, app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path
+        FROM events WHERE kind = 'agent' AND NOT spoofed""",
         f"""CREATE TABLE IF NOT EXISTS referral_hourly (
             organization_id UUID, app_id UUID, hour DateTime('UTC'), platform String,
             visits SimpleAggregateFunction(sum, UInt64)
@@ -134,6 +143,12 @@ def schema(retention_days: int) -> list[str]:
         FROM events WHERE kind = 'referral' GROUP BY ALL""",
     ]
 
+
+# Rollups added after others: filled from an older rollup when first made, since their views see
+# only new inserts. (A block inserted meanwhile may be counted twice; distinct counts do not mind.)
+BACKFILLS = {
+    "app_path_daily": "INSERT INTO app_path_daily SELECT DISTINCT organization_id, app_id, day, path FROM path_daily",
+}
 
 LOG_FILTERS = {
     "app_id": "app_id = {app_id:UUID}",
@@ -191,8 +206,13 @@ class ClickHouseStore:
     async def maintain(self, now: datetime, retention_days: int) -> None:
         """Make the tables and views if missing; partitions and retention are ClickHouse's (TTL)."""
         if not self._ready:
+            made = {row["name"] for row in _rows(await self._engine.query(
+                "SELECT name FROM system.tables WHERE database = currentDatabase()", {}))}  # fmt: skip
             for statement in schema(retention_days):
                 await self._engine.command(statement)
+            for table, backfill in BACKFILLS.items():
+                if table not in made:
+                    await self._engine.command(backfill)
             self._ready = True
 
     async def record(self, organization_id: str, rows: list[Row]) -> int:
@@ -276,7 +296,7 @@ class ClickHouseStore:
 
     @staticmethod
     def _distinct_paths(query: SummaryQuery, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """As in PostgreSQL: whole days from `path_daily`, the hours around them from `path_hourly`."""
+        """As in PostgreSQL: whole days from `app_path_daily`, the hours around them from `path_hourly`."""
         first = (query.start + timedelta(hours=23)).replace(hour=0)
         last = query.end.replace(hour=0)
         if first >= last:
@@ -284,7 +304,7 @@ class ClickHouseStore:
         days = scope(query, "day >= {first:DateTime('UTC')} AND day < {last:DateTime('UTC')}")
         edges = scope(query, "(hour >= {start:DateTime('UTC')} AND hour < {first:DateTime('UTC')}"
                              " OR hour >= {last:DateTime('UTC')} AND hour < {end:DateTime('UTC')})")  # fmt: skip
-        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM path_daily WHERE {days}"
+        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM app_path_daily WHERE {days}"
                      f" UNION ALL SELECT path FROM path_hourly WHERE {edges})" + SETTINGS)  # fmt: skip
         return statement, {**params, "first": hour_of(first), "last": hour_of(last)}
 

@@ -67,6 +67,11 @@ WITH batch AS (
 ), agent_days AS ({agent_rollup("agent_daily", "day")}
 ), paths AS ({path_rollup("path_hourly", "hour")}
 ), path_days AS ({path_rollup("path_daily", "day")}
+), app_paths AS (
+    INSERT INTO app_path_daily (organization_id, app_id, day, path)
+    SELECT DISTINCT %(org)s::uuid, app_id, date_trunc('day', occurred_at), path
+    FROM stored WHERE kind = 'agent' AND NOT spoofed ORDER BY 1, 2, 3, 4
+    ON CONFLICT DO NOTHING
 ), referrals AS (
     INSERT INTO referral_hourly AS r (organization_id, app_id, hour, platform, visits)
     SELECT %(org)s::uuid, app_id, date_trunc('hour', occurred_at), referral_platform, count(*)
@@ -115,7 +120,7 @@ HOURS = "hour >= %(start)s AND hour < %(end)s"
 DAYS = "day >= %(start)s AND day < %(end)s"
 # Every rollup, with its time column: retention deletes their rows past it.
 ROLLUPS = (("agent_hourly", "hour"), ("agent_daily", "day"), ("path_hourly", "hour"), ("path_daily", "day"),
-           ("referral_hourly", "hour"))  # fmt: skip
+           ("app_path_daily", "day"), ("referral_hourly", "hour"))  # fmt: skip
 # Raw events are kept whole days; a day ahead of these is always there.
 DAYS_AHEAD = 3
 # Events may arrive 7 days late; their ids are remembered a day longer.
@@ -247,15 +252,16 @@ def summary_statements(query: SummaryQuery) -> dict[str, str]:
 
 
 def distinct_paths(query: SummaryQuery) -> str:
-    """How many paths the range saw: its whole days from `path_daily`, the hours before the first
-    and after the last whole day from `path_hourly`, as one set."""
+    """How many paths the range saw: its whole days from `app_path_daily` (one row a path and day,
+    read from its key), the hours before the first and after the last whole day from `path_hourly`,
+    as one set."""
     first = (query.start + timedelta(hours=23)).replace(hour=0)
     if first >= query.end.replace(hour=0):
         return f"SELECT count(DISTINCT path) FROM path_hourly WHERE {scope(query, HOURS)}"
     days = scope(query, "day >= %(first)s AND day < %(last)s")
     edges = scope(query, "(hour >= %(start)s AND hour < %(first)s OR hour >= %(last)s AND hour < %(end)s)")
     return (
-        f"SELECT count(*) FROM (SELECT path FROM path_daily WHERE {days}"
+        f"SELECT count(*) FROM (SELECT path FROM app_path_daily WHERE {days}"
         f" UNION SELECT path FROM path_hourly WHERE {edges}) p"
     )
 

@@ -42,6 +42,7 @@ async def test_a_day_past_the_retention_is_dropped_with_its_rollups(traffic_pool
                 f"INSERT INTO {table} VALUES (gen_random_uuid(), gen_random_uuid(), %s, '/a', '2xx', true, 1, 10)",
                 (old,),
             )
+        await cur.execute("INSERT INTO app_path_daily VALUES (gen_random_uuid(), gen_random_uuid(), %s, '/a')", (old,))
     await PostgresStore(traffic_pool).maintain(datetime.now(UTC), 90)
     assert partition_name(old) not in await partitions(traffic_pool)
     async with cursor(traffic_pool) as cur:
