@@ -23,11 +23,13 @@ from services.apps.rechecks import DomainRecheck
 from services.apps.releases import ReleaseSweep
 from services.apps.routes import setup_routes
 from services.apps.settings import AppsSettings
-from services.apps.state import EDGE, TEXTS, TXT_CHECKER
-from services.apps.text_cache import TextCache
+from services.apps.state import EDGE, ROUTED_COUNTS, TEXTS, TXT_CHECKER
+from services.apps.text_cache import KeptByVersion, TextCache
 from services.apps.verification import TxtChecker
 
 PART = APPS
+# Routed counts kept: a few numbers each, for the apps whose candidates were read last.
+ROUTED_COUNTS_KEPT = 1024
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> AppsSettings:
@@ -68,6 +70,7 @@ def create_app(settings: AppsSettings) -> web.Application:
     )
     app[EDGE] = EDGE_PROVIDERS[settings.edge_provider]()
     app[TEXTS] = TextCache()
+    app[ROUTED_COUNTS] = KeptByVersion(ROUTED_COUNTS_KEPT)
     app[TXT_CHECKER] = TxtChecker(settings.dns_nameservers, settings.dns_port, settings.dns_timeout_seconds)
     return app
 

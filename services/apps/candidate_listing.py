@@ -7,7 +7,13 @@ canonical route path, so that is the order of the suggested paths too, and the c
 it. A page starts after the document its cursor names and reads on until it holds one candidate
 more than asked for, or the documents end: routed documents left out may take more than one read
 to fill a page, never make it short, and the extra candidate says whether a next page exists.
-The count of a page is the content service's (docs/architecture.md, "Apps service").
+The count of a page is the content service's count of the products' documents, less the app's
+routed documents among them unless those are listed (docs/architecture.md, "Apps service"). The
+routed count asks the content service about every routed id (10,000 for a busy app), so each
+process keeps it with the version it was made from: the app's routes' count and last change and
+the organization's last document change (services/apps/text_cache.py). A page reads that version
+(an index probe in each service) and asks again only when it changed: a route created, deleted
+or changed, or a document written, shows in the next page's count.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from libs.common.state import DB_POOL, REQUEST_ID
 from services.apps import upstream
 from services.apps.candidates import route_candidates, suggested_paths
 from services.apps.queries import app_routes as queries
+from services.apps.state import ROUTED_COUNTS
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +79,33 @@ class CandidateListing:
         product_ids = list(self.products)
         if self.include_routed:
             return await upstream.count_targets(self.request, product_ids, self.status, None)
+        total, routed = await asyncio.gather(
+            upstream.count_targets(self.request, product_ids, self.status, None), self._routed_count(product_ids)
+        )
+        return total - routed
+
+    async def _routed_count(self, product_ids: list[str]) -> int:
+        """How many of the documents the app routes are the products' with the status: as this
+        process last counted them when neither the routes nor a document changed since."""
+        routes, documents = await asyncio.gather(self._routes_version(), upstream.documents_last_change(self.request))
+        # The version is read before counting: a change made meanwhile leaves a count newer than
+        # its version, which the next read finds changed and counts again.
+        version = (routes, documents)
+        key = (self.app_id, tuple(sorted(product_ids)), self.status)
+        kept = self.request.app[ROUTED_COUNTS].get(key, version)
+        if kept is not None:
+            return kept
         async with cursor(self.request.app[DB_POOL]) as cur:
             routed = await queries.routed_targets(cur, self.app_id, COUNT_IDS_MAX)
-        total, *routed_counts = await asyncio.gather(
-            *(upstream.count_targets(self.request, product_ids, self.status, among) for among in [None, *routed])
+        counts = await asyncio.gather(
+            *(upstream.count_targets(self.request, product_ids, self.status, among) for among in routed)
         )
-        return total - sum(routed_counts)
+        self.request.app[ROUTED_COUNTS].put(key, version, sum(counts))
+        return sum(counts)
+
+    async def _routes_version(self) -> tuple[int, Any]:
+        async with cursor(self.request.app[DB_POOL]) as cur:
+            return await queries.routes_version(cur, self.app_id)
 
     async def page(self, after: Position | None, limit: int) -> dict[str, Any]:
         """`limit` candidates after the document `after`, the count of all, and the next page's cursor."""

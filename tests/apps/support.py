@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from marshmallow import Schema
 
-from libs.common.encoding import json_response
+from libs.common.encoding import dumps, json_response
 from libs.common.middlewares import internal_auth_middleware
 from libs.common.state import caller_of
 from tests.factories import Org
@@ -78,6 +79,7 @@ class FakeContent:
         app.router.add_post("/internal/documents/lookup", self.lookup)
         app.router.add_get("/internal/targets", self.targets)
         app.router.add_post("/internal/targets/count", self.count)
+        app.router.add_get("/internal/documents/last-change", self.last_change)
         app.router.add_post("/internal/domains/withdrawn", self.domains_withdrawn)
         return app
 
@@ -122,6 +124,12 @@ class FakeContent:
         if "ids" in body:
             documents = [t for t in documents if t["id"] in body["ids"]]
         return json_response({"count": len(documents)})
+
+    async def last_change(self, request: web.Request) -> web.Response:
+        """A digest of the organization's documents where the real service answers the time of the
+        latest change: both change whenever a document is added, changed or removed."""
+        visible = sorted(self._visible(request), key=lambda target: target["id"])
+        return json_response({"lastChangedAt": hashlib.sha256(dumps(visible)).hexdigest() if visible else None})
 
 
 def _position(target: dict[str, Any]) -> tuple[str, str]:

@@ -80,3 +80,43 @@ async def test_documents_routed_or_added_between_pages_are_neither_repeated_nor_
         assert body["data"]["candidateCount"] == 10  # 12 documents, 2 routed
     assert [c["targetId"] for c in rest] == [documents[4]["id"], after["id"], *(d["id"] for d in documents[6:])]
     assert before["id"] not in {c["targetId"] for c in rest}
+
+
+async def test_a_page_counts_the_routes_and_documents_as_they_are_now(gateway, tenant, content: ContentFactory):
+    """The routed count a page subtracts is kept between reads: every route created, moved to
+    another document or deleted, and every routed document deleted, shows in the next page's count."""
+    org, product, headers = tenant
+    documents = [await content.document(org, product, f"p{n}", status="published") for n in range(6)]
+    app = await new_app_of(gateway, headers, product)
+
+    async def count() -> int:
+        status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
+                                  params={"limit": "2", "productId": product["id"]})  # fmt: skip
+        assert status == 200, body
+        assert len(body["data"]["candidates"]) == 2
+        return int(body["data"]["candidateCount"])
+
+    assert await count() == 6
+    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/routes/batch", headers,
+                              json={"routes": [item("/one", documents[0]), item("/two", documents[1])]})  # fmt: skip
+    assert status == 200, body
+    first, second = body["data"]["routes"]
+    assert await count() == 4
+    assert await count() == 4  # read again: the same routes, the same count
+    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/routes/batch", headers,
+                              json={"routes": [item("/three", documents[2])]})  # fmt: skip
+    assert status == 200, body
+    assert await count() == 3
+    status, body = await call(gateway, "DELETE", f"/api/v1/apps/{app['id']}/routes/{first['id']}", headers)
+    assert status == 200, body
+    assert await count() == 4
+    # Moved to a document already routed: one routed document fewer, the route count the same.
+    status, body = await call(gateway, "PATCH", f"/api/v1/apps/{app['id']}/routes/{second['id']}", headers,
+                              json={"targetId": documents[2]["id"], "targetType": "product_document"})  # fmt: skip
+    assert status == 200, body
+    assert await count() == 5
+    # A routed document deleted: one candidate fewer to count and one routed fewer to subtract.
+    await content.delete(org, product, documents[2]["id"])
+    assert await count() == 5
+    await content.delete(org, product, documents[3]["id"])
+    assert await count() == 4

@@ -108,6 +108,20 @@ async def routed_targets(cur: Any, app_id: str, per_list: int) -> list[str]:
     return [row["ids"] for row in rows]
 
 
+async def routes_version(cur: Any, app_id: str) -> tuple[int, Any]:
+    """(how many live routes the app has, when one was last created or changed): a route created
+    changes both, one deleted the count, one changed the time. The count reads the live routes'
+    index (routes_app_listing_idx), the time is one probe of routes_app_changed_idx."""
+    row = await fetch_one(
+        cur,
+        "SELECT (SELECT count(*) FROM routes WHERE app_id = %(app_id)s AND deleted_at IS NULL) AS live,"
+        " (SELECT max(updated_at) FROM routes WHERE app_id = %(app_id)s) AS changed_at",
+        {"app_id": app_id},
+    )
+    assert row is not None  # a SELECT without FROM has its one row
+    return row["live"], row["changed_at"]
+
+
 async def insert_routes(
     cur: Any, organization_id: str, app_id: str, routes: list[tuple[str, str, str, str]]
 ) -> list[dict[str, Any]]:
