@@ -8,7 +8,10 @@ from urllib.parse import urlsplit
 
 from deploy import run, seed
 from tests.conftest import Stack
+from tests.edge import conftest as edge_requests
 from tests.edge.conftest import Edge, edge_url
+
+edge = edge_requests.edge  # the edge tests' fixture: requests sent to the stack's edge
 
 
 async def test_the_banner_says_how_to_reach_the_demo_app_through_the_edge(stack: Stack, edge: Edge):
