@@ -18,6 +18,7 @@ from gateway.identity.auth import key_queries
 from libs.common.db import cursor
 from libs.common.errors import ValidationFailed
 from libs.common.state import DB_POOL
+from services.simulations.contract import RUN_STATUSES
 
 # An organization's slug as the first segment of a page's path. The gateway's other first segments
 # are not organizations: `/metrics` or `/internal/...` stay 404s (or 405s) of their own, never a page.
@@ -40,7 +41,6 @@ ORG = "{org:(?!(?:" + "|".join(RESERVED) + ")(?:/|$))[a-z0-9]+(?:-[a-z0-9]+)*}"
 RUNS_PAGE_SIZE = 25
 RUN_STEPS = 200
 # Suggestions for the status filter; a run's status is free text, so any other is searched as typed.
-RUN_STATUSES = ("queued", "pending", "running", "completed", "failed", "cancelled")
 
 
 async def member(request: web.Request) -> tuple[SignedIn, Membership]:

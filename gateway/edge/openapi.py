@@ -72,10 +72,14 @@ TAGS = {
     "AI traffic": "AI agents' requests to the organization's Apps: ingested or captured, verified, summarised.",
 }
 
-ERROR_DESCRIPTIONS = {
-    400: "Bad request: the body is not JSON, or the content type is wrong.",
+# Any operation may fail on the server's side: one range in the document, not four statuses each.
+SERVER_ERRORS = "5XX"
+ERROR_DESCRIPTIONS: dict[int | str, str] = {
+    400: "Bad request: the body is not JSON or not sent as JSON, the `Idempotency-Key` is empty, too long or"
+    " sent twice, or the request sent a precondition the operation cannot check.",
     401: "Authentication required, or the credential is invalid.",
-    403: "The credential lacks the required scope.",
+    403: "The credential lacks the required scope, or a write authenticated by the dashboard's cookie came from"
+    " another site.",
     404: "No such resource in the caller's organization.",
     408: "The request body did not arrive in time.",
     409: "Conflict with an existing resource, or `IDEMPOTENCY_IN_PROGRESS` (the key's first request still runs).",
@@ -83,15 +87,17 @@ ERROR_DESCRIPTIONS = {
     413: "The body is over the size limit.",
     422: (
         "Validation failed; `details` maps field paths to messages (also for a string holding NUL, "
-        f"or JSON nested deeper than {MAX_JSON_DEPTH} levels)."
+        f"or JSON nested deeper than {MAX_JSON_DEPTH} levels, or an `Idempotency-Key` reused on another request)."
     ),
     429: "Rate limited; see `Retry-After`.",
     500: "Internal error.",
     502: "The upstream service is unreachable.",
     503: "The upstream service is not ready.",
     504: "The upstream service did not answer in time.",
+    SERVER_ERRORS: "The server failed: 500 an internal error, 502 an upstream service unreachable, 503 one"
+    " not ready, 504 one that did not answer in time. Retry later; a write with an `Idempotency-Key` is safe"
+    " to send again.",
 }
-ALWAYS = (400, 401, 403, 404, 422, 429, 500, 502, 503, 504)
 
 ERROR_ENVELOPE = {
     "type": "object",
@@ -151,18 +157,32 @@ IDEMPOTENCY_DESCRIPTION = (
 ETAG_DESCRIPTION = "The strong entity tag of the resource's current version, for `If-Match` and `If-None-Match`."
 
 
-def _error_statuses(route: Route) -> list[int]:
+def _error_statuses(route: Route) -> list[int | str]:
+    """The errors the operation can answer, from what its declaration makes the gateway and the
+    service check: every route authenticates (401) and is rate limited (429); a scope is a 403; an
+    id in the path or a product to check is a 404; a body or query is validated (422); a write takes
+    an `Idempotency-Key` (400, 409, 422), a body that may be late or large (408, 413), and is
+    refused when a session cookie sends it from another site (403); a sunset is a 410. `If-Match`
+    adds the 412 (see `_conditional_headers`)."""
     if route.errors is not None:
         # The operation's own list, and what the gateway itself answers on it.
-        return sorted({*route.errors, 429, *((408,) if route.body is not None else ())})
-    statuses = set(ALWAYS)
-    if route.body is not None or route.method in ("POST", "PUT", "PATCH", "DELETE"):
-        statuses.update((408, 413))
-    if route.method != "GET":
+        return [*sorted({*route.errors, 429, *((408,) if route.body is not None else ())})]
+    write = not route.retry_safe or route.method in IDEMPOTENT_METHODS
+    statuses = {401, 429}
+    if route.scope is not None or write:
+        statuses.add(403)
+    tenancy = (route.org_param, route.product_param, route.product_query, route.product_body)
+    if _PATH_PARAM.search(route.path) or any(tenancy):
+        statuses.add(404)
+    if route.body is not None or route.query is not None or write:
+        statuses.add(422)
+    if route.body is not None or write:
+        statuses.update((400, 408, 413))
+    if write:
         statuses.add(409)
     if route.sunset is not None:
         statuses.add(410)
-    return sorted(statuses)
+    return [*sorted(statuses), SERVER_ERRORS]
 
 
 def _header(name: str, description: str, **schema: Any) -> dict[str, Any]:
@@ -231,6 +251,8 @@ def _operation(route: Route) -> dict[str, Any]:
             "description": ERROR_DESCRIPTIONS[status],
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
         }
+    # The answers in the order of their statuses (a conditional 304 or 412 among them), the range last.
+    responses = dict(sorted(responses.items(), key=lambda item: item[0].replace("X", "9")))
     description = f"Requires the scope `{route.scope}`." if route.scope else "Any valid credential; no scope needed."
     if route.name in AMBIGUOUS_OPERATIONS:
         description += AMBIGUOUS_PATHS

@@ -15,6 +15,9 @@ PART = "simulations"
 BASE = "/api/v1/agent-simulation"
 TAG = "Agent simulation"
 READ, WRITE = "simulations:read", "simulations:write"
+# A run's states: waiting in the queue, taken by a worker, and the three a run ends in.
+QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED = "queued", "running", "completed", "failed", "cancelled"
+RUN_STATUSES = (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED)
 
 ROUTES: tuple[Route, ...] = (
     Route("GET", f"{BASE}/runs", PART, READ, "simulation_runs_list",

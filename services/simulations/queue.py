@@ -18,11 +18,10 @@ from typing import Any
 from libs.common import webhook_outbox
 from libs.common.db import Row, fetch_all, fetch_one, fetch_value, json_or_null
 from services.simulations.agent.steps import Step
+from services.simulations.contract import CANCELLED, COMPLETED, FAILED
 from services.simulations.queries import get_run
 
 COMPLETED_EVENT = "simulation.run.completed"
-# The run states: waiting, taken, and the three a run ends in.
-QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED = "queued", "running", "completed", "failed", "cancelled"
 ENDED = (COMPLETED, FAILED, CANCELLED)
 
 

@@ -27,6 +27,7 @@ from services.simulations.agent import readiness, scoring
 from services.simulations.agent.fetcher import AppsFetcher, RunFetcher
 from services.simulations.agent.kinds import AgentRefused, agent_for
 from services.simulations.agent.steps import AgentConfig, Assignment, Outcome, Step
+from services.simulations.contract import COMPLETED, FAILED
 from services.simulations.settings import SimulationsSettings
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ def result_of(assignment: Assignment, outcome: Outcome, checks: dict[str, bool])
     )
     verdicts, score, passed = scoring.score(assignment.criteria, judged)
     return {
-        "status": queue.COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": outcome.cost,
+        "status": COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": outcome.cost,
         "snapshot": outcome.snapshot, "verdicts": verdicts,
         "metadata": {
             "answer": outcome.answer.short if outcome.answer else None,
@@ -180,7 +181,7 @@ class Worker:
             await self._fail(run_id, attempt, f"the run failed {attempt} times; the last error: {error}")
 
     async def _fail(self, run_id: str, attempt: int, error: str) -> None:
-        result = {"status": queue.FAILED, "score": None, "passed": None, "tokens": 0, "cost": 0.0,
+        result = {"status": FAILED, "score": None, "passed": None, "tokens": 0, "cost": 0.0,
                   "snapshot": None, "metadata": {"error": error}, "log": None}  # fmt: skip
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)

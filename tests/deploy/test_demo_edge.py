@@ -37,3 +37,19 @@ async def test_the_banner_says_how_to_reach_the_demo_app_through_the_edge(stack:
             assert "Pricing" in text
         else:
             assert text.startswith("# ")  # llms.txt
+
+
+async def test_the_demo_apps_llms_txt_and_sitemap_list_its_published_pages_on_the_first_visit(stack: Stack, edge: Edge):
+    await seed._seed_content(stack.database.admin_dsn)
+    await seed._seed_apps(stack.database.admin_dsn)
+    host = seed.APP_DOMAIN["domain"]
+    published = [page for page in seed.PAGES if page["status"] == "published"]
+    llms = await edge.get(host, "/llms.txt", {})
+    sitemap = await edge.get(host, "/sitemap.xml", {})
+    assert (llms.status, sitemap.status) == (200, 200)
+    llms_text, sitemap_text = await llms.text(), await sitemap.text()
+    for page in published:
+        assert page["title"] in llms_text, page["slug"]
+        assert f"/{page['slug']}</loc>" in sitemap_text, page["slug"]
+    drafts = [page for page in seed.PAGES if page["status"] != "published"]
+    assert drafts and all(f"/{page['slug']}</loc>" not in sitemap_text for page in drafts)

@@ -119,3 +119,29 @@ def test_the_license_has_an_address_and_the_overlapping_paths_are_explained():
     domains = DOCUMENT["paths"]["/api/v1/content/{id}/domains"]["patch"]["description"]
     search = DOCUMENT["paths"]["/api/v1/content/search/{orgId}"]["post"]["description"]
     assert "`/api/v1/content/search/{orgId}`" in domains and domains.endswith(search.partition(".")[2])
+
+
+def errors_of(method: str, path: str) -> list[str]:
+    responses = DOCUMENT["paths"][path][method]["responses"]
+    return [status for status in responses if not status.startswith(("2", "3"))]
+
+
+def test_each_operation_lists_the_errors_its_declaration_can_answer():
+    # A read with no scope, no id and no query: only the credential, the rate limit and the server.
+    assert errors_of("get", "/api/v1/credential") == ["401", "429", "5XX"]
+    # A scoped list: its scope and its validated query, no id to miss.
+    assert errors_of("get", "/api/v1/agent-simulation/runs") == ["401", "403", "422", "429", "5XX"]
+    # A read by id without a query: no validation failure to answer.
+    assert errors_of("get", "/api/v1/webhook-endpoints/{endpointId}") == ["401", "403", "404", "429", "5XX"]
+    # A write with a body and an Idempotency-Key: malformed, late, large, conflicting or invalid.
+    assert errors_of("post", "/api/v1/apps") == ["400", "401", "403", "408", "409", "413", "422", "429", "5XX"]
+    # A write honouring If-Match adds the 412, in its place among the statuses.
+    assert errors_of("put", "/api/v1/content/{id}") == [
+        *("400", "401", "403", "404", "408", "409", "412", "413", "422", "429", "5XX")
+    ]
+    # A route past its sunset answers 410; one without a sunset never does.
+    sunset = [route for route in ROUTES if route.sunset is not None]
+    assert sunset and all("410" in errors_of(r.method.lower(), r.path) for r in sunset)
+    assert all("410" not in errors_of(r.method.lower(), r.path) for r in ROUTES if r.sunset is None)
+    lists = {tuple(errors_of(r.method.lower(), r.path)) for r in ROUTES}
+    assert len(lists) >= 8  # not one list for every operation

@@ -24,6 +24,14 @@ async def test_the_reference_lists_every_operation_with_its_scope_parameters_exa
     assert '"overallScore": 1.0' in page  # the answer's example
     assert "Validation failed; <code>details</code> maps field paths to messages" in page
     assert 'id="license"' in page and 'href="/docs/console"' in page
+    # Each operation its own errors: a read by id cannot fail validation, a write can.
+    read = page[page.index('id="webhook_endpoints_get"') :]
+    read = read[: read.index("</article>")]
+    assert "<dt>404</dt>" in read and "<dt>422</dt>" not in read and "<dt>409</dt>" not in read
+    create = page[page.index('id="apps_create"') :]
+    create = create[: create.index("</article>")]
+    assert "<dt>422</dt>" in create and "<dt>409</dt>" in create and "<dt>404</dt>" not in create
+    assert "<dt>5XX</dt>" in create and "<dt>502</dt>" not in create
 
 
 async def test_each_operation_lists_its_body_and_answer_fields_with_their_descriptions(stack: Stack):
