@@ -54,6 +54,7 @@ EXAMPLES: dict[str, Any] = {
     "domain": "docs.example.com",
     "hostname": "docs.example.com",
     "path": "/pricing",
+    "href": "https://docs.example.com/pricing",
     "filePath": "/pricing",
     "suggestedPath": "/pricing",
     "pathPrefix": "/docs",
