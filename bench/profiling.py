@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
+from bench.common import ensure_program, report, say
 from libs.contract.parts import ROOT
 
 RATE = 250  # samples per second and worker
@@ -86,3 +88,24 @@ def short(frame: str) -> str:
     name, _, where = frame.partition(" (")
     path = where.rstrip(")").rpartition(":")[0]
     return f"{name} ({path.split('site-packages/')[-1].removeprefix(f'{ROOT}/')})"
+
+
+def profile_under_load(
+    name: str, master: int, url: str, header: str, connections: int, seconds: int, shown: int
+) -> None:
+    """wrk on `url` (with `header`) while py-spy samples the workers of the gunicorn `master` for
+    `seconds`; prints each function's share of their busy samples, inclusive, then by the function on top."""
+    with tempfile.TemporaryDirectory() as directory:
+        load = [ensure_program("wrk", "wrk"), "-t1", f"-c{connections}", f"-d{seconds + 4}s", "-H", header]
+        wrk = subprocess.Popen([*load, url], stdout=subprocess.PIPE, text=True)
+        pids = worker_pids(master)
+        say(f"sampling {name} workers {pids} for {seconds} s at {RATE}/s under wrk -c{connections} on {url}")
+        stacks = sample(pids, seconds, directory)
+        output, _ = wrk.communicate()
+    rate = next((line for line in output.splitlines() if "Requests/sec" in line), "").strip()
+    inclusive, own = shares(stacks)
+    report(
+        f"{name} workers: {sum(stacks.values())} busy samples, share under each function (inclusive); wrk: {rate}",
+        [(f"{share * 100:5.1f}%", function) for function, share in inclusive[:shown]],
+    )
+    report("the same samples by the function on top (self)", [(f"{s * 100:5.1f}%", f) for f, s in own[:shown]])
