@@ -163,6 +163,10 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         # AI traffic records the App edge's stream only in its own tests (tests/traffic), whose service
         # turns it on: no other service of a stack takes those entries first.
         "AI_TRAFFIC_CAPTURE": "off",
+        # The stack's apps service sweeps released domains only at its start: the tests of releases
+        # start an apps service of their own that sweeps every second and announces to a content
+        # service they watch, which a sweep of the long-lived stack would take first.
+        "DOMAIN_SWEEP_SECONDS": "86400",
         # Webhook receivers of the tests listen on loopback, over plain http.
         "WEBHOOK_ALLOW_HTTP": "true",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",

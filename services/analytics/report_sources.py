@@ -17,7 +17,7 @@ from libs.common.db import transaction
 
 UTC_ZONE = "UTC"
 # The named zones a report may be read in: the IANA database's (PostgreSQL's own knows them too).
-ZONES = tuple(sorted(available_timezones() | {UTC_ZONE}))  # sorted: the same enumeration in every process
+ZONES = frozenset(available_timezones()) | {UTC_ZONE}
 
 # The rollup rows of the analyses current for the product's answers of [since, until), each its
 # day in the transaction's report zone; `{table}` names it as the rollup table it stands for.

@@ -128,7 +128,7 @@ async def test_every_answered_request_is_in_the_request_log(edge: Edge, apps: Ap
 
         async def logged() -> list[dict[bytes, bytes]]:
             entries = await redis.xrange(stream)
-            return [fields for _, fields in entries if fields[b"appId"] == app.id.encode()]
+            return [fields for _, fields in entries if fields.get(b"appId") == app.id.encode()]
 
         await eventually(logged, within=5)
         (entry,) = await logged()

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from tests.conftest import Client, Stack
-from tests.factories import AppsProducts, ContentFactory, IdentityFactory
+from tests.factories import AppsProducts, ContentFactory, IdentityFactory, eventually
 from tests.gateway.conftest import Browser
 from tests.gateway.dashboard_client import api, page, signed_in, submit
 
@@ -154,6 +154,12 @@ async def test_a_webhook_endpoint_is_created_edited_rotated_tested_and_retried(
         "deliveries"
     ]
     assert delivery["eventType"] == "ping"
+
+    async def attempted() -> bool:  # a delivery is offered again once its first attempt is recorded
+        deliveries = await api(client, key, "GET", f"/api/v1/webhook-endpoints/{endpoint['id']}/deliveries")
+        return bool(deliveries["deliveries"][0]["attempts"])
+
+    await eventually(attempted, within=30)
     listed = await page(client, location)
     assert "A test event (ping) is on its way" in listed and f"/deliveries/{delivery['id']}/retry" in listed
     retried = await submit(client, location, {}, action=f"{location}/deliveries/{delivery['id']}/retry")

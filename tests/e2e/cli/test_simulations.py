@@ -21,7 +21,7 @@ def test_a_task_run_from_the_command_line_passes_and_shows_its_steps(
     key = admin(environ, "create-key", "--org", slug, "--name", "cli", "--scopes", "all")["key"]
     product = admin(environ, "create-product", "--org", organization["id"], "--name", "Docs", "--slug", slug)
     cli = Cli(live_stack, tmp_path / "config", api_key=key)
-    app = _published_app(live_stack, key, product["id"])
+    app = _published_app(live_stack, database, key, product["id"])
     task = cli.json("simulations", "tasks", "create", "--name", "Team price", "--category", "pricing", "--goal",
                     "How much does the Team plan cost?", "--app", app["id"], "--must", "must_include=$49",
                     "--weigh", "page_reached=/pricing")  # fmt: skip
