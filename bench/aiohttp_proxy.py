@@ -11,21 +11,16 @@ back, run as the gateway is (gunicorn, uvloop workers, as many), on a free port.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import aiohttp
 from aiohttp import web
 
-from bench.common import free_port, say
-from bench.nginx import wait_listening
-from libs.contract.parts import GATEWAY, ROOT
+from bench.common import say
+from bench.gunicorn_app import gunicorn_app
+from libs.contract.parts import GATEWAY
 
-# gunicorn and its workers' imports take their time on a loaded machine.
-READY_SECONDS = 120.0
 SESSION = web.AppKey("session", aiohttp.ClientSession)
 # Hop-by-hop headers, and those the client library sets itself.
 NOT_FORWARDED = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length"})
@@ -57,20 +52,6 @@ async def app_factory() -> web.Application:
 @contextmanager
 def aiohttp_proxy(upstream: str) -> Iterator[str]:
     """The bare proxy to `upstream` ("host:port") with the gateway's number of workers; yields its base URL."""
-    port = free_port()
-    say(f"bare aiohttp proxy: {GATEWAY.workers} workers on port {port}, proxying to {upstream}")
-    command = [sys.executable, "-m", "gunicorn", "bench.aiohttp_proxy:app_factory", "--bind", f"127.0.0.1:{port}"]
-    command += ["--worker-class", "aiohttp.GunicornUVLoopWebWorker", "--workers", str(GATEWAY.workers)]
-    command += ["--chdir", str(ROOT), "--log-level", "warning", "--graceful-timeout", "5"]
-    environ = {**os.environ, "UPSTREAM": f"http://{upstream}"}
-    process = subprocess.Popen(command, env=environ, stderr=subprocess.DEVNULL)
-    try:
-        wait_listening(port, process, Path(os.devnull), READY_SECONDS)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with gunicorn_app("bench.aiohttp_proxy:app_factory", GATEWAY.workers, {"UPSTREAM": f"http://{upstream}"}) as url:
+        say(f"bare aiohttp proxy: {GATEWAY.workers} workers at {url}, proxying to {upstream}")
+        yield url

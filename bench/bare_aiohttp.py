@@ -7,18 +7,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from aiohttp import web
 
-from bench.common import free_port, say
-from libs.contract.parts import ROOT
-from libs.local.processes import is_ready
+from bench.common import say
+from bench.gunicorn_app import gunicorn_app
 
 BODY_FILE = "BENCH_BARE_BODY_FILE"
 
@@ -37,26 +33,6 @@ async def app_factory() -> web.Application:
 
 @contextmanager
 def bare_aiohttp(body: Path, workers: int) -> Iterator[str]:
-    port = free_port()
-    command = [
-        sys.executable, "-m", "gunicorn", "bench.bare_aiohttp:app_factory", "--bind", f"127.0.0.1:{port}",
-        "--worker-class", "aiohttp.GunicornUVLoopWebWorker", "--workers", str(workers), "--chdir", str(ROOT),
-        "--no-control-socket", "--graceful-timeout", "2",
-    ]  # fmt: skip
-    say(f"bare aiohttp: {workers} worker(s) on port {port}, answering {body}")
-    process = subprocess.Popen(
-        command, env={**os.environ, BODY_FILE: str(body)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        while not is_ready(port):
-            if process.poll() is not None:
-                raise SystemExit(f"the bare aiohttp server exited with status {process.returncode}")
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with gunicorn_app("bench.bare_aiohttp:app_factory", workers, {BODY_FILE: str(body)}) as url:
+        say(f"bare aiohttp: {workers} worker(s) at {url}, answering {body}")
+        yield url
