@@ -94,16 +94,16 @@ def make_base(reference: str = BASE_IMAGE) -> None:
             subprocess.run(["chroot", str(rootfs), "update-ca-certificates"], check=True, capture_output=True)
         shutil.rmtree(rootfs / "var" / "cache" / "apt" / "archives", ignore_errors=True)
         changes = [arg for env in BASE_ENV for arg in ("--change", f"ENV {env}")]
-        tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
-        subprocess.run(
-            ["podman", "import", *changes, "-", reference],
-            stdin=tar.stdout,
-            env=podman_env(),
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-        if tar.wait() != 0:
+        with subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE) as tar:
+            subprocess.run(
+                ["podman", "import", *changes, "-", reference],
+                stdin=tar.stdout,
+                env=podman_env(),
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+        if tar.returncode != 0:
             raise RuntimeError("tar of the base's root filesystem failed")
 
 
