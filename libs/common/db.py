@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from typing import Any, TypeAlias
 
 import aiopg
@@ -221,8 +221,24 @@ async def cursor(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
 @asynccontextmanager
 async def transaction(pool: aiopg.Pool) -> AsyncIterator[aiopg.Cursor]:
     """A dict cursor inside BEGIN ... COMMIT; an exception rolls everything back."""
-    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
+    async with connection(pool) as conn, conn.cursor(cursor_factory=DICT_CURSOR) as cur, begun(cur):
         yield cur
+
+
+@asynccontextmanager
+async def begun(cur: aiopg.Cursor) -> AsyncIterator[None]:
+    """BEGIN ... COMMIT on the cursor's connection; an exception rolls back. Cancelled, or with
+    its connection gone, nothing more is sent: the connection is left mid-transaction and
+    `connection` closes it (aiopg's own transaction object would warn when collected)."""
+    await cur.execute("BEGIN")
+    try:
+        yield
+    except Exception:
+        if not cur.connection.closed:
+            with suppress(psycopg2.Error):
+                await cur.execute("ROLLBACK")
+        raise
+    await cur.execute("COMMIT")
 
 
 @asynccontextmanager

@@ -38,6 +38,7 @@ from libs.common.db import (
     DICT_CURSOR,
     OUTAGE,
     Row,
+    begun,
     closing_half_made,
     fetch_all,
     fetch_one,
@@ -255,7 +256,7 @@ class OutboxRelay:
 
     async def _in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
         assert self._conn is not None
-        async with self._conn.cursor(cursor_factory=DICT_CURSOR) as cur, cur.begin():
+        async with self._conn.cursor(cursor_factory=DICT_CURSOR) as cur, begun(cur):
             return await work(cur)
 
     async def place(self) -> int:
