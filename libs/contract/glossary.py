@@ -18,7 +18,12 @@ FIELDS: dict[str, str] = {
     "criteria": "The success criteria; each one's verdict, and why, is recorded with every run.",
     "referenceAnswer": "The answer a person would give, shown beside the agent's; null when none.",
     "stepBudget": "The most documents the agent may fetch for this task (the environment's `maxSteps` may be less).",
-    "rerunOnChange": "Run the task's environments again when a document its App publishes changes.",
+    "rerunOnChange": (
+        "Run each of the task's environments once more when what its App publishes changes: a document one of"
+        " its routes targets is changed, published, unpublished or deleted, or one of its routes is created,"
+        " changed (another document or path) or deleted. Changes that come while such a run is still queued"
+        " join it instead of queueing another. Those runs have `metadata.trigger` `content_change`."
+    ),
     # Identity and ownership.
     "id": "The resource's id (a UUID).",
     "organizationId": "The id of the organization that owns it.",

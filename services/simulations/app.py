@@ -13,10 +13,10 @@ from libs.common.clients import EdgeAppsClient
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS
-from libs.common.tasks import periodic, periodic_group
+from libs.common.tasks import periodic_group
 from libs.common.webhook_outbox import webhook_relay_ctx
 from libs.contract.parts import SIMULATIONS
-from services.simulations.content_changes import ContentChanges
+from services.simulations.reruns import DocumentChanges, RouteChanges
 from services.simulations.routes import setup_routes
 from services.simulations.settings import SimulationsSettings
 from services.simulations.state import WAKE
@@ -37,12 +37,14 @@ def create_app(settings: SimulationsSettings) -> web.Application:
 
 
 async def worker_ctx(app: web.Application) -> AsyncIterator[None]:
-    """Take queued runs, take back lost ones, and queue the re-runs content changes call for."""
+    """Take queued runs, take back lost ones, and queue the re-runs that changes of documents and
+    of Apps' routes call for."""
     settings: SimulationsSettings = app[SETTINGS]
     worker = Worker(app[DB_POOL], app[HTTP], settings)
-    changes = ContentChanges(
-        app[REDIS], settings.events_stream, app[DB_POOL], EdgeAppsClient(app[HTTP], settings.apps_url)
+    documents = DocumentChanges(
+        app[REDIS], settings.content_stream, app[DB_POOL], EdgeAppsClient(app[HTTP], settings.apps_url)
     )
+    routes = RouteChanges(app[REDIS], settings.apps_stream, app[DB_POOL])
     wake = app[WAKE]
 
     async def take() -> None:
@@ -54,8 +56,10 @@ async def worker_ctx(app: web.Application) -> AsyncIterator[None]:
     steps: dict[str, tuple[float, Callable[[], Awaitable[object]]]] = {
         "simulation-worker": (0.0, take),
         "simulation-reaper": (settings.lease_seconds / 3, worker.reap_step),
+        "simulation-content-changes": (0.0, documents.step),
+        "simulation-route-changes": (0.0, routes.step),
     }
-    async with periodic_group(steps), periodic(0.0, changes.step, "simulation-content-changes"):
+    async with periodic_group(steps):
         yield
     await worker.stop()
 

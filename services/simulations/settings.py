@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from libs.common.engines.access import EngineAccess, engine_accesses
-from libs.common.events import content_events_stream
+from libs.common.events import content_events_stream, webhook_events_stream
 from libs.common.object_store import store_setting
 from libs.common.settings import Env, ServiceSettings, SettingsError, common_fields
-from libs.contract.parts import Part
+from libs.contract.parts import APPS, Part
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,14 @@ class SimulationsSettings(ServiceSettings):
     engine_timeout_seconds: float
     engine_retries: int
 
+    # The streams whose events may call for a task's re-run (services/simulations/reruns.py).
     @property
-    def events_stream(self) -> str:
+    def content_stream(self) -> str:
         return content_events_stream(self.redis_prefix)
+
+    @property
+    def apps_stream(self) -> str:
+        return webhook_events_stream(self.redis_prefix, APPS.name)
 
     @classmethod
     def load(cls, part: Part, environ: Mapping[str, str] | None = None) -> SimulationsSettings:
