@@ -6,6 +6,12 @@ import asyncio
 import time
 from typing import Any
 
+from libs.common.db import cursor, fetch_one
+from libs.common.events import webhook_events_stream
+from libs.common.redis_client import create_redis
+from libs.contract.parts import APPS
+from services.simulations.reruns import GROUP
+from tests.conftest import REDIS_URL, Stack
 from tests.factories import ContentFactory, DomainFactory, Org
 from tests.integration.agent_site import Site, new_site
 from tests.integration.support import call
@@ -62,6 +68,36 @@ async def product_site(
     return site, documents
 
 
+async def app_events_read(stack: Stack, domains: DomainFactory, org: Org, timeout: float = 20.0) -> None:
+    """Wait until the simulations part has read every App event of the organization recorded so
+    far (the routes of a site just set up), so that a re-run task created next is not re-run for them."""
+    stream = webhook_events_stream(stack.environ["REDIS_PREFIX"], APPS.name)
+    redis = create_redis(REDIS_URL)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            async with cursor(domains.pool) as cur:
+                outbox = await fetch_one(cur, "SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished,"
+                                         " max(position) AS last FROM webhook_outbox WHERE organization_id = %s",
+                                         (org.id,))  # fmt: skip
+            assert outbox is not None
+            if outbox["unpublished"] == 0:
+                if outbox["last"] is None:
+                    return
+                group = next(g for g in await redis.xinfo_groups(stream) if _text(g["name"]) == GROUP)
+                delivered = int(_text(group["last-delivered-id"]).partition("-")[0])
+                if delivered >= outbox["last"] and int(group["pending"]) == 0:
+                    return
+            assert time.monotonic() < deadline, "the simulations part has not read the App's events"
+            await asyncio.sleep(0.05)
+    finally:
+        await redis.aclose()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 async def task(gateway: Any, headers: dict[str, str], app_id: str, **fields: Any) -> dict[str, Any]:
     body = {"name": "Find the Team price", "category": "pricing", "goal": "How much does the Team plan cost?",
             "appId": app_id, "criteria": [{"type": "must_include", "value": "$49"}], **fields}  # fmt: skip
@@ -97,6 +133,19 @@ async def ended(gateway: Any, headers: dict[str, str], run_id: str, timeout: flo
             return dict(answer["data"])
         assert time.monotonic() < deadline, f"run still {answer['data']['status']}"
         await asyncio.sleep(0.05)
+
+
+async def queued_runs(gateway: Any, headers: dict[str, str], count: int, timeout: float = 20.0) -> list[dict[str, Any]]:
+    """The organization's runs, once there are at least `count`, newest first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, answer = await call(gateway, "GET", f"{BASE}/runs", headers)
+        assert status == 200, answer
+        if answer["data"]["total"] >= count:
+            runs: list[dict[str, Any]] = answer["data"]["runs"]
+            return runs
+        assert time.monotonic() < deadline, f"{answer['data']['total']} of {count} runs queued"
+        await asyncio.sleep(0.1)
 
 
 async def steps(gateway: Any, headers: dict[str, str], run_id: str) -> list[dict[str, Any]]:
