@@ -39,6 +39,11 @@ def _app_path(membership: Membership, app: dict[str, Any]) -> str:
     return f"/{membership.slug}/apps/{app['id']}"
 
 
+def route_page(request: web.Request, membership: Membership, app_id: str, route_id: str) -> str:
+    """The dashboard's page of an App route: its path and target document (`dashboard.route_edit`)."""
+    return str(request.app.router["dashboard.route_edit"].url_for(org=membership.slug, app=app_id, route=route_id))
+
+
 async def app_list(request: web.Request) -> web.Response:
     """GET /{orgSlug}/apps."""
     _, membership = await member(request)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from gateway import product_queries
-from gateway.dashboard import api, traffic
+from gateway.dashboard import api, apps, traffic
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.products import product_of
 from gateway.dashboard.render import render
@@ -136,7 +136,7 @@ async def app_routes(request: web.Request, membership: Any) -> dict[tuple[str, s
         for route in routes:
             path = "/" + route["path"].lstrip("/")
             for host in hosts:
-                found[host, path] = f"/{membership.slug}/apps/{app['id']}/routes/{route['id']}/edit"
+                found[host, path] = apps.route_page(request, membership, app["id"], route["id"])
     return found
 
 

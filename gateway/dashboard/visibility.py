@@ -1,6 +1,6 @@
 """A product's visibility in AI answers, in the dashboard: its tracked prompts (create, archive,
 run now), its competitors (add, remove) and its answers, each answer shown with the brands it
-names and the pages it cites highlighted.
+names and the pages it cites highlighted, a page of the organization's Apps linked to its route.
 
 Every read and write is a call of the API's routes for the signed-in person (gateway/dashboard/api.py);
 a form's refusal (422, 409) is shown on the page that sent it.
@@ -8,12 +8,14 @@ a form's refusal (422, 409) is shown on the page that sent it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
 from gateway import product_queries
 from gateway.dashboard import api
+from gateway.dashboard.apps import route_page
 from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.products import product_of
 from gateway.dashboard.render import flash, render
@@ -188,32 +190,52 @@ async def answers_page(request: web.Request) -> web.Response:
     return await render(request, "answers.html", context)
 
 
-def highlighted(text: str, brands: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any] | None]]:
-    """The answer's text cut at its mentions: (piece, the brand it names or None), in order."""
-    spans = sorted((span["start"], span["end"], brand) for brand in brands for span in brand["spans"])
-    pieces: list[tuple[str, dict[str, Any] | None]] = []
+@dataclass(frozen=True)
+class Piece:
+    """A piece of an answer's text: plain, a brand it names, or the URL of a page it cites."""
+
+    text: str
+    brand: dict[str, Any] | None = None
+    citation: dict[str, Any] | None = None
+
+
+def highlighted(text: str, brands: list[dict[str, Any]], citations: list[dict[str, Any]]) -> list[Piece]:
+    """The answer's text cut at its mentions and at the URLs it cites, in order. Where two overlap,
+    the one starting first wins (of two starting together, the longer; then the mention)."""
+    marks = [(s["start"], s["end"], Piece(text[s["start"] : s["end"]], brand=b)) for b in brands for s in b["spans"]]
+    marks += [
+        (s["start"], s["end"], Piece(text[s["start"] : s["end"]], citation=c)) for c in citations for s in c["spans"]
+    ]
+    pieces: list[Piece] = []
     at = 0
-    for start, end, brand in spans:
+    for start, end, mark in sorted(marks, key=lambda found: (found[0], -found[1])):
         if start < at:
             continue
         if start > at:
-            pieces.append((text[at:start], None))
-        pieces.append((text[start:end], brand))
+            pieces.append(Piece(text[at:start]))
+        pieces.append(mark)
         at = end
     if at < len(text):
-        pieces.append((text[at:], None))
+        pieces.append(Piece(text[at:]))
     return pieces
 
 
 async def answer_page(request: web.Request) -> web.Response:
-    """GET /{orgSlug}/products/{product}/answers/{answer}: the answer with its analysis."""
+    """GET /{orgSlug}/products/{product}/answers/{answer}: the answer with its analysis, each cited
+    page served by an App route linked to the route's page (for those who may edit routes)."""
     _, membership = await member(request)
     product = await product_of(request, membership)
     answer = await api.call(request, "answers_get", answerId=request.match_info["answer"])
-    analysis = answer["analysis"]
-    pieces = highlighted(answer["text"], analysis["brands"]) if analysis else [(answer["text"], None)]
-    context = {"membership": membership, "product": product, "answer": answer, "analysis": analysis, "pieces": pieces,
-               "problem": None}  # fmt: skip
+    analysis = answer["analysis"] or {"brands": [], "citations": []}
+    pieces = highlighted(answer["text"], analysis["brands"], analysis["citations"])
+    routed = [citation for citation in analysis["citations"] if citation["appRoute"]]
+    route_pages = {}
+    if routed and await api.permits(request, "apps_routes_update"):
+        route_pages = {
+            c["url"]: route_page(request, membership, c["appRoute"]["appId"], c["appRoute"]["routeId"]) for c in routed
+        }
+    context = {"membership": membership, "product": product, "answer": answer, "analysis": answer["analysis"],
+               "pieces": pieces, "route_pages": route_pages, "problem": None}  # fmt: skip
     return await render(request, "answer.html", context)
 
 

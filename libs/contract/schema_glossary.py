@@ -87,8 +87,6 @@ SCHEMA_FIELDS: dict[str, str] = {
     "BrandMention.sentiment": "The sentiment of the sentences naming it (VADER; reads English).",
     "Sentiment.label": "The score's reading: positive from 0.05, negative to -0.05, else neutral.",
     "Sentiment.score": "The mean compound score of the sentences, from -1 to 1.",
-    "Span.start": "The offset of its first character in the answer's text.",
-    "Span.end": "The offset after its last character.",
     "Span.text": "The text as the answer writes it.",
     "Span.fuzzy": "A near spelling of one of its names, not a name as written.",
     "Citation.url": "The page's URL, normalised: lowercase host, no fragment, default port or tracking parameters.",

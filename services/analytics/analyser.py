@@ -119,11 +119,11 @@ async def write(
         link = links.get(citation.url)
         await cur.execute(
             "INSERT INTO citations (analysis_id, ordinal, answer_id, organization_id, product_id, url, host, domain,"
-            " cited, classification, competitor_id, title, engine, prompt_id, topic_id, answered_at, app_id,"
+            " cited, classification, competitor_id, title, spans, engine, prompt_id, topic_id, answered_at, app_id,"
             " route_id, route_path)"
             " VALUES (%(analysis_id)s, %(ordinal)s, %(answer_id)s, %(organization_id)s, %(product_id)s, %(url)s,"
-            " %(host)s, %(domain)s, %(cited)s, %(classification)s, %(competitor_id)s, %(title)s, %(engine)s,"
-            " %(prompt_id)s, %(topic_id)s, %(answered_at)s, %(app_id)s, %(route_id)s, %(route_path)s)",
+            " %(host)s, %(domain)s, %(cited)s, %(classification)s, %(competitor_id)s, %(title)s, %(spans)s,"
+            " %(engine)s, %(prompt_id)s, %(topic_id)s, %(answered_at)s, %(app_id)s, %(route_id)s, %(route_path)s)",
             {
                 "app_id": None if link is None else link.app_id,
                 "route_id": None if link is None else link.route_id,
@@ -137,6 +137,7 @@ async def write(
                 "classification": citation.classification,
                 "competitor_id": citation.competitor,
                 "title": citation.title,
+                "spans": Json([{"start": start, "end": end} for start, end in citation.spans]),
             },
         )
     return analysis_id

@@ -53,6 +53,7 @@ def analysis_view(analysis: dict[str, Any]) -> dict[str, Any]:
                 "classification": citation["classification"],
                 "competitorId": _id(citation["competitor_id"]),
                 "title": citation["title"],
+                "spans": citation["spans"],
                 "appRoute": _app_route(citation),
             }
             for citation in analysis["citations"]

@@ -106,8 +106,8 @@ async def analyses_of(cur: Any, analysis_ids: list[str]) -> dict[str, dict[str, 
         found[str(row["analysis_id"])]["brands"].append(row)
     for row in await fetch_all(
         cur,
-        "SELECT analysis_id, url, host, domain, cited, classification, competitor_id, title, app_id, route_id,"
-        " route_path FROM citations"
+        "SELECT analysis_id, url, host, domain, cited, classification, competitor_id, title, spans, app_id,"
+        " route_id, route_path FROM citations"
         " WHERE analysis_id = ANY(%s::uuid[]) ORDER BY ordinal",
         (analysis_ids,),
     ):

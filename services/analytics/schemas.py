@@ -109,9 +109,16 @@ class Usage(ApiSchema):
     cost_usd = fields.Float(required=True, allow_none=True)
 
 
-class Span(ApiSchema):
-    start = fields.Integer(required=True)
-    end = fields.Integer(required=True)
+class TextSpan(ApiSchema):
+    """A piece of the answer's text, by character offsets (Unicode code points)."""
+
+    start = fields.Integer(
+        required=True, metadata={"description": "The offset of its first character in the answer's text."}
+    )
+    end = fields.Integer(required=True, metadata={"description": "The offset after its last character."})
+
+
+class Span(TextSpan):
     text = fields.String(required=True)
     # A near spelling, not one of the brand's names as written.
     fuzzy = fields.Boolean(required=True)
@@ -152,6 +159,15 @@ class Citation(ApiSchema):
     classification = fields.String(required=True, validate=validate.OneOf(CLASSIFICATIONS))
     competitor_id = fields.String(required=True, allow_none=True)
     title = fields.String(required=True, allow_none=True)
+    spans = fields.List(
+        fields.Nested(TextSpan),
+        required=True,
+        metadata={
+            "description": "Where the answer's text writes the page's URL, each spelling that normalises to it (with"
+            " tracking parameters, a trailing slash); empty for a page only in the engine's citations or only"
+            " retrieved, and in analyses of version 1."
+        },
+    )
     app_route = fields.Nested(
         AppRouteLink,
         required=True,

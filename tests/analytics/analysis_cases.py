@@ -1,5 +1,6 @@
 """Answers written to test the analysis, with what it must find: the mentions in order (brand key
-and the text as written), each brand's position and list rank, and the citations.
+and the text as written), each brand's position and list rank, the citations, and where the text
+writes each cited URL.
 
 The tracked brands of every case: the product's own brand (key "brand") and four competitors.
 """
@@ -31,6 +32,8 @@ class Case:
     citations: list[tuple[str, str, bool, str]] = field(default_factory=list)
     cited: list[str] = field(default_factory=list)
     retrieved: list[str] = field(default_factory=list)
+    # normalised url -> its [start, end) offsets in the text; a citation not listed has none
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
 
 CASES = [
@@ -175,6 +178,7 @@ CASES = [
         "See https://acme.com/notion for details.",
         [],
         citations=[("https://acme.com/notion", "acme.com", True, "owned")],
+        spans={"https://acme.com/notion": [(4, 27)]},
     ),
     Case(
         "cited and retrieved",
@@ -194,6 +198,40 @@ CASES = [
         "Read it at https://www.notion.so/guide.",
         [],
         citations=[("https://www.notion.so/guide", "notion.so", True, "competitor")],
+        spans={"https://www.notion.so/guide": [(11, 38)]},
+    ),
+    Case(
+        "URLs end before the punctuation around them",
+        "Prices: https://acme.com/pricing. Plans (https://globex.com/plans), and **https://acme.io/docs/**!",
+        [],
+        citations=[
+            ("https://acme.com/pricing", "acme.com", True, "owned"),
+            ("https://globex.com/plans", "globex.com", True, "competitor"),
+            ("https://acme.io/docs", "acme.io", True, "owned"),
+        ],
+        spans={
+            "https://acme.com/pricing": [(8, 32)],
+            "https://globex.com/plans": [(41, 65)],
+            "https://acme.io/docs": [(74, 95)],
+        },
+    ),
+    Case(
+        "a URL written twice is one citation with two spans",
+        "Start at https://acme.com/start, then https://notion.so/x; back to https://acme.com/start again.",
+        [],
+        citations=[
+            ("https://acme.com/start", "acme.com", True, "owned"),
+            ("https://notion.so/x", "notion.so", True, "competitor"),
+        ],
+        spans={"https://acme.com/start": [(9, 31), (67, 89)], "https://notion.so/x": [(38, 57)]},
+    ),
+    Case(
+        "spellings of one page share its citation, first cited by the engine",
+        "Docs: https://acme.com/docs?utm_source=chatgpt&page=2 or https://acme.com/docs?page=2#setup",
+        [],
+        citations=[("https://acme.com/docs?page=2", "acme.com", True, "owned")],
+        cited=["https://acme.com/docs?page=2&utm_medium=ai"],
+        spans={"https://acme.com/docs?page=2": [(6, 53), (57, 91)]},
     ),
     Case(
         "international domain",

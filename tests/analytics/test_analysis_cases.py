@@ -1,5 +1,5 @@
 """The analysis against answers written for it (tests/analytics/analysis_cases.py): mentions in
-order, positions, list ranks and citations, case by case."""
+order, positions, list ranks, citations and where the text writes them, case by case."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from services.analytics.analysis.analyse import analyse
 from services.analytics.analysis.citations import owners
+from services.analytics.analysis.urls import normalise
 from tests.analytics.analysis_cases import CASES, DOMAINS, TRACKED, Case
 
 HOLDERS = owners(TRACKED, DOMAINS)
@@ -45,3 +46,13 @@ def test_citations(case: Case) -> None:
     assert [
         (citation.url, citation.domain, citation.cited, citation.classification) for citation in analysis.citations
     ] == case.citations
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_citation_spans(case: Case) -> None:
+    analysis = _run(case)
+    assert {citation.url: list(citation.spans) for citation in analysis.citations} == {
+        url: case.spans.get(url, []) for url, *_ in case.citations
+    }
+    for citation in analysis.citations:
+        assert all(normalise(case.text[start:end]) == citation.url for start, end in citation.spans)

@@ -46,6 +46,36 @@ async def test_an_ingested_answer_is_stored_and_analysed(collector: Collector):
     assert analysis["citations"][0]["competitorId"] == analysis["brands"][0]["competitorId"]
 
 
+async def test_each_citation_says_where_the_text_writes_it(collector: Collector):
+    text = (
+        "Acme's prices: https://acme.com/pricing?utm_source=openai. Globex lists its plans at"
+        " https://globex.com/plans, and Acme again at https://acme.com/pricing/."
+    )
+    sent = await collector.send(
+        text,
+        citations=[{"url": "https://docs.example.org/guide"}, {"url": "https://acme.com/pricing"}],
+        sources=[{"url": "https://globex.com/plans"}, {"url": "https://news.example.org/a"}],
+    )
+    analysed = await collector.analysed(sent["id"])
+
+    def at(written: str, after: int = 0) -> dict[str, int]:
+        start = text.index(written, after)
+        return {"start": start, "end": start + len(written)}
+
+    pricing = at("https://acme.com/pricing?utm_source=openai")
+    assert [(c["url"], c["cited"], c["spans"]) for c in analysed["analysis"]["citations"]] == [
+        ("https://docs.example.org/guide", True, []),
+        ("https://acme.com/pricing", True, [pricing, at("https://acme.com/pricing/", pricing["end"])]),
+        ("https://globex.com/plans", True, [at("https://globex.com/plans")]),
+        ("https://news.example.org/a", False, []),
+    ]
+    status, listing = await collector.tenant.call(
+        "GET", "/api/v1/answers", params={"productId": collector.tenant.product["id"]}
+    )
+    assert status == 200
+    assert listing["data"]["items"][0]["analysis"]["citations"] == analysed["analysis"]["citations"]
+
+
 async def test_the_same_id_again_is_the_stored_answer_and_another_body_is_409(collector: Collector):
     sent = collector.answer("Acme.")
     _, first = await collector.tenant.call("POST", "/api/v1/answers", json=sent)
@@ -163,7 +193,7 @@ async def test_a_competitor_added_later_is_found_once_the_answers_are_analysed_a
     assert ([b["name"] for b in first["brands"]], first["competitorSetVersion"]) == (["Acme"], 2)
     await tenant.call("POST", f"/api/v1/products/{tenant.product['id']}/competitors", json={"name": "Initech"})
     status, queued = await tenant.call("POST", "/api/v1/answers/reanalyse", json={"productId": tenant.product["id"]})
-    assert (status, queued["data"]) == (202, {"queued": 1, "analysisVersion": 1})
+    assert (status, queued["data"]) == (202, {"queued": 1, "analysisVersion": 2})
 
     async def again() -> bool:
         _, answer = await tenant.call("GET", f"/api/v1/answers/{sent['id']}")

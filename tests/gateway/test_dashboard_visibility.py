@@ -1,12 +1,14 @@
 """A product's prompts, competitors and AI answers in the dashboard, over HTTP: what each role
-sees, the forms that track a prompt and add a competitor, the answer with its mentions highlighted,
-and nothing of another organization."""
+sees, the forms that track a prompt and add a competitor, the answer with its mentions and cited
+pages highlighted, and nothing of another organization."""
 
 from __future__ import annotations
 
+from gateway.dashboard.visibility import Piece, highlighted
 from tests.analytics.conftest import Collector, branded
+from tests.analytics.test_citation_routes import app_site
 from tests.conftest import Stack
-from tests.factories import IdentityFactory
+from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory
 from tests.gateway.dashboard_client import page, signed_in, submit
 
 TEXT = "1. Globex is the incumbent.\n2. Acme Cloud is excellent. See https://acme.com/pricing"
@@ -46,7 +48,49 @@ async def test_prompts_competitors_and_an_answer_highlighted(stack: Stack, ident
     html = await page(client, base + f"/answers/{answer['id']}")
     assert '<mark class="mention mention-brand" title="Acme (your brand), position 2">Acme Cloud</mark>' in html
     assert '<mark class="mention mention-competitor" title="Globex, position 1">Globex</mark>' in html
-    assert "https://acme.com/pricing" in html and ">owned<" in html
+    assert ('<a class="cited cited-owned" href="https://acme.com/pricing" rel="noopener noreferrer nofollow"'
+            ' title="Your page">https://acme.com/pricing</a>') in html and ">owned<" in html  # fmt: skip
+
+
+async def test_a_page_an_app_route_serves_links_to_the_routes_page_for_those_who_may_edit_routes(
+    stack: Stack,
+    identity: IdentityFactory,
+    apps_products: AppsProducts,
+    content: ContentFactory,
+    domains: DomainFactory,
+):
+    tenant = await branded(stack.gateway, identity)
+    app, host, (pricing,) = await app_site(tenant, apps_products, content, domains, "/pricing")
+    answer = await Collector(tenant).send(f"Acme's prices: https://{host}/pricing")
+    await Collector(tenant).analysed(answer["id"])
+    path = f"/{tenant.org.slug}/products/{tenant.product['slug']}/answers/{answer['id']}"
+    route_page = f"/{tenant.org.slug}/apps/{app['id']}/routes/{pricing['id']}/edit"
+
+    member = await signed_in(stack.gateway, *await identity.account((tenant.org, "member")))
+    html = await page(member, path)
+    assert f'<small class="block">App route <a href="{route_page}">/pricing</a></small>' in html
+    assert f'class="cited cited-third_party" href="https://{host}/pricing"' in html
+    viewer = await signed_in(stack.gateway, *await identity.account((tenant.org, "viewer")))
+    html = await page(viewer, path)
+    assert '<small class="block">App route /pricing</small>' in html and route_page not in html
+    await page(viewer, route_page, status=403)
+
+
+def test_the_text_is_cut_at_mentions_and_cited_urls_the_first_of_two_overlapping_winning():
+    text = "Acme Cloud: https://acme.com/x and https://acme.com/x, Globex."
+    acme = {"spans": [{"start": 0, "end": 10}, {"start": 0, "end": 4}]}
+    globex = {"spans": [{"start": 55, "end": 61}, {"start": 28, "end": 40}]}  # the second inside a URL
+    page = {"spans": [{"start": 12, "end": 30}, {"start": 35, "end": 53}, {"start": 5, "end": 15}]}
+    assert highlighted(text, [acme, globex], [page]) == [
+        Piece("Acme Cloud", brand=acme),
+        Piece(": "),
+        Piece("https://acme.com/x", citation=page),
+        Piece(" and "),
+        Piece("https://acme.com/x", citation=page),
+        Piece(", "),
+        Piece("Globex", brand=globex),
+        Piece("."),
+    ]
 
 
 async def test_a_viewer_reads_without_forms_and_a_stranger_reads_nothing(stack: Stack, identity: IdentityFactory):

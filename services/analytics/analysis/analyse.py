@@ -1,7 +1,9 @@
 """One answer analysed: each tracked brand it names (how often, first where, its position among the
-brands named, its rank in a list, its place in the text, the sentiment around it) and its citations.
+brands named, its rank in a list, its place in the text, the sentiment around it) and its citations,
+each with where the text writes it.
 
 ANALYSIS_VERSION names the rules below; an answer analysed under older rules can be analysed again.
+Version 2 records where the text writes each cited URL (version 1 recorded no such spans).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from services.analytics.analysis.lists import rank_at, ranked_items
 from services.analytics.analysis.mentions import Match, Tracked, find_mentions
 from services.analytics.analysis.sentiment import Sentiment, sentences, sentiment_of
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 BUCKETS = ("top", "middle", "bottom")
 
 
