@@ -12,11 +12,11 @@ from marshmallow import Schema, fields
 from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.edge.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
 from gateway.edge.idempotency import METHODS as IDEMPOTENT_METHODS
-from gateway.edge.openapi_examples import Examples
 from gateway.identity.auth.credentials import API_KEY_HEADER
 from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.encoding import dumps
 from libs.common.etags import IF_MATCH, IF_NONE_MATCH
+from libs.common.openapi_examples import OPENAPI_VERSION, Examples
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.event import Event
@@ -344,7 +344,7 @@ def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Eve
     spec = APISpec(
         title=TITLE,
         version=VERSION,
-        openapi_version="3.1.0",
+        openapi_version=OPENAPI_VERSION,
         plugins=[plugin],
         info={"description": DESCRIPTION, "license": {"name": LICENSE_NAME, "url": public_url + LICENSE_PATH}},
         servers=SERVERS,

@@ -30,12 +30,15 @@ _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 @dataclass(frozen=True)
 class as_text:  # noqa: N801 - used as a function: `computed={"id": as_text("id")}`
-    """A `computed` field: the column as text (a uuid compared with ids other parts send)."""
+    """A `computed` field: the column as text (a uuid compared with ids other parts send); with
+    `nullable`, a null column stays null."""
 
     column: str
+    nullable: bool = False
 
-    def __call__(self, row: Row) -> str:
-        return str(row[self.column])
+    def __call__(self, row: Row) -> str | None:
+        value = row[self.column]
+        return None if value is None and self.nullable else str(value)
 
 
 class Shape:
@@ -104,7 +107,10 @@ class Shape:
             if make is None:
                 values.append(f"{key!r}: row[{name!r}]")
             elif isinstance(make, as_text) and _PLAIN.fullmatch(make.column):
-                values.append(f"{key!r}: str(row[{make.column!r}])")
+                text = f"str(row[{make.column!r}])"
+                if make.nullable:
+                    text = f"(None if row[{make.column!r}] is None else {text})"
+                values.append(f"{key!r}: {text}")
             else:
                 namespace[f"make_{index}"] = make
                 values.append(f"{key!r}: make_{index}(row)")

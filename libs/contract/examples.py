@@ -1,6 +1,6 @@
 """Example values of the API's fields, by field name, where a field's type alone would make a poor
 or invalid example (a slug, a hostname, a path); everything else is generated from the field's
-schema (gateway/openapi_examples.py). And the examples of answers that are documents, not JSON."""
+schema (libs/common/openapi_examples.py). And the examples of answers that are documents, not JSON."""
 
 from __future__ import annotations
 

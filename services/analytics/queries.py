@@ -9,12 +9,9 @@ from psycopg2.extras import Json
 
 from libs.common.cursors import page_of
 from libs.common.db import Row, fetch_all, fetch_one
+from services.analytics.shapes import ANALYSIS, ANSWER, BRAND_MENTION, CITATION
 
-ANSWER_COLUMNS = (
-    "a.id, a.external_id, a.body_sha256, a.organization_id, a.product_id, a.source, a.run_id, a.prompt_id,"
-    " a.prompt_version, a.prompt_text, a.topic_id, a.engine, a.model, a.status, a.text, a.citations, a.sources,"
-    " a.input_tokens, a.output_tokens, a.cost_usd, a.answered_at, a.created_at, a.analysis_id"
-)
+ANSWER_COLUMNS = ANSWER.columns_of("a")
 # Filters of the list: query field -> SQL condition on its value (`a` is the answer).
 FILTERS = {
     "product_id": "a.product_id = %(product_id)s",
@@ -93,22 +90,20 @@ async def analyses_of(cur: Any, analysis_ids: list[str]) -> dict[str, dict[str, 
     found: dict[str, dict[str, Any]] = {}
     for row in await fetch_all(
         cur,
-        "SELECT id, version, competitor_set_version, created_at FROM analyses WHERE id = ANY(%s::uuid[])",
+        f"SELECT {ANALYSIS.columns} FROM analyses WHERE id = ANY(%s::uuid[])",
         (analysis_ids,),
     ):
         found[str(row["id"])] = {**row, "brands": [], "citations": []}
     for row in await fetch_all(
         cur,
-        "SELECT analysis_id, kind, competitor_id, name, mentions, position, list_rank, bucket, sentiment_label,"
-        " sentiment_score, spans FROM brand_mentions WHERE analysis_id = ANY(%s::uuid[]) ORDER BY position",
+        f"SELECT analysis_id, {BRAND_MENTION.columns} FROM brand_mentions WHERE analysis_id = ANY(%s::uuid[])"
+        " ORDER BY position",
         (analysis_ids,),
     ):
         found[str(row["analysis_id"])]["brands"].append(row)
     for row in await fetch_all(
         cur,
-        "SELECT analysis_id, url, host, domain, cited, classification, competitor_id, title, spans, app_id,"
-        " route_id, route_path FROM citations"
-        " WHERE analysis_id = ANY(%s::uuid[]) ORDER BY ordinal",
+        f"SELECT analysis_id, {CITATION.columns} FROM citations WHERE analysis_id = ANY(%s::uuid[]) ORDER BY ordinal",
         (analysis_ids,),
     ):
         found[str(row["analysis_id"])]["citations"].append(row)

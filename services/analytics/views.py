@@ -18,9 +18,9 @@ from libs.common.schemas import load_json, load_query, path_id
 from libs.common.state import DB_POOL, SETTINGS, caller_of
 from services.analytics import queries
 from services.analytics.analysis.analyse import ANALYSIS_VERSION
-from services.analytics.answers import answer_view
 from services.analytics.schemas import AnswerIngest, AnswerListQuery, ReanalysisRequest
 from services.analytics.settings import AnalyticsSettings
+from services.analytics.shapes import answer
 from services.analytics.state import ANALYSER, PERSONAS
 
 ANSWER_INGEST = AnswerIngest()
@@ -107,7 +107,7 @@ async def answers_ingest(request: web.Request) -> web.Response:
         assert existing is not None
         return await _repeat(request, existing, body_sha256)
     request.app[ANALYSER].wake()
-    return json_response(answer_view(stored, None), status=201)
+    return json_response(answer(stored, None), status=201)
 
 
 async def _repeat(request: web.Request, existing: Row, body_sha256: bytes) -> web.Response:
@@ -115,7 +115,7 @@ async def _repeat(request: web.Request, existing: Row, body_sha256: bytes) -> we
         raise Conflict("an answer with this id was sent before with another body")
     async with cursor(request.app[DB_POOL]) as cur:
         analyses = await queries.analyses_of(cur, [str(existing["analysis_id"])] if existing["analysis_id"] else [])
-    return json_response(answer_view(existing, analyses.get(str(existing["analysis_id"]))))
+    return json_response(answer(existing, analyses.get(str(existing["analysis_id"]))))
 
 
 async def answers_list(request: web.Request) -> web.Response:
@@ -126,7 +126,7 @@ async def answers_list(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         rows, next_cursor = await queries.list_answers(cur, caller_of(request).org.id, query)
         analyses = await queries.analyses_of(cur, [str(row["analysis_id"]) for row in rows if row["analysis_id"]])
-    items = [answer_view(row, analyses.get(str(row["analysis_id"]))) for row in rows]
+    items = [answer(row, analyses.get(str(row["analysis_id"]))) for row in rows]
     return json_response({"items": items, "nextCursor": next_cursor})
 
 
@@ -138,7 +138,7 @@ async def answers_get(request: web.Request) -> web.Response:
         if row is None:
             raise NotFound("answer not found")
         analyses = await queries.analyses_of(cur, [str(row["analysis_id"])] if row["analysis_id"] else [])
-    return json_response(answer_view(row, analyses.get(str(row["analysis_id"]))))
+    return json_response(answer(row, analyses.get(str(row["analysis_id"]))))
 
 
 async def answers_reanalyse(request: web.Request) -> web.Response:

@@ -114,7 +114,7 @@ async def webhook_endpoints_test(request: web.Request) -> web.Response:
     values = load_body(raw, request.content_type, TEST_REQUEST) if raw else load_data(TEST_REQUEST, {})
     event_type: str = values["type"]
     organization_id = _organization(request)
-    # Made before the transaction: the first example builds the reference's examples (a second or so).
+    # Made before the transaction: the first example makes every type's.
     example = None if event_type == PING else example_data(event_type)
     async with transaction(request.app[DB_POOL]) as cur:
         endpoint = await _owned_endpoint(request, cur)

@@ -50,10 +50,6 @@ class Outcome:
     def reject(self, index: int, message: str) -> None:
         self.rejected.append({"index": index, "message": message})
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"accepted": self.accepted, "duplicates": self.duplicates, "dropped": self.dropped,
-                "rejected": self.rejected}  # fmt: skip
-
 
 @dataclass
 class Recorder:

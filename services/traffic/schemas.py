@@ -1,5 +1,6 @@
-"""Request and response shapes of AI traffic. Answers are built as dicts by the handlers; the
-response schemas document them in OpenAPI, and the suite checks every answer against them."""
+"""Request and response shapes of AI traffic. The answers are made by these schemas' shapes (a log
+entry and an outcome in shapes.py, the summary in summary.py), but the agent catalog's, which is
+its snapshot as read (catalog.py); the suite checks every answer against them."""
 
 from __future__ import annotations
 
@@ -177,14 +178,23 @@ class TrafficTotals(TrafficMetrics):
         "Requests claiming an agent from outside its operator's published addresses."))  # fmt: skip
 
 
-class TrafficGroup(TrafficMetrics):
+class GroupKey(ApiSchema):
     key = fields.String(required=True, metadata=about(
         "The group: an agent id, operator, category, path, status class, or `true`/`false` (verified)."))  # fmt: skip
 
 
-class TrafficPoint(TrafficMetrics):
+class PeriodBounds(ApiSchema):
     start = fields.DateTime(required=True, metadata=about("The period's start, inclusive" + WHEN + "."))
     end = fields.DateTime(required=True, metadata=about("The period's end, exclusive" + WHEN + "."))
+
+
+# marshmallow lists the fields of the last base first: a group's key, and a period's bounds, come
+# before its metrics, as the answers have always listed them.
+class TrafficGroup(TrafficMetrics, GroupKey):
+    pass
+
+
+class TrafficPoint(TrafficMetrics, PeriodBounds):
     groups = fields.List(fields.Nested(TrafficGroup), required=True, metadata=about(
         "The period's sums by `groupBy`, of the groups in `groups`; empty without it."))  # fmt: skip
 

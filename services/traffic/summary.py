@@ -1,4 +1,6 @@
-"""The AI-traffic summary's answer, from a store's sums: the one place its rates are defined.
+"""The AI-traffic summary's answer, from a store's sums: the one place its rates are defined, as
+`computed` fields of the summary's shapes (libs/common/shapes.py), which its response schemas
+declare.
 
 - success rate: answers 2xx or 3xx among the visits; failure rate: 4xx or 5xx among the visits;
 - visits count agents' requests, not spoofed claims (`spoofedVisits`), nor referrals;
@@ -12,6 +14,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from libs.common.ratios import ratio
+from libs.common.shapes import Shape
+from services.traffic import schemas
 from services.traffic.catalog import Catalog
 from services.traffic.store import SummaryQuery, SummarySums, Sums
 
@@ -30,18 +34,23 @@ def period_start(moment: datetime, granularity: str) -> datetime:
     return start
 
 
-def metrics(sums: Sums) -> dict[str, Any]:
-    return {
-        "visits": sums.visits,
-        "verifiedVisits": sums.verified_visits,
-        "successRate": ratio(sums.successes, sums.visits),
-        "failureRate": ratio(sums.failures, sums.visits),
-        "bytes": sums.bytes,
-    }
+# The shapes of sums read a `Sums` as a row (`vars(sums)`: its fields by name).
+RATES = {
+    "success_rate": lambda sums: ratio(sums["successes"], sums["visits"]),
+    "failure_rate": lambda sums: ratio(sums["failures"], sums["visits"]),
+}
+GROUP = Shape(schemas.TrafficGroup, computed={"key": lambda sums: sums["group"] or "", **RATES})
+POINT = Shape(schemas.TrafficPoint, computed=RATES)
+TOTALS = Shape(schemas.TrafficTotals, computed={"spoofed_visits": lambda sums: sums["spoofed"], **RATES})
+REFERRAL = Shape(
+    schemas.TrafficReferral, computed={"crawl_to_refer": lambda row: ratio(row["crawls"], row["referrals"])}
+)
+PERIOD = Shape(schemas.TrafficPeriod)
+SUMMARY = Shape(schemas.TrafficSummary)
 
 
 def _group(sums: Sums) -> dict[str, Any]:
-    return {"key": sums.group or "", **metrics(sums)}
+    return GROUP.of(vars(sums))
 
 
 def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str, Any]:
@@ -58,43 +67,33 @@ def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str
         found_here = [s for s in by_bucket.get(bucket, []) if s.visits]
         total = _add(found_here, bucket)
         found_here = [s for s in found_here if s.group in shown]
-        point = {"start": max(bucket, query.start), "end": min(bucket + step, query.end), **metrics(total)}
+        point = {**vars(total), "start": max(bucket, query.start), "end": min(bucket + step, query.end)}
         point["groups"] = (
             []
             if query.group_by is None
             else [_group(s) for s in sorted(found_here, key=lambda s: (-s.visits, s.group or ""))]
         )
-        series.append(point)
+        series.append(POINT.of(point))
         bucket += step
     referrals = []
     for referrer in catalog.referrers:
         referred = found.referrals.get(referrer.platform, 0)
         crawls = found.crawls.get(referrer.operator, 0)
         if referred or crawls:
-            referrals.append({
-                "platform": referrer.platform, "name": referrer.name, "operator": referrer.operator,
-                "referrals": referred, "crawls": crawls, "crawlToRefer": ratio(crawls, referred),
-            })  # fmt: skip
-    return {
-        "appId": query.app_id,
-        "period": {
-            "from": query.start,
-            "to": query.end,
-            "bounds": "[from, to)",
-            "timeZone": "UTC",
-            "granularity": query.granularity,
-            "weekStarts": "monday",
-        },  # fmt: skip
-        "groupBy": query.group_by,
-        "totals": {
-            **metrics(found.totals),
-            "distinctPaths": found.distinct_paths,
-            "spoofedVisits": found.totals.spoofed,
-        },
+            row = {"platform": referrer.platform, "name": referrer.name, "operator": referrer.operator,
+                   "referrals": referred, "crawls": crawls}  # fmt: skip
+            referrals.append(REFERRAL.of(row))
+    period = {"from_": query.start, "to": query.end, "bounds": "[from, to)", "time_zone": "UTC",
+              "granularity": query.granularity, "week_starts": "monday"}  # fmt: skip
+    return SUMMARY.of({
+        "app_id": query.app_id,
+        "period": PERIOD.of(period),
+        "group_by": query.group_by,
+        "totals": TOTALS.of({**vars(found.totals), "distinct_paths": found.distinct_paths}),
         "groups": [_group(g) for g in groups],
         "series": series,
         "referrals": referrals,
-    }
+    })  # fmt: skip
 
 
 def _add(parts: list[Sums], bucket: datetime) -> Sums:

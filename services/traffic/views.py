@@ -15,8 +15,9 @@ from libs.common.state import caller_of
 from services.traffic import schemas
 from services.traffic.batches import load_event, parse_batch
 from services.traffic.recording import Outcome
+from services.traffic.shapes import INGEST_RESULT, LOG_ENTRY
 from services.traffic.state import CATALOG, HOSTS, RECORDER, STORE
-from services.traffic.store import LogFilters, Row, SummaryQuery
+from services.traffic.store import LogFilters, SummaryQuery
 from services.traffic.summary import shape
 
 LOG_QUERY = schemas.TrafficLogQuery()
@@ -52,20 +53,7 @@ async def ai_traffic_events_ingest(request: web.Request) -> web.Response:
     events = [(index, event, hosts.get(event["host"])) for index, event in loaded]
     await request.app[RECORDER].record(caller.org.id, events, "ingest", datetime.now(UTC), outcome)
     outcome.rejected.sort(key=lambda rejected: rejected["index"])
-    return json_response(outcome.to_dict())
-
-
-def log_entry(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"], "occurredAt": row["occurred_at"], "receivedAt": row["received_at"], "source": row["source"],
-        "appId": str(row["app_id"]), "domainId": str(row["domain_id"]), "host": row["host"], "path": row["path"],
-        "method": row["method"], "status": row["status"], "userAgent": row["user_agent"],
-        "clientNetwork": str(row["client_network"]), "referer": row["referer"], "bytes": row["bytes"],
-        "durationMs": row["duration_ms"], "kind": row["kind"], "botId": row["bot_id"],
-        "claimedBotId": row["claimed_bot_id"], "operator": row["operator"], "category": row["category"],
-        "verified": row["verified"], "matchedBy": row["matched_by"], "spoofed": row["spoofed"],
-        "referralPlatform": row["referral_platform"],
-    }  # fmt: skip
+    return json_response(INGEST_RESULT.of(vars(outcome)))
 
 
 async def ai_traffic_logs_list(request: web.Request) -> web.Response:
@@ -75,7 +63,7 @@ async def ai_traffic_logs_list(request: web.Request) -> web.Response:
     filters = LogFilters(start=query.pop("from_", None), end=query.pop("to", None), **query)
     found = await request.app[STORE].logs(caller_of(request).org.id, filters, after, limit + 1)
     page, next_cursor = page_of(found, limit, lambda row: (row["occurred_at"], str(row["uid"])))
-    return json_response({"items": [log_entry(row) for row in page], "nextCursor": next_cursor})
+    return json_response({"items": [LOG_ENTRY.of(row) for row in page], "nextCursor": next_cursor})
 
 
 def _whole_hour(moment: datetime, name: str) -> datetime:

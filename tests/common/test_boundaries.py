@@ -78,6 +78,18 @@ def test_the_shared_libraries_import_no_part():
     assert {path: names for path, names in importing.items() if names} == {}
 
 
+def test_no_service_imports_the_gateway():
+    """A request flows one way, gateway → service, and so do imports: what a service shares with the
+    gateway lives in libs/ (the examples of the reference, libs/common/openapi_examples.py). The one
+    exception is declarations: the event catalog concatenates the gateway's own event types
+    (`from gateway import contract`) as it does every announcing part's."""
+    importing = {
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if name.split(".")[0] == "gateway")
+        for path in (ROOT / "services").rglob("*.py")
+    }
+    assert {path: names for path, names in importing.items() if names} == {"services/events/catalog.py": ["gateway"]}
+
+
 def string_literals(path: Path) -> list[tuple[int, str]]:
     """The string constants of a module with their lines, docstrings and other bare strings left out."""
     tree = ast.parse(path.read_text(), str(path))

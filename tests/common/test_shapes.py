@@ -56,3 +56,10 @@ def test_a_shape_refuses_what_its_schema_does_not_declare_and_what_sql_cannot_bu
         Shape(Thing, computed={"label": as_text("shown_name")}).json_sql("t")
     with pytest.raises(ValueError, match="plain alias"):
         Shape(Owner).json_sql("o; DROP TABLE x")
+
+
+def test_a_nullable_column_as_text_stays_null_in_the_compiled_answer_and_alone():
+    shape = Shape(Owner, computed={"id": as_text("id", nullable=True)})
+    assert [shape.of({"id": value, "display_name": "x"})["id"] for value in (None, 7)] == [None, "7"]
+    assert as_text("id", nullable=True)({"id": None}) is None
+    assert as_text("id")({"id": None}) == "None"

@@ -10,6 +10,7 @@ from gateway.edge.route_table import ROUTES
 from libs.common.schemas import ApiSchema
 from libs.contract.event import Event
 from services.events.catalog import EVENTS
+from services.events.samples import example_data
 
 DOCUMENT = build_document(ROUTES, "https://api.example.com")
 
@@ -46,3 +47,9 @@ def test_a_field_added_to_a_shape_shows_in_its_webhook():
     document = build_document(ROUTES, "https://api.example.com", (Event("thing.tagged", "Tagged.", Tagged, "Apps"),))
     assert payload_schema(document, "thing.tagged")["properties"]["data"] == {"$ref": "#/components/schemas/Tagged"}
     assert "releaseChannel" in document["components"]["schemas"]["Tagged"]["properties"]
+
+
+def test_a_test_event_carries_the_example_its_webhook_shows():
+    for event in EVENTS:
+        shown = DOCUMENT["webhooks"][event.type]["post"]["requestBody"]["content"]["application/json"]["example"]
+        assert example_data(event.type) == shown["data"], event.type

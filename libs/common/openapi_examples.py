@@ -5,13 +5,25 @@ the field's name (libs/contract/examples.py) where the type alone would make a p
 a value of the type and format within the schema's bounds. Objects list every property; arrays
 hold as many items as they must (at least one). tests/gateway/test_openapi_reference.py
 validates every example against its schema.
+
+The gateway's document (gateway/edge/openapi.py) and the events part's test events (an example
+of each event type's `data`, services/events/samples.py) both make theirs here, so a test event is
+the example the document shows (tests/gateway/test_openapi_webhooks.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema
+
+from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.examples import EXAMPLES
+
+OPENAPI_VERSION = "3.1.0"
 
 EXAMPLE_UUID = "3f2b8c1e-5a7d-4e9b-8c21-6d0f4a9e7b35"
 EXAMPLE_TIME = "2026-11-02T09:30:00Z"
@@ -67,6 +79,23 @@ class Examples:
         if kind == "string":
             return _string(schema, name)
         return None if kind == "null" else {}  # any JSON value
+
+
+def schema_examples(schemas: Mapping[str, type[Schema]]) -> dict[str, Any]:
+    """An example of each declared schema, by key, as the document shows it: the schema made JSON
+    Schema by apispec's marshmallow plugin, as the document's are, and its example made from that."""
+    plugin = MarshmallowPlugin()
+    spec = APISpec(title="Examples", version="0", openapi_version=OPENAPI_VERSION, plugins=[plugin])
+    for name, schema in JSON_SCHEMA_COMPONENTS.items():
+        spec.components.schema(name, schema)
+    assert plugin.converter is not None  # set when the spec took the plugin
+    converter = plugin.converter
+    resolved = {
+        key: converter.resolve_nested_schema(schema)  # type: ignore[no-untyped-call]  # apispec is untyped
+        for key, schema in schemas.items()
+    }
+    examples = Examples(spec.to_dict()["components"]["schemas"])
+    return {key: examples.of(json_schema) for key, json_schema in resolved.items()}
 
 
 def _fits(value: Any, kind: str | None) -> bool:
