@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import secrets
 import socket
@@ -99,6 +100,14 @@ def fresh_database() -> Iterator[TestDatabase]:
 
 @pytest.fixture(scope="session")
 def database() -> Iterator[TestDatabase]:
+    with fresh_database() as created:
+        yield created
+
+
+@pytest.fixture(scope="module")
+def module_database() -> Iterator[TestDatabase]:
+    """A database of the module's own, away from the shared stack's background work (its relays
+    publishing, its simulation workers taking queued runs)."""
     with fresh_database() as created:
         yield created
 
@@ -335,10 +344,42 @@ async def content(database: TestDatabase) -> AsyncIterator[ContentFactory]:
 # Fixtures that need running stores (PostgreSQL, Redis) or start the platform's processes: a test
 # whose fixtures include one is marked `stores`, and `make check` runs the tests with neither
 # this mark nor `slow`.
-STORE_FIXTURES = frozenset({"database", "base_environ", "cluster", "private_stack", "postgres"})
+STORE_FIXTURES = frozenset({"database", "module_database", "base_environ", "cluster", "private_stack", "postgres"})
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if STORE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.stores)
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = longest_first(items, workers)
+
+
+def longest_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The order that ends the run soonest: the tests marked `long` each at the head of one of the
+    workers' first shares, the longest first, spread so each share holds about as many of their
+    seconds (a long test reached last would run alone while the other workers wait). xdist's
+    worksteal scheduler hands out the collection in `workers` consecutive shares, the first
+    `n // workers` long, and steals from their tails; every worker collects and orders alike."""
+    long = sorted((item for item in items if item.get_closest_marker("long")), key=_seconds, reverse=True)
+    if workers < 2 or not long:
+        return items
+    sizes, left = [], len(items)
+    for index in range(workers):
+        sizes.append(left // (workers - index))
+        left -= sizes[-1]
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for item in long:
+        lightest = loads.index(min(loads))
+        shares[lightest].append(item)
+        loads[lightest] += _seconds(item)
+    rest = iter(item for item in items if not item.get_closest_marker("long"))
+    for share, size in zip(shares, sizes, strict=True):
+        share.extend(itertools.islice(rest, max(0, size - len(share))))
+    return [item for share in shares for item in share] + list(rest)
+
+
+def _seconds(item: pytest.Item) -> int:
+    marker = item.get_closest_marker("long")
+    return marker.kwargs["seconds"] if marker else 0

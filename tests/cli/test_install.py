@@ -16,6 +16,7 @@ SERVICES_ONLY = {"aiohttp", "aiopg", "numpy", "onnxruntime", "psycopg2-binary", 
 
 
 @pytest.mark.slow
+@pytest.mark.long(seconds=40)
 def test_the_client_installs_alone_in_a_clean_venv_and_answers_help(tmp_path: Path):
     # A copy of the project, so the build leaves nothing in the checkout.
     project = shutil.copytree(CLI_PROJECT, tmp_path / "cli", ignore=shutil.ignore_patterns("*.egg-info", "build"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 
 import psycopg2
 import pytest
@@ -26,9 +26,8 @@ from tests.factories import ContentFactory, IdentityFactory, Org
 
 
 @pytest.fixture(scope="module")
-def database() -> Iterator[conftest.TestDatabase]:
-    with conftest.fresh_database() as created:
-        yield created
+def database(module_database: conftest.TestDatabase) -> conftest.TestDatabase:
+    return module_database
 
 
 @pytest.fixture

@@ -173,6 +173,7 @@ def cluster(scratch: Path) -> Iterator[Cluster]:
     forget_prefix(REDIS_URL, cluster.overrides["REDIS_PREFIX"])
 
 
+@pytest.mark.long(seconds=240)  # a fresh machine's base image by debootstrap included
 def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
     built: local_image.Built, cluster: Cluster, scratch: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

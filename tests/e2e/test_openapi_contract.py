@@ -68,6 +68,7 @@ def test_every_operation_is_in_one_shard(live_stack: LiveStack):
     assert all(sum(bool(re.match(pattern, path)) for pattern in patterns) == 1 for path in paths)
 
 
+@pytest.mark.long(seconds=150)
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_schemathesis_finds_no_contract_violation(
     live_stack: LiveStack, database: conftest.TestDatabase, tmp_path, shard: int

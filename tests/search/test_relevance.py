@@ -14,6 +14,8 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from services.search.indexer import Indexer
 from tests.factories import IdentityFactory
 from tests.search.conftest import Searcher
@@ -22,6 +24,7 @@ CORPUS = json.loads((Path(__file__).parent / "fixtures" / "corpus.json").read_te
 MIN_RECALL_AT_5 = 0.9
 
 
+@pytest.mark.long(seconds=40)
 async def test_recall_at_5_and_paraphrases(gateway, identity: IdentityFactory, indexer: Indexer):
     org = await identity.organization()
     searcher = Searcher(gateway, org, {"x-api-key": await identity.api_key(org)})

@@ -17,8 +17,9 @@ from services.simulations.assignments import assignment_for
 
 
 @pytest.fixture
-async def pool(database) -> AsyncIterator[Any]:
-    async with create_pool(database.dsn(SIMULATIONS), SIMULATIONS.schema, 1, 8) as made:
+async def pool(module_database) -> AsyncIterator[Any]:
+    """A pool on a database of the module's own: the shared stack's workers would take its runs."""
+    async with create_pool(module_database.dsn(SIMULATIONS), SIMULATIONS.schema, 1, 8) as made:
         yield made
 
 
