@@ -87,9 +87,19 @@ def same(answer: Any) -> Any:
 
 
 async def measure(dsn: str, org: str, product: str, repeats: int) -> list[tuple[str, str]]:
-    series_query = {"report": "engines", "from_": END - timedelta(days=89), "to": END + timedelta(days=1),
-                    "granularity": "day", "filters": [], "having": [], "order_by": None, "metrics": ["shareOfVoice"],
-                    "compare_to_previous": False, "limit": 1000, "cursor": None}  # fmt: skip
+    series_query = {
+        "report": "engines",
+        "from_": END - timedelta(days=89),
+        "to": END + timedelta(days=1),
+        "granularity": "day",
+        "filters": [],
+        "having": [],
+        "order_by": None,
+        "metrics": ["shareOfVoice"],
+        "compare_to_previous": False,
+        "limit": 1000,
+        "cursor": None,
+    }
     start, end = END - timedelta(days=29), END + timedelta(days=1)
     rows = []
     async with create_pool(dsn, ANALYTICS.schema, 1, 2) as pool:
@@ -132,13 +142,24 @@ def main() -> None:
         conn = psycopg2.connect(dsn)
         with conn, conn.cursor() as cur:
             cur.execute(f"SET search_path TO {ANALYTICS.schema}")
-            cur.execute(FILL, {"org": org, "product": product, "engines": list(ENGINES), "answers": args.answers,
-                               "brands": BRANDS, "end": f"{END + timedelta(days=1)}T00:00:00Z"})  # fmt: skip
+            cur.execute(
+                FILL,
+                {
+                    "org": org,
+                    "product": product,
+                    "engines": list(ENGINES),
+                    "answers": args.answers,
+                    "brands": BRANDS,
+                    "end": f"{END + timedelta(days=1)}T00:00:00Z",
+                },
+            )
             cur.execute("SELECT count(*) FROM brand_mentions")
             (mentions,) = cur.fetchone()
         conn.close()
-        say(f"{args.answers} answers, {mentions} mentions, {DAYS} days, {len(ENGINES)} engines: written in"
-            f" {time.perf_counter() - started:.0f} s; {load_average()}")  # fmt: skip
+        say(
+            f"{args.answers} answers, {mentions} mentions, {DAYS} days, {len(ENGINES)} engines: written in"
+            f" {time.perf_counter() - started:.0f} s; {load_average()}"
+        )
         rows = asyncio.run(measure(dsn, org, product, args.repeats))
         report("Analytics reports: daily rollups against the raw tables", [*rows, ("load", load_average())])
 

@@ -67,12 +67,15 @@ def main() -> None:
 
     analysis_p50, scan_p50 = quantile(analysis_times, 50), quantile(scan_times, 50)
     say(f"{ANSWERS} answers of about {sum(map(len, texts)) // ANSWERS} characters, 11 tracked brands; {load_average()}")
-    report("Analysing an answer", [
-        ("analysis p50 / p99", f"{analysis_p50:.2f} / {quantile(analysis_times, 99):.2f} ms"),
-        ("regex scan p50 / p99", f"{scan_p50:.3f} / {quantile(scan_times, 99):.3f} ms"),
-        ("ratio of p50s", f"{analysis_p50 / scan_p50:.0f}x"),
-        ("answers analysed per second (one core)", f"{ANSWERS / elapsed:.0f}"),
-    ])  # fmt: skip
+    report(
+        "Analysing an answer",
+        [
+            ("analysis p50 / p99", f"{analysis_p50:.2f} / {quantile(analysis_times, 99):.2f} ms"),
+            ("regex scan p50 / p99", f"{scan_p50:.3f} / {quantile(scan_times, 99):.3f} ms"),
+            ("ratio of p50s", f"{analysis_p50 / scan_p50:.0f}x"),
+            ("answers analysed per second (one core)", f"{ANSWERS / elapsed:.0f}"),
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -37,10 +37,14 @@ async def fill_app(stack: BenchStack, organization_id: str, app_id: str) -> None
 def import_bodies(prefix: str, count: int, target_ids: list[str]) -> list[dict[str, list[dict[str, str]]]]:
     """`count` bodies of a route to each target, at paths no other body uses."""
     return [
-        {"routes": [{"path": f"/{prefix}/{body}/{index}", "targetId": target_id, "targetType": "product_document"}
-                    for index, target_id in enumerate(target_ids)]}
+        {
+            "routes": [
+                {"path": f"/{prefix}/{body}/{index}", "targetId": target_id, "targetType": "product_document"}
+                for index, target_id in enumerate(target_ids)
+            ]
+        }
         for body in range(count)
-    ]  # fmt: skip
+    ]
 
 
 def line(result: Latency) -> str:
@@ -60,12 +64,15 @@ def main() -> None:
         base = f"{stack.url('gateway')}/api/v1/apps/{app_id}/routes"
         headers = {"x-api-key": key}
         say(f"app with {EXISTING_ROUTES} routes; previews of {ROUTES_PER_REQUEST} routes")
-        previews = [Request("POST", f"{base}/import-preview", headers, body)
-                    for body in import_bodies("preview", 1, target_ids)]  # fmt: skip
+        previews = [
+            Request("POST", f"{base}/import-preview", headers, body) for body in import_bodies("preview", 1, target_ids)
+        ]
         preview = measure(previews, count=PREVIEWS, warmup=WARMUP)
         say(f"batches of {ROUTES_PER_REQUEST} new routes each")
-        batches = [Request("POST", f"{base}/batch", headers, body)
-                   for body in import_bodies("batch", WARMUP + BATCHES, target_ids)]  # fmt: skip
+        batches = [
+            Request("POST", f"{base}/batch", headers, body)
+            for body in import_bodies("batch", WARMUP + BATCHES, target_ids)
+        ]
         # Every measured batch must create its routes, so the warm-up has bodies of its own.
         measure(batches[:WARMUP], count=WARMUP, warmup=0)
         batch = measure(batches[WARMUP:], count=BATCHES, warmup=0)

@@ -53,8 +53,10 @@ async def create_pages(stack: BenchStack, key: str, product_id: str, count: int)
     url = f"{stack.url('gateway')}/api/v1/site/pages"
 
     async def create(session: aiohttp.ClientSession, first: int) -> None:
-        pages = [{"slug": f"page-{index}", "title": f"Page {index}", "content": f"# Page {index}\n\n{uuid.uuid4()}"}
-                 for index in range(first, min(first + PAGES_PER_REQUEST, count))]  # fmt: skip
+        pages = [
+            {"slug": f"page-{index}", "title": f"Page {index}", "content": f"# Page {index}\n\n{uuid.uuid4()}"}
+            for index in range(first, min(first + PAGES_PER_REQUEST, count))
+        ]
         async with gate, session.post(url, json={"productId": product_id, "pages": pages}) as response:
             body = await response.json()
         if response.status >= 400 or body["data"]["failedCount"]:

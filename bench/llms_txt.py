@@ -115,8 +115,9 @@ def main() -> None:
 
         reference = measure([Request("GET", app_url, headers)], count=REQUESTS, warmup=WARMUP)
         llms = measure([Request("GET", f"{app_url}/llms.txt", headers)], count=REQUESTS, warmup=WARMUP)
-        unchanged = measure([Request("GET", f"{app_url}/llms.txt", {**headers, "If-None-Match": etag})],
-                            count=REQUESTS, warmup=WARMUP)  # fmt: skip
+        unchanged = measure(
+            [Request("GET", f"{app_url}/llms.txt", {**headers, "If-None-Match": etag})], count=REQUESTS, warmup=WARMUP
+        )
         sitemaps = measure([Request("GET", f"{app_url}/sitemap.xml", headers)], count=REQUESTS, warmup=WARMUP)
 
         before = memory(stack)
@@ -147,7 +148,7 @@ def main() -> None:
                     "a document change seen in llms.txt after",
                     f"max {max(seen):6.1f} ms, median {statistics.median(seen):6.1f} ms over {CHANGES} changes",
                 ),
-            ],  # fmt: skip
+            ],
         )
 
 

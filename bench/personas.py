@@ -53,9 +53,11 @@ async def seed(stack: BenchStack) -> tuple[str, Organization, list[Product], lis
                     )
                 for index in range(PERSONAS_PER_PRODUCT):
                     persona = await personas.create_persona(
-                        cur, organization.id, product.id,
+                        cur,
+                        organization.id,
+                        product.id,
                         {"name": f"Persona {index}", "description": "Buys software.", "system_prompt": None},
-                    )  # fmt: skip
+                    )
                     persona_ids.append(loads(persona)["id"])
             await regenerate(pool, TemplateGenerator(), organization.id, product)
     return key, organization, products, persona_ids
@@ -115,7 +117,7 @@ def main() -> None:
                 (f"regenerate, {PRODUCTS} products at once", line(side_by_side)),
                 (f"regenerate, one product {PRODUCTS} at once", line(queued)),
             ],
-        )  # fmt: skip
+        )
 
 
 if __name__ == "__main__":

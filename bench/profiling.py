@@ -56,7 +56,7 @@ def sample(pids: list[int], seconds: int, directory: str) -> Counter[tuple[str, 
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         for pid in pids
     ]
     for sampler in samplers:

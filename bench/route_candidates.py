@@ -215,8 +215,10 @@ def main() -> None:
                 raise SystemExit(f"{name}: {data['candidateCount']} / {len(data['candidates'])} candidates")
             latency = measure([Request("GET", address, {"x-api-key": key})], count=PAGE_REQUESTS, warmup=30)
             verdict = f"   ({'meets' if latency.p50_ms <= TARGET_MS else 'MISSES'} {TARGET_MS:g} ms)"
-            return name, (f"p50 {latency.p50_ms:6.2f} ms   p99 {latency.p99_ms:6.2f} ms   {latency.failures} failed"
-                          f"   {load_average()}" + (verdict if "first page" in name else ""))  # fmt: skip
+            return name, (
+                f"p50 {latency.p50_ms:6.2f} ms   p99 {latency.p99_ms:6.2f} ms   {latency.failures} failed"
+                f"   {load_average()}" + (verdict if "first page" in name else "")
+            )
 
         middle = encode_cursor(*published[len(published) // 2])
         total, unrouted = len(published), len(published) - ROUTED
@@ -225,16 +227,28 @@ def main() -> None:
             page("first page, limit=1000", url("app", "large", limit="1000"), total, 1000),
             page("a page from the middle, limit=100", url("app", "large", limit="100", cursor=middle), total, 100),
             page("first page, app routing 10,000, limit=100", url("routed", "large", limit="100"), unrouted, 100),
-            page("first page, app routing 10,000, includeRouted", url("routed", "large", limit="100",
-                                                                      includeRouted="true"), total, 100),
-        ]  # fmt: skip
+            page(
+                "first page, app routing 10,000, includeRouted",
+                url("routed", "large", limit="100", includeRouted="true"),
+                total,
+                100,
+            ),
+        ]
         before = memory(stack)
         first, last, size = whole_list(url("app", "small"), key, SMALL_DOCUMENTS)
-        rows.append((f"whole list, {SMALL_DOCUMENTS:,} candidates ({size:.1f} MB)",
-                     f"first byte {first:6.1f} ms   last byte {last:7.1f} ms   {load_average()}"))  # fmt: skip
+        rows.append(
+            (
+                f"whole list, {SMALL_DOCUMENTS:,} candidates ({size:.1f} MB)",
+                f"first byte {first:6.1f} ms   last byte {last:7.1f} ms   {load_average()}",
+            )
+        )
         first, last, size = whole_list(url("app", "large"), key, total)
-        rows.append((f"whole list, {total:,} candidates ({size:.1f} MB)",
-                     f"first byte {first:6.1f} ms   last byte {last:7.1f} ms   {load_average()}"))  # fmt: skip
+        rows.append(
+            (
+                f"whole list, {total:,} candidates ({size:.1f} MB)",
+                f"first byte {first:6.1f} ms   last byte {last:7.1f} ms   {load_average()}",
+            )
+        )
         after = memory(stack)
         rows += [("memory before the whole lists", before), ("memory after them", after)]
         report(

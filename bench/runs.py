@@ -57,13 +57,25 @@ async def seed(stack: BenchStack) -> tuple[str, Organization]:
         )
         started = datetime(2026, 11, 1, tzinfo=UTC)
         for index in range(RUN_COUNT):
-            await simulations.create_run(cur, {
-                "organization_id": organization.id, "environment_id": environment["id"], "task_id": task["id"],
-                "status": "completed", "passed": index % 3 != 0, "overall_score": (index % 100) / 100,
-                "tokens_used": 1000 + index, "cost_usd": 0.01, "started_at": started + timedelta(minutes=index),
-                "completed_at": started + timedelta(minutes=index, seconds=30), "duration": 30.0,
-                "volume_ids": [], "log_s3_keys": [f"logs/{index}"], "metadata": {"i": index},
-            })  # fmt: skip
+            await simulations.create_run(
+                cur,
+                {
+                    "organization_id": organization.id,
+                    "environment_id": environment["id"],
+                    "task_id": task["id"],
+                    "status": "completed",
+                    "passed": index % 3 != 0,
+                    "overall_score": (index % 100) / 100,
+                    "tokens_used": 1000 + index,
+                    "cost_usd": 0.01,
+                    "started_at": started + timedelta(minutes=index),
+                    "completed_at": started + timedelta(minutes=index, seconds=30),
+                    "duration": 30.0,
+                    "volume_ids": [],
+                    "log_s3_keys": [f"logs/{index}"],
+                    "metadata": {"i": index},
+                },
+            )
     return key, organization
 
 
@@ -140,10 +152,8 @@ def main() -> None:
             rows = [(path, describe(median_by_rate(results[size, path]))) for path in PATHS]
             for path in PATHS[1:]:
                 by_round = ratios(results[size, path], direct)
-                rows.append((
-                    f"{path} ratio",
-                    f"{statistics.median(by_round):.2f} of direct (rounds {', '.join(f'{r:.2f}' for r in by_round)})",
-                ))  # fmt: skip
+                rounds = ", ".join(f"{r:.2f}" for r in by_round)
+                rows.append((f"{path} ratio", f"{statistics.median(by_round):.2f} of direct (rounds {rounds})"))
             gateway_to_nginx = ratios(results[size, "gateway"], results[size, "nginx"])
             rows.append(("gateway / nginx", f"{statistics.median(gateway_to_nginx):.2f}"))
             gateway_to_aiohttp = ratios(results[size, "gateway"], results[size, "aiohttp"])
@@ -163,10 +173,12 @@ def main() -> None:
                 *((f"{path} adds", f"{single[path].p50_ms - direct_p50:6.3f} ms to p50") for path in PATHS[1:]),
                 ("failures", f"{sum(single[path].failures for path in PATHS)}"),
                 ("key lookups in the last gateway round", f"{scans} key-hash index scans for ~{served} requests"),
-                ("Redis commands in the last gateway round",
-                 f"{commands} for ~{served} requests (the rate-limit sync, every 250 ms per worker)"),
+                (
+                    "Redis commands in the last gateway round",
+                    f"{commands} for ~{served} requests (the rate-limit sync, every 250 ms per worker)",
+                ),
             ],
-        )  # fmt: skip
+        )
 
 
 if __name__ == "__main__":

@@ -71,23 +71,60 @@ WORDS = (
     ).split()
 )
 QUERIES = (
-    "how do I cancel my subscription", "what does the team plan cost", "reset a forgotten password",
-    "export my invoices as csv", "set up webhooks for new events", "who can change permissions",
-    "connect the slack integration", "why is my page not in the sitemap", "schedule a post for next week",
-    "how are search results ranked", "limits on api usage per month", "restore a deleted backup",
-    "make a draft public", "add a custom domain", "route a path to a page", "what personas are for",
-    "regenerate prompt suggestions", "monitor uptime and alerts", "where are the logs kept",
-    "is my data private", "compliance certifications", "upgrade from the free trial", "refund for an annual plan",
-    "invite a colleague to my team", "dashboards for analytics", "speed up slow pages", "move to another region",
-    "github sync of markdown files", "what is a simulation run", "tokens used by agents",
-    "language models supported", "evaluate answers of assistants", "robots rules for crawlers",
-    "seo title and description", "onboarding checklist", "install on my own server", "deploy a new release",
-    "notifications by email", "calendar reminders for launches", "glossary of terms",
-)  # fmt: skip
+    "how do I cancel my subscription",
+    "what does the team plan cost",
+    "reset a forgotten password",
+    "export my invoices as csv",
+    "set up webhooks for new events",
+    "who can change permissions",
+    "connect the slack integration",
+    "why is my page not in the sitemap",
+    "schedule a post for next week",
+    "how are search results ranked",
+    "limits on api usage per month",
+    "restore a deleted backup",
+    "make a draft public",
+    "add a custom domain",
+    "route a path to a page",
+    "what personas are for",
+    "regenerate prompt suggestions",
+    "monitor uptime and alerts",
+    "where are the logs kept",
+    "is my data private",
+    "compliance certifications",
+    "upgrade from the free trial",
+    "refund for an annual plan",
+    "invite a colleague to my team",
+    "dashboards for analytics",
+    "speed up slow pages",
+    "move to another region",
+    "github sync of markdown files",
+    "what is a simulation run",
+    "tokens used by agents",
+    "language models supported",
+    "evaluate answers of assistants",
+    "robots rules for crawlers",
+    "seo title and description",
+    "onboarding checklist",
+    "install on my own server",
+    "deploy a new release",
+    "notifications by email",
+    "calendar reminders for launches",
+    "glossary of terms",
+)
 DOCUMENT_COLUMNS = (
-    "id", "organization_id", "product_id", "status", "type", "title", "file_path", "source_url", "source_version",
-    "content_digest", "indexed_at",
-)  # fmt: skip
+    "id",
+    "organization_id",
+    "product_id",
+    "status",
+    "type",
+    "title",
+    "file_path",
+    "source_url",
+    "source_version",
+    "content_digest",
+    "indexed_at",
+)
 
 
 def text(rng: random.Random, words: int) -> str:
@@ -119,8 +156,21 @@ def load_index(
     for number in range(chunks // CHUNKS_PER_DOCUMENT):
         document_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         title = text(rng, 4)
-        documents.append((document_id, organization_id, product_id, "published", "page", title,
-                          f"/docs/page-{number}", None, now, None, now))  # fmt: skip
+        documents.append(
+            (
+                document_id,
+                organization_id,
+                product_id,
+                "published",
+                "page",
+                title,
+                f"/docs/page-{number}",
+                None,
+                now,
+                None,
+                now,
+            )
+        )
         for index in range(CHUNKS_PER_DOCUMENT):
             pick = rng.randrange(DISTINCT_VECTORS)
             vector = vectors[pick] + np_rng.normal(0, NOISE / np.sqrt(vectors.shape[1]), vectors.shape[1])
@@ -130,8 +180,10 @@ def load_index(
     conn = psycopg2.connect(stack.part_dsn(SEARCH), options=session_options(SEARCH.schema))
     with conn, conn.cursor() as cur:
         copy_rows(cur, "documents", DOCUMENT_COLUMNS, documents)
-        cur.execute("CREATE TEMPORARY TABLE staged (document_id uuid, chunk_index int, organization_id uuid,"
-                    " title text, content text, embedding bytea) ON COMMIT DROP")  # fmt: skip
+        cur.execute(
+            "CREATE TEMPORARY TABLE staged (document_id uuid, chunk_index int, organization_id uuid,"
+            " title text, content text, embedding bytea) ON COMMIT DROP"
+        )
         copy_rows(
             cur,
             "staged",
@@ -163,9 +215,15 @@ async def organization(stack: BenchStack, slug: str) -> tuple[str, str, str]:
 async def indexing_throughput(stack: BenchStack, rng: random.Random, count: int) -> tuple[float, float, int]:
     """Pages created and published through the API until all are indexed: (seconds, pages/s, chunks)."""
     key, _, product_id = await organization(stack, "bench-indexing")
-    pages = [{"slug": f"guide-{n}", "title": text(rng, 5), "status": "published",
-              "content": "\n\n".join(text(rng, rng.randint(30, 80)) for _ in range(rng.randint(2, 5)))}
-             for n in range(count)]  # fmt: skip
+    pages = [
+        {
+            "slug": f"guide-{n}",
+            "title": text(rng, 5),
+            "status": "published",
+            "content": "\n\n".join(text(rng, rng.randint(30, 80)) for _ in range(rng.randint(2, 5))),
+        }
+        for n in range(count)
+    ]
     gateway = stack.url("gateway")
     started = time.perf_counter()
     async with aiohttp.ClientSession(headers={"x-api-key": key}) as session:
@@ -183,8 +241,9 @@ async def indexing_throughput(stack: BenchStack, rng: random.Random, count: int)
         with conn.cursor() as cur:
 
             def indexed() -> int:
-                cur.execute("SELECT count(*) FROM documents WHERE id = ANY(%s::uuid[]) AND last_indexed_at IS NOT NULL",
-                            (ids,))  # fmt: skip
+                cur.execute(
+                    "SELECT count(*) FROM documents WHERE id = ANY(%s::uuid[]) AND last_indexed_at IS NOT NULL", (ids,)
+                )
                 return int(cur.fetchone()[0])
 
             # In a thread: queries measured meanwhile share this event loop.
@@ -223,12 +282,30 @@ def dense_ranking(matrix: np.ndarray) -> tuple[str, str]:
     index = OrganizationVectors()
     documents = len(matrix) // CHUNKS_PER_DOCUMENT
     index.apply(
-        [{"id": str(number), "product_id": "p", "status": "published", "type": "page", "title": "",
-          "file_path": None, "source_url": None, "indexed_at": None, "removed": False, "change": number + 1}
-         for number in range(documents)],
-        [{"document_id": str(row // CHUNKS_PER_DOCUMENT), "chunk_index": row % CHUNKS_PER_DOCUMENT,
-          "embedding": matrix[row].tobytes()} for row in range(len(matrix))],
-    )  # fmt: skip
+        [
+            {
+                "id": str(number),
+                "product_id": "p",
+                "status": "published",
+                "type": "page",
+                "title": "",
+                "file_path": None,
+                "source_url": None,
+                "indexed_at": None,
+                "removed": False,
+                "change": number + 1,
+            }
+            for number in range(documents)
+        ],
+        [
+            {
+                "document_id": str(row // CHUNKS_PER_DOCUMENT),
+                "chunk_index": row % CHUNKS_PER_DOCUMENT,
+                "embedding": matrix[row].tobytes(),
+            }
+            for row in range(len(matrix))
+        ],
+    )
     ranked, exact, found = [], [], 0
     for query in embedder.embed(list(QUERIES)):
         started = time.perf_counter()
@@ -263,14 +340,19 @@ def query_rounds(stack: BenchStack, organization: Organization, key: str, matrix
     p50, floor = statistics.median(gateway_p50), statistics.median(floors)
     parallel = measure(requests, concurrency=4, count=400, warmup=0)
     return [
-        ("one at a time", f"p50 {p50:6.2f} ms (rounds {', '.join(f'{v:.1f}' for v in gateway_p50)})"
-                          f"   p99 {statistics.median(gateway_p99):6.2f} ms   {load_average()}"),
+        (
+            "one at a time",
+            f"p50 {p50:6.2f} ms (rounds {', '.join(f'{v:.1f}' for v in gateway_p50)})"
+            f"   p99 {statistics.median(gateway_p99):6.2f} ms   {load_average()}",
+        ),
         ("the search service directly", f"p50 {statistics.median(direct_p50):6.2f} ms"),
         ("floor: embed + exact scan", f"p50 {floor:6.2f} ms   gateway / floor {p50 / floor:.2f}"),
-        ("four at a time", f"p50 {parallel.p50_ms:6.2f} ms   p99 {parallel.p99_ms:6.2f} ms"
-                           f"   {parallel.requests_per_second:.0f} req/s"),
+        (
+            "four at a time",
+            f"p50 {parallel.p50_ms:6.2f} ms   p99 {parallel.p99_ms:6.2f} ms   {parallel.requests_per_second:.0f} req/s",
+        ),
         dense_ranking(matrix),
-    ]  # fmt: skip
+    ]
 
 
 async def queries_while(url: str, key: str, busy: asyncio.Task[Any]) -> list[float]:
@@ -313,9 +395,11 @@ def lag_quantiles(stack: BenchStack) -> str:
     import urllib.request
 
     text = urllib.request.urlopen(stack.metrics_url("search"), timeout=10).read().decode()
-    buckets = [(float(line.split('le="')[1].split('"')[0]), float(line.rsplit(" ", 1)[1]))
-               for line in text.splitlines()
-               if line.startswith("search_indexing_lag_seconds_bucket")]  # fmt: skip
+    buckets = [
+        (float(line.split('le="')[1].split('"')[0]), float(line.rsplit(" ", 1)[1]))
+        for line in text.splitlines()
+        if line.startswith("search_indexing_lag_seconds_bucket")
+    ]
     total = max((count for _, count in buckets), default=0.0)
     if not total:
         return "no samples"
@@ -331,14 +415,22 @@ def indexing_rows(stack: BenchStack, rng: random.Random, pages: int, url: str, k
     say(f"indexing {pages} pages made through the site-pages API, querying meanwhile ({load_average()})")
     (seconds, per_second, chunks), during, idle = asyncio.run(indexing_under_queries(stack, rng, pages, url, key))
     return [
-        ("indexing", f"{pages} pages ({chunks} chunks) in {seconds:.1f} s: {per_second:.1f} pages/s,"
-                     f" {chunks / seconds:.1f} chunks/s   {load_average()}"),
+        (
+            "indexing",
+            f"{pages} pages ({chunks} chunks) in {seconds:.1f} s: {per_second:.1f} pages/s,"
+            f" {chunks / seconds:.1f} chunks/s   {load_average()}",
+        ),
         ("indexing lag (metric)", lag_quantiles(stack)),
-        ("10,000 chunks while indexing", f"p50 {statistics.median(during):6.2f} ms   p99 {p99(during):6.2f} ms"
-                                         f"   ({len(during)} queries)"),
-        ("10,000 chunks idle after", f"p50 {statistics.median(idle):6.2f} ms   p99 {p99(idle):6.2f} ms"
-                                     f"   ({len(idle)} queries)   p99 ratio {p99(during) / p99(idle):.2f}"),
-    ]  # fmt: skip
+        (
+            "10,000 chunks while indexing",
+            f"p50 {statistics.median(during):6.2f} ms   p99 {p99(during):6.2f} ms   ({len(during)} queries)",
+        ),
+        (
+            "10,000 chunks idle after",
+            f"p50 {statistics.median(idle):6.2f} ms   p99 {p99(idle):6.2f} ms"
+            f"   ({len(idle)} queries)   p99 ratio {p99(during) / p99(idle):.2f}",
+        ),
+    ]
 
 
 def main() -> None:

@@ -41,15 +41,26 @@ def read(first: int, count: int, rng: np.random.Generator) -> tuple[list[dict], 
     documents, chunks = [], []
     for number in range(first, first + count):
         document_id = str(uuid.UUID(int=number + 1))
-        documents.append({
-            "id": document_id, "product_id": str(uuid.UUID(int=7)), "status": "published", "type": "page",
-            "title": f"Page {number} of the product documentation", "file_path": f"/docs/page-{number}",
-            "source_url": None, "indexed_at": now, "removed": False, "change": number + 1,
-        })  # fmt: skip
+        documents.append(
+            {
+                "id": document_id,
+                "product_id": str(uuid.UUID(int=7)),
+                "status": "published",
+                "type": "page",
+                "title": f"Page {number} of the product documentation",
+                "file_path": f"/docs/page-{number}",
+                "source_url": None,
+                "indexed_at": now,
+                "removed": False,
+                "change": number + 1,
+            }
+        )
         vectors = rng.standard_normal((CHUNKS_PER_DOCUMENT, DIMENSIONS), dtype=np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        chunks += [{"document_id": document_id, "chunk_index": index, "embedding": vector.astype("<f4").tobytes()}
-                   for index, vector in enumerate(vectors)]  # fmt: skip
+        chunks += [
+            {"document_id": document_id, "chunk_index": index, "embedding": vector.astype("<f4").tobytes()}
+            for index, vector in enumerate(vectors)
+        ]
     return documents, chunks
 
 

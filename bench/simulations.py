@@ -32,9 +32,26 @@ TRIALS = 20  # the most one request queues
 CONCURRENCY = "4"
 BASE = "/api/v1/agent-simulation"
 TOPICS = (
-    "Install", "Sign in", "Export", "Import", "Webhooks", "Teams", "Roles", "Billing", "Invoices", "Audit", "Search",
-    "Themes", "Domains", "Analytics", "Backups", "Limits", "Support", "Security", "Changelog",
-)  # fmt: skip
+    "Install",
+    "Sign in",
+    "Export",
+    "Import",
+    "Webhooks",
+    "Teams",
+    "Roles",
+    "Billing",
+    "Invoices",
+    "Audit",
+    "Search",
+    "Themes",
+    "Domains",
+    "Analytics",
+    "Backups",
+    "Limits",
+    "Support",
+    "Security",
+    "Changelog",
+)
 
 
 def page_text(topic: str) -> str:
@@ -56,25 +73,55 @@ async def call(session: aiohttp.ClientSession, method: str, url: str, body: Any 
 
 async def setup(gateway: str, key: str, product_id: str, app_id: str) -> tuple[str, str]:
     """The App's pages and routes; an environment answered at once and one reading every page."""
-    pages = [{"slug": "pricing", "title": "Pricing", "status": "published", "description": "Plans and prices",
-              "content": "# Pricing\n\nThe Team plan costs $49 per month.\n"}]  # fmt: skip
-    pages += [{"slug": topic.lower().replace(" ", "-"), "title": topic, "status": "published",
-               "content": page_text(topic)} for topic in TOPICS]  # fmt: skip
+    pages = [
+        {
+            "slug": "pricing",
+            "title": "Pricing",
+            "status": "published",
+            "description": "Plans and prices",
+            "content": "# Pricing\n\nThe Team plan costs $49 per month.\n",
+        }
+    ]
+    pages += [
+        {"slug": topic.lower().replace(" ", "-"), "title": topic, "status": "published", "content": page_text(topic)}
+        for topic in TOPICS
+    ]
     async with aiohttp.ClientSession(headers={"x-api-key": key}) as session:
         created = await call(session, "POST", f"{gateway}/api/v1/site/pages", {"productId": product_id, "pages": pages})
         app_url = f"{gateway}/api/v1/apps/{app_id}"
-        routes = [{"path": f"/{page['slug']}", "targetId": page["id"], "targetType": "product_document"}
-                  for page in created["created"]]  # fmt: skip
+        routes = [
+            {"path": f"/{page['slug']}", "targetId": page["id"], "targetType": "product_document"}
+            for page in created["created"]
+        ]
         await call(session, "POST", f"{app_url}/routes/batch", {"routes": routes})
         environments = []
-        for goal, pages_read in (("How much does the Team plan cost?", 3),
-                                 ("What is the price of platinum support?", PAGES)):  # fmt: skip
-            task = await call(session, "POST", f"{gateway}{BASE}/tasks", {
-                "name": goal, "category": "bench", "goal": goal, "appId": app_id, "stepBudget": PAGES + 1,
-                "criteria": [{"type": "must_include", "value": "$49"}]})  # fmt: skip
-            environment = await call(session, "POST", f"{gateway}{BASE}/environments", {
-                "name": f"{pages_read} pages", "taskId": task["id"],
-                "agentConfig": {"maxPages": pages_read, "maxSteps": PAGES + 1}})  # fmt: skip
+        for goal, pages_read in (
+            ("How much does the Team plan cost?", 3),
+            ("What is the price of platinum support?", PAGES),
+        ):
+            task = await call(
+                session,
+                "POST",
+                f"{gateway}{BASE}/tasks",
+                {
+                    "name": goal,
+                    "category": "bench",
+                    "goal": goal,
+                    "appId": app_id,
+                    "stepBudget": PAGES + 1,
+                    "criteria": [{"type": "must_include", "value": "$49"}],
+                },
+            )
+            environment = await call(
+                session,
+                "POST",
+                f"{gateway}{BASE}/environments",
+                {
+                    "name": f"{pages_read} pages",
+                    "taskId": task["id"],
+                    "agentConfig": {"maxPages": pages_read, "maxSteps": PAGES + 1},
+                },
+            )
             environments.append(environment["id"])
     return environments[0], environments[1]
 
@@ -99,13 +146,18 @@ async def run_all(gateway: str, key: str, environment_id: str, count: int) -> tu
 def durations(runs: list[dict[str, Any]]) -> str:
     taken = sorted(run["duration"] * 1000 for run in runs)
     failed = sum(run["status"] != "completed" for run in runs)
-    return (f"p50 {statistics.median(taken):7.1f} ms   p99 {taken[int(len(taken) * 0.99) - 1]:7.1f} ms"
-            f"   {failed} failed   {load_average()}")  # fmt: skip
+    return (
+        f"p50 {statistics.median(taken):7.1f} ms   p99 {taken[int(len(taken) * 0.99) - 1]:7.1f} ms"
+        f"   {failed} failed   {load_average()}"
+    )
 
 
 def main() -> None:
-    environ = {"SIMULATION_WORKER_CONCURRENCY": CONCURRENCY, "SIMULATION_ORGANIZATION_CONCURRENCY": CONCURRENCY,
-               "SIMULATION_POLL_MS": "20"}  # fmt: skip
+    environ = {
+        "SIMULATION_WORKER_CONCURRENCY": CONCURRENCY,
+        "SIMULATION_ORGANIZATION_CONCURRENCY": CONCURRENCY,
+        "SIMULATION_POLL_MS": "20",
+    }
     with bench_stack((GATEWAY, CONTENT, APPS, SIMULATIONS), environ) as stack:
         key, organization_id, product_id, app_id = asyncio.run(organization_with_app(stack))
         asyncio.run(verified_domain(stack, organization_id, app_id, "docs.bench.example.com"))
@@ -113,8 +165,9 @@ def main() -> None:
         say(f"an App of {PAGES} pages and two environments ({load_average()})")
         answered, every_page = asyncio.run(setup(gateway, key, product_id, app_id))
         asyncio.run(run_all(gateway, key, answered, 5))  # warm-up: connections, the tokenizer
-        reference = measure([Request("GET", f"{gateway}/api/v1/apps/{app_id}/llms.txt", {"x-api-key": key})],
-                            count=200, warmup=20)  # fmt: skip
+        reference = measure(
+            [Request("GET", f"{gateway}/api/v1/apps/{app_id}/llms.txt", {"x-api-key": key})], count=200, warmup=20
+        )
         reads, _ = asyncio.run(run_all(gateway, key, every_page, 40))
         quick, _ = asyncio.run(run_all(gateway, key, answered, 40))
         throughput_runs, seconds = asyncio.run(run_all(gateway, key, every_page, RUNS))
@@ -122,14 +175,18 @@ def main() -> None:
         report(
             f"Agent simulations over an App of {PAGES} pages; one simulations worker taking {CONCURRENCY} runs at once",
             [
-                ("reference: GET llms.txt", f"p50 {reference.p50_ms:7.2f} ms   p99 {reference.p99_ms:7.2f} ms"
-                                            f"   {load_average()}"),
+                (
+                    "reference: GET llms.txt",
+                    f"p50 {reference.p50_ms:7.2f} ms   p99 {reference.p99_ms:7.2f} ms   {load_average()}",
+                ),
                 (f"a run reading {pages_read:g} pages (40 runs)", durations(reads)),
                 ("a run answered from the first page (40 runs)", durations(quick)),
-                (f"{RUNS} runs of {pages_read:g} pages queued at once",
-                 f"{len(throughput_runs) / seconds:6.1f} runs/s per worker   {seconds:6.2f} s   {load_average()}"),
+                (
+                    f"{RUNS} runs of {pages_read:g} pages queued at once",
+                    f"{len(throughput_runs) / seconds:6.1f} runs/s per worker   {seconds:6.2f} s   {load_average()}",
+                ),
             ],
-        )  # fmt: skip
+        )
 
 
 if __name__ == "__main__":

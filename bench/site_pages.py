@@ -38,8 +38,13 @@ WRITES_PER_REQUEST = 25
 WRITERS = 4
 PAGES = "/api/v1/site/pages"
 DOMAINS = ("www.bench.example", "docs.bench.example", "blog.bench.example")
-SECTIONS = (("blog", "blog_post", 0.30), ("docs", "doc", 0.30), ("guides", "page", 0.15), ("products", "page", 0.15),
-            ("changelog", "changelog", 0.10))  # fmt: skip
+SECTIONS = (
+    ("blog", "blog_post", 0.30),
+    ("docs", "doc", 0.30),
+    ("guides", "page", 0.15),
+    ("products", "page", 0.15),
+    ("changelog", "changelog", 0.10),
+)
 WORDS = (
     "pricing plans billing invoices teams roles permissions api keys tokens webhooks events search index ranking "
     "agents visibility content pages domains routes apps personas prompts suggestions analytics dashboards reports "
@@ -60,9 +65,23 @@ COMBINATIONS = (
     ("page 50, 100 per page", {"page": "50", "pageSize": "100"}),
 )
 COLUMNS = (
-    "id", "organization_id", "product_id", "file_path", "title", "content", "status", "type", "is_manual",
-    "meta_title", "meta_description", "priority", "tags", "created_at", "updated_at", "published_at",
-)  # fmt: skip
+    "id",
+    "organization_id",
+    "product_id",
+    "file_path",
+    "title",
+    "content",
+    "status",
+    "type",
+    "is_manual",
+    "meta_title",
+    "meta_description",
+    "priority",
+    "tags",
+    "created_at",
+    "updated_at",
+    "published_at",
+)
 
 
 def document_rows(
@@ -80,12 +99,26 @@ def document_rows(
         updated = created + timedelta(minutes=rng.randint(0, 60 * 24 * 90))
         published = rng.random() < published_share
         content = "" if rng.random() < 0.1 else f"# {title}\n\n" + " ".join(rng.choices(WORDS, k=rng.randint(50, 300)))
-        rows.append((
-            str(uuid.UUID(int=rng.getrandbits(128), version=4)), organization_id, product_id,
-            f"/{section}/{'-'.join(words[:3])}-{index}", title, content, "published" if published else "draft", kind,
-            rng.random() < 0.3, title[:60], f"About {words[0]} and {words[1]}", rng.randint(0, 100),
-            "{" + ",".join(words[:2]) + "}", created, updated, updated if published else None,
-        ))  # fmt: skip
+        rows.append(
+            (
+                str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                organization_id,
+                product_id,
+                f"/{section}/{'-'.join(words[:3])}-{index}",
+                title,
+                content,
+                "published" if published else "draft",
+                kind,
+                rng.random() < 0.3,
+                title[:60],
+                f"About {words[0]} and {words[1]}",
+                rng.randint(0, 100),
+                "{" + ",".join(words[:2]) + "}",
+                created,
+                updated,
+                updated if published else None,
+            )
+        )
     return rows
 
 
@@ -139,10 +172,13 @@ async def edit_pages(stack: BenchStack, key: str, product_id: str, document_ids:
         async def writer() -> None:
             while batches:
                 pages = [
-                    {"id": document_id, "title": " ".join(rng.sample(WORDS, 4)).capitalize(),
-                     "content": " ".join(rng.choices(WORDS, k=120))}
+                    {
+                        "id": document_id,
+                        "title": " ".join(rng.sample(WORDS, 4)).capitalize(),
+                        "content": " ".join(rng.choices(WORDS, k=120)),
+                    }
                     for document_id in batches.pop()
-                ]  # fmt: skip
+                ]
                 async with session.patch(url, json={"productId": product_id, "pages": pages}, headers=headers) as resp:
                     body = await resp.json()
                     assert resp.status == 200 and body["data"]["updatedCount"] == len(pages), body
@@ -172,8 +208,12 @@ def main() -> None:
             assert latency.failures == 0, f"{name}: {latency.failures} failed requests"
             rows.append((name, f"p50 {latency.p50_ms:6.2f} ms   p99 {latency.p99_ms:6.2f} ms"))
         mixed = measure([request(params) for _, params in COMBINATIONS], concurrency=8, count=1800, warmup=90)
-        rows.append(("all of them, 8 at a time", f"p50 {mixed.p50_ms:6.2f} ms   p99 {mixed.p99_ms:6.2f} ms   "
-                                                 f"{mixed.requests_per_second:.0f} req/s"))  # fmt: skip
+        rows.append(
+            (
+                "all of them, 8 at a time",
+                f"p50 {mixed.p50_ms:6.2f} ms   p99 {mixed.p99_ms:6.2f} ms   {mixed.requests_per_second:.0f} req/s",
+            )
+        )
         report(
             f"GET {PAGES}, {DOCUMENTS:,} documents in the product, after {WRITES:,} page edits, through the gateway"
             " (targets p50: default <= 10 ms, search 'pricing' <= 25 ms, every combination < 25 ms)",

@@ -48,10 +48,34 @@ SUMMARIES = 40
 SCANS = 3
 DAYS = 30
 GPTBOT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
-BOTS = ("gptbot", "oai-searchbot", "chatgpt-user", "claudebot", "claude-user", "perplexitybot", "perplexity-user",
-        "googlebot", "bingbot", "ccbot", "bytespider", "amazonbot")  # fmt: skip
-CATEGORIES = ("training", "search", "user_fetch", "training", "user_fetch", "search", "user_fetch", "search",
-              "search", "dataset", "training", "search")  # fmt: skip
+BOTS = (
+    "gptbot",
+    "oai-searchbot",
+    "chatgpt-user",
+    "claudebot",
+    "claude-user",
+    "perplexitybot",
+    "perplexity-user",
+    "googlebot",
+    "bingbot",
+    "ccbot",
+    "bytespider",
+    "amazonbot",
+)
+CATEGORIES = (
+    "training",
+    "search",
+    "user_fetch",
+    "training",
+    "user_fetch",
+    "search",
+    "user_fetch",
+    "search",
+    "search",
+    "dataset",
+    "training",
+    "search",
+)
 
 
 async def tenant(stack: BenchStack) -> dict[str, str]:
@@ -68,9 +92,20 @@ async def tenant(stack: BenchStack) -> dict[str, str]:
 
 def batch(host: str, size: int = 1000) -> list[dict[str, Any]]:
     now = datetime.now(UTC)
-    return [{"id": uuid.uuid4().hex, "occurredAt": (now - timedelta(seconds=i)).isoformat(), "host": host,
-             "path": f"/docs/p{i % 500}", "method": "GET", "status": 200, "userAgent": GPTBOT,
-             "ip": "20.171.206.9", "bytes": 1000 + i} for i in range(size)]  # fmt: skip
+    return [
+        {
+            "id": uuid.uuid4().hex,
+            "occurredAt": (now - timedelta(seconds=i)).isoformat(),
+            "host": host,
+            "path": f"/docs/p{i % 500}",
+            "method": "GET",
+            "status": 200,
+            "userAgent": GPTBOT,
+            "ip": "20.171.206.9",
+            "bytes": 1000 + i,
+        }
+        for i in range(size)
+    ]
 
 
 async def ingest(stack: BenchStack, who: dict[str, str]) -> tuple[float, int]:
@@ -101,11 +136,15 @@ def copy_floor(stack: BenchStack, who: dict[str, str]) -> float:
     now = datetime.now(UTC)
     buffer = io.StringIO()
     for i in range(BATCHES * 1000):
-        buffer.write(f"{who['org']}\tc{i}\t{(now - timedelta(seconds=i % 3600)).isoformat()}\tingest\t{who['app']}\t"
-                     f"{who['domain']}\t{who['host']}\t/docs/p{i % 500}\tGET\t200\t{GPTBOT}\t20.171.206.0/24\t"
-                     f"{1000 + i}\tagent\tgptbot\tOpenAI\ttraining\tf\tua\tf\n")  # fmt: skip
-    columns = ("organization_id, id, occurred_at, source, app_id, domain_id, host, path, method, status, user_agent,"
-               " client_network, bytes, kind, bot_id, operator, category, verified, matched_by, spoofed")  # fmt: skip
+        buffer.write(
+            f"{who['org']}\tc{i}\t{(now - timedelta(seconds=i % 3600)).isoformat()}\tingest\t{who['app']}\t"
+            f"{who['domain']}\t{who['host']}\t/docs/p{i % 500}\tGET\t200\t{GPTBOT}\t20.171.206.0/24\t"
+            f"{1000 + i}\tagent\tgptbot\tOpenAI\ttraining\tf\tua\tf\n"
+        )
+    columns = (
+        "organization_id, id, occurred_at, source, app_id, domain_id, host, path, method, status, user_agent,"
+        " client_network, bytes, kind, bot_id, operator, category, verified, matched_by, spoofed"
+    )
     conn = psycopg2.connect(stack.part_dsn(TRAFFIC), options=f"-c search_path={TRAFFIC.schema}")
     with conn, conn.cursor() as cur:
         buffer.seek(0)
@@ -151,8 +190,10 @@ def seed_postgres(stack: BenchStack, who: dict[str, str], events: int, start: da
     with conn, conn.cursor() as cur:
         for day in range(DAYS + 2):
             moment = start + timedelta(days=day)
-            cur.execute(f"CREATE TABLE IF NOT EXISTS {partition_name(moment)} PARTITION OF events"
-                        " FOR VALUES FROM (%s) TO (%s)", (moment, moment + timedelta(days=1)))  # fmt: skip
+            cur.execute(
+                f"CREATE TABLE IF NOT EXISTS {partition_name(moment)} PARTITION OF events FOR VALUES FROM (%s) TO (%s)",
+                (moment, moment + timedelta(days=1)),
+            )
         cur.execute(SEED, params)
         cur.execute(ROLLUPS, params)
     conn.autocommit = True  # VACUUM runs outside a transaction; it sets what autovacuum would
@@ -173,8 +214,12 @@ def postgres_plans(stack: BenchStack, who: dict[str, str], start: datetime) -> l
             plan = cur.fetchone()[0][0]
             top = plan["Plan"]
             pages = top.get("Shared Hit Blocks", 0) + top.get("Shared Read Blocks", 0)
-            found.append((f"  {name}", f"{plan['Execution Time']:8.2f} ms, {top['Actual Rows']} rows, {pages} pages,"
-                                       f" {top['Node Type']}"))  # fmt: skip
+            found.append(
+                (
+                    f"  {name}",
+                    f"{plan['Execution Time']:8.2f} ms, {top['Actual Rows']} rows, {pages} pages, {top['Node Type']}",
+                )
+            )
     conn.close()
     return found
 
@@ -211,8 +256,13 @@ async def postgres_summaries(
 ) -> tuple[list[float], list[float]]:
     """(through the gateway, from the store) in ms."""
     url = stack.url("gateway") + "/api/v1/ai-traffic/summary"
-    params = {"appId": who["app"], "from": start.isoformat(), "to": (start + timedelta(days=DAYS)).isoformat(),
-              "granularity": "day", "groupBy": "bot"}  # fmt: skip
+    params = {
+        "appId": who["app"],
+        "from": start.isoformat(),
+        "to": (start + timedelta(days=DAYS)).isoformat(),
+        "granularity": "day",
+        "groupBy": "bot",
+    }
     async with aiohttp.ClientSession(headers={"x-api-key": who["key"]}) as session:
 
         async def through_gateway() -> None:
@@ -248,7 +298,7 @@ async def clickhouse(who: dict[str, str], events: int, start: datetime) -> tuple
                 'GET', if(number % 20 = 0, 404, 200), 'bench', '203.0.113.0/24', 1000 + number % 5000, 'agent',
                 {list(BOTS)}[1 + number % 12], 'operator', {list(CATEGORIES)}[1 + number % 12], number % 3 = 0, 'ua',
                 false
-            FROM numbers({events})""")  # fmt: skip
+            FROM numbers({events})""")
         loaded = time.perf_counter() - started
         summary = await timed(lambda: store.summary(who["org"], query(who, start)), SUMMARIES)
         scan_sql = "SELECT count(), sum(bytes) FROM events WHERE organization_id = {org:UUID} AND app_id = {app:UUID}"
@@ -271,11 +321,14 @@ def main() -> None:
         who = asyncio.run(tenant(stack))
         rate, accepted = asyncio.run(ingest(stack, who))
         floor = copy_floor(stack, who)
-        report(f"AI traffic ingest, {BATCHES} batches of 1,000 ({load_average()})", [
-            ("gateway", f"{rate:10.0f} events/s ({accepted} accepted, {CONCURRENCY} batches at a time)"),
-            ("bare COPY", f"{floor:10.0f} events/s"),
-            ("ratio", f"{rate / floor:.2f} of COPY"),
-        ])  # fmt: skip
+        report(
+            f"AI traffic ingest, {BATCHES} batches of 1,000 ({load_average()})",
+            [
+                ("gateway", f"{rate:10.0f} events/s ({accepted} accepted, {CONCURRENCY} batches at a time)"),
+                ("bare COPY", f"{floor:10.0f} events/s"),
+                ("ratio", f"{rate / floor:.2f} of COPY"),
+            ],
+        )
         archive = asyncio.run(tenant(stack))
         say(f"seeding {args.events:,} events in PostgreSQL")
         seeded = seed_postgres(stack, archive, args.events, start)
@@ -284,19 +337,25 @@ def main() -> None:
         plans = postgres_plans(stack, archive, start)
     say(f"seeding {args.events:,} events in ClickHouse (chdb)")
     loaded, ch_summary, ch_scan = asyncio.run(clickhouse(archive, args.events, start))
-    report(f"AI traffic 30-day summary, {args.events:,} events ({load_average()})", [
-        ("PostgreSQL load", f"{seeded:8.1f} s (bulk insert and rollups)"),
-        ("PostgreSQL summary, gateway", p50(gateway)),
-        ("PostgreSQL summary, store", p50(direct)),
-        ("PostgreSQL full scan", p50(scan)),
-        ("PostgreSQL ratio", f"{statistics.median(scan) / statistics.median(direct):.0f}x faster than the scan"),
-        ("PostgreSQL statements", "EXPLAIN (ANALYZE, BUFFERS), once"),
-        *plans,
-        ("ClickHouse load", f"{loaded:8.1f} s (insert, rollups by materialized views)"),
-        ("ClickHouse summary, store", p50(ch_summary)),
-        ("ClickHouse full scan", p50(ch_scan)),
-        ("ClickHouse ratio", f"{statistics.median(ch_scan) / statistics.median(ch_summary):.1f}x faster than the scan"),
-    ])  # fmt: skip
+    report(
+        f"AI traffic 30-day summary, {args.events:,} events ({load_average()})",
+        [
+            ("PostgreSQL load", f"{seeded:8.1f} s (bulk insert and rollups)"),
+            ("PostgreSQL summary, gateway", p50(gateway)),
+            ("PostgreSQL summary, store", p50(direct)),
+            ("PostgreSQL full scan", p50(scan)),
+            ("PostgreSQL ratio", f"{statistics.median(scan) / statistics.median(direct):.0f}x faster than the scan"),
+            ("PostgreSQL statements", "EXPLAIN (ANALYZE, BUFFERS), once"),
+            *plans,
+            ("ClickHouse load", f"{loaded:8.1f} s (insert, rollups by materialized views)"),
+            ("ClickHouse summary, store", p50(ch_summary)),
+            ("ClickHouse full scan", p50(ch_scan)),
+            (
+                "ClickHouse ratio",
+                f"{statistics.median(ch_scan) / statistics.median(ch_summary):.1f}x faster than the scan",
+            ),
+        ],
+    )
 
 
 if __name__ == "__main__":

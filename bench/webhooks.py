@@ -113,8 +113,9 @@ async def run_round(
         async with transaction(pool) as cur:
             await cur.execute(
                 "SELECT id::text, extract(epoch FROM occurred_at) AS at FROM webhook_outbox"
-                " WHERE data->>'name' LIKE %s", (f"{tag} %",),
-            )  # fmt: skip
+                " WHERE data->>'name' LIKE %s",
+                (f"{tag} %",),
+            )
             occurred = {row["id"]: float(row["at"]) for row in await cur.fetchall()}
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline and any(len(receiver.received) < len(occurred) for receiver in fast):

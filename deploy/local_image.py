@@ -121,8 +121,19 @@ def image_id(reference: str) -> str | None:
 def build_image(dockerfile: Path, reference: str, base: str = BASE_IMAGE) -> None:
     """Build `reference`; the image it named before is removed, so builds do not pile up."""
     before = image_id(reference)
-    podman("build", "--network", "host", *BUILD_LIMITS, "--build-arg", f"BASE={base}",
-           "-f", str(dockerfile), "-t", reference, str(ROOT))  # fmt: skip
+    podman(
+        "build",
+        "--network",
+        "host",
+        *BUILD_LIMITS,
+        "--build-arg",
+        f"BASE={base}",
+        "-f",
+        str(dockerfile),
+        "-t",
+        reference,
+        str(ROOT),
+    )
     if before and before != image_id(reference):
         podman("image", "rm", before, check=False)
 
@@ -141,8 +152,9 @@ def build(base: str = BASE_IMAGE) -> Built:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m deploy.local_image", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.local_image", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--base-only", action="store_true", help="make the base image only (if missing)")
     args = parser.parse_args(argv)
     if args.base_only:

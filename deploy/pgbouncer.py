@@ -134,8 +134,9 @@ def write(environ: Mapping[str, str], directory: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m deploy.pgbouncer", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.pgbouncer", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("directory", type=Path, help="where to write pgbouncer.ini and userlist.txt")
     args = parser.parse_args(argv)
     write(os.environ, args.directory)

@@ -104,8 +104,11 @@ class PgBouncerCollector(Collector):
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m deploy.pgbouncer_exporter", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.pgbouncer_exporter",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--listen", default="0.0.0.0:9127", help="where to serve /metrics (default 0.0.0.0:9127)")
     parser.add_argument("--pgbouncer", default="127.0.0.1:6432", help="PgBouncer's address (default 127.0.0.1:6432)")
     parser.add_argument("--user", required=True, help="a user of PgBouncer's stats_users")

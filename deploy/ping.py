@@ -50,8 +50,9 @@ def where(url: str, store: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m deploy.ping", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.ping", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("store", choices=["redis", "database"])
     args = parser.parse_args(argv)
     if args.store == "redis":

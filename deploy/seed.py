@@ -67,26 +67,50 @@ PRODUCT = {"id": demo_id("product"), "slug": "demo-product", "name": "Demo Produ
 USER = {"id": demo_id("user"), "email": "demo@example.com", "name": "Demo User"}
 
 APP: dict[str, Any] = {"id": demo_id("app:docs"), "name": "Demo Docs", "slug": "demo-docs", "metadata": {"seed": True}}
-APP_DOMAIN: dict[str, Any] = {"id": demo_id("domain:docs"), "domain": "docs.demo.example.com", "type": "web",
-              "origin": "https://origin.demo.example.com"}  # fmt: skip
+APP_DOMAIN: dict[str, Any] = {
+    "id": demo_id("domain:docs"),
+    "domain": "docs.demo.example.com",
+    "type": "web",
+    "origin": "https://origin.demo.example.com",
+}
 LEGACY_DOMAIN: dict[str, Any] = {
-    "id": demo_id("domain:legacy"), "productId": PRODUCT["id"], "domain": "legacy.demo.example.com",
+    "id": demo_id("domain:legacy"),
+    "productId": PRODUCT["id"],
+    "domain": "legacy.demo.example.com",
     "fallbackOrigin": "https://www.demo.example.com",
     "paths": [{"pathPrefix": "/docs", "appId": APP["id"], "preservePathPrefix": True}],
-}  # fmt: skip
+}
 
 PAGES: list[dict[str, Any]] = [
-    {"slug": "getting-started", "title": "Getting started", "status": "published",
-     "content": "# Getting started\n\nCreate an API key, then list your site pages.",
-     "description": "First steps with the Demo Product."},
-    {"slug": "pricing", "title": "Pricing", "status": "published", "priority": 80,
-     "content": "# Pricing\n\nOne plan: $29 per month, billed monthly, with every feature included.",
-     "meta_title": "Demo Product pricing", "meta_description": "Plans and prices of the Demo Product."},
-    {"slug": "blog/launch-day", "title": "Launch day", "status": "draft",
-     "content": "# Launch day\n\nWhat we shipped, and what comes next."},
-    {"slug": "docs/api/authentication", "title": "Authentication", "status": "published",
-     "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie."},
-]  # fmt: skip
+    {
+        "slug": "getting-started",
+        "title": "Getting started",
+        "status": "published",
+        "content": "# Getting started\n\nCreate an API key, then list your site pages.",
+        "description": "First steps with the Demo Product.",
+    },
+    {
+        "slug": "pricing",
+        "title": "Pricing",
+        "status": "published",
+        "priority": 80,
+        "content": "# Pricing\n\nOne plan: $29 per month, billed monthly, with every feature included.",
+        "meta_title": "Demo Product pricing",
+        "meta_description": "Plans and prices of the Demo Product.",
+    },
+    {
+        "slug": "blog/launch-day",
+        "title": "Launch day",
+        "status": "draft",
+        "content": "# Launch day\n\nWhat we shipped, and what comes next.",
+    },
+    {
+        "slug": "docs/api/authentication",
+        "title": "Authentication",
+        "status": "published",
+        "content": "# Authentication\n\nSend `x-api-key`, a bearer token or the session cookie.",
+    },
+]
 DEMO_PERSONAS: list[dict[str, Any]] = [
     {
         "name": "Data Lead",
@@ -102,7 +126,7 @@ DEMO_PERSONAS: list[dict[str, Any]] = [
 DEMO_TOPICS: list[dict[str, Any]] = [
     {"name": "product analytics", "description": "How teams measure feature adoption and retention."},
     {"name": "funnel reporting", "description": None},
-]  # fmt: skip
+]
 
 
 def _pool(admin: str, part: Part) -> Any:
@@ -190,8 +214,11 @@ async def _seed_personas(admin: str) -> None:
 async def _published_pages(admin: str) -> list[tuple[str, str]]:
     """(path, document id) of the demo's published pages, which the demo App routes."""
     async with _pool(admin, CONTENT) as pool, cursor(pool) as cur:
-        found = [(page["slug"], await documents.find_by_path(cur, PRODUCT["id"], locate(page["slug"], None).file_path))
-                 for page in PAGES if page["status"] == "published"]  # fmt: skip
+        found = [
+            (page["slug"], await documents.find_by_path(cur, PRODUCT["id"], locate(page["slug"], None).file_path))
+            for page in PAGES
+            if page["status"] == "published"
+        ]
     return [(locate(slug, None).file_path, str(row["id"])) for slug, row in found if row is not None]
 
 
@@ -206,11 +233,18 @@ async def _seed_apps(admin: str) -> None:
             await apps_queries.create_app(cur, organization_id, APP["name"], APP["slug"], APP["metadata"], APP["id"])
             await apps_queries.create_resource(cur, organization_id, APP["id"], "product", PRODUCT["id"])
         # Each published page at its own path, once (the pages may be seeded after the app).
-        routed = {row["path_key"] for row in await fetch_all(
-            cur, "SELECT path_key FROM routes WHERE app_id = %s AND deleted_at IS NULL", (APP["id"],))}  # fmt: skip
+        routed = {
+            row["path_key"]
+            for row in await fetch_all(
+                cur, "SELECT path_key FROM routes WHERE app_id = %s AND deleted_at IS NULL", (APP["id"],)
+            )
+        }
         live = await fetch_value(cur, "SELECT 1 FROM apps WHERE id = %s AND deleted_at IS NULL", (APP["id"],))
-        routes = [(rfc3986_route_path(path), normalize_route_path(path), "product_document", document_id)
-                  for path, document_id in pages if normalize_route_path(path) not in routed]  # fmt: skip
+        routes = [
+            (rfc3986_route_path(path), normalize_route_path(path), "product_document", document_id)
+            for path, document_id in pages
+            if normalize_route_path(path) not in routed
+        ]
         if live and routes:
             await route_queries.insert_routes(cur, organization_id, APP["id"], routes)
         if await domain_queries.find_domain(cur, APP_DOMAIN["id"]) is None:
@@ -223,16 +257,22 @@ async def _seed_apps(admin: str) -> None:
 # A week of AI agents reading the demo app, so its AI-traffic page has something to show: each from
 # an address of its operator's published list where there is one (services/traffic/data/agents.json).
 DEMO_AGENTS = {
-    "GPTBot": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
-               "20.171.206.80"),
+    "GPTBot": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+        "20.171.206.80",
+    ),
     "OAI-SearchBot": ("Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", "51.8.102.80"),
-    "ChatGPT-User": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
-                     "23.98.142.180"),
+    "ChatGPT-User": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
+        "23.98.142.180",
+    ),
     "ClaudeBot": ("Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", "203.0.113.80"),
-    "PerplexityBot": ("Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
-                      "107.20.236.150"),
+    "PerplexityBot": (
+        "Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+        "107.20.236.150",
+    ),
     "CCBot": ("CCBot/2.0 (https://commoncrawl.org/faq/)", "18.97.14.84"),
-}  # fmt: skip
+}
 DEMO_PATHS = ("/llms.txt", "/llms-full.txt", "/sitemap.xml", "/getting-started.md", "/pricing.md", "/missing")
 
 
@@ -245,11 +285,19 @@ def demo_traffic(now: datetime) -> list[dict[str, Any]]:
             for visit in range(3 + (back * 5 + rank * 3) % 9):
                 at = min(day - timedelta(days=back) + timedelta(hours=1 + visit * 2, minutes=rank * 7), now)
                 path = DEMO_PATHS[(visit + rank) % len(DEMO_PATHS)]
-                events.append({
-                    "id": f"demo-{at:%Y%m%d}-{name}-{visit}", "occurred_at": at, "host": APP_DOMAIN["domain"],
-                    "path": path, "method": "GET", "status": 404 if path == "/missing" else 200,
-                    "user_agent": user_agent, "ip": address, "bytes": 2048 + 512 * visit,
-                })  # fmt: skip
+                events.append(
+                    {
+                        "id": f"demo-{at:%Y%m%d}-{name}-{visit}",
+                        "occurred_at": at,
+                        "host": APP_DOMAIN["domain"],
+                        "path": path,
+                        "method": "GET",
+                        "status": 404 if path == "/missing" else 200,
+                        "user_agent": user_agent,
+                        "ip": address,
+                        "bytes": 2048 + 512 * visit,
+                    }
+                )
     return events
 
 

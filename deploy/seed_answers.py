@@ -74,27 +74,57 @@ async def seed_answers(admin: str, organization_id: str, product_id: str) -> Non
                 values = _answer(organization_id, product_id, prompt, engine, model, day, index, now)
                 stored = await answers.insert_answer(cur, values)
                 if stored is not None:
-                    await store(cur, {**stored, "organization_id": organization_id, "product_id": product_id},
-                                found, analyse(stored, found))  # fmt: skip
+                    await store(
+                        cur,
+                        {**stored, "organization_id": organization_id, "product_id": product_id},
+                        found,
+                        analyse(stored, found),
+                    )
 
 
 def _prompt(text: str) -> dict[str, Any]:
-    return {"text": text, "topic_id": None, "persona_id": None, "tags": ["demo"], "engines": [], "cadence": "daily",
-            "samples": 1, "status": "active"}  # fmt: skip
+    return {
+        "text": text,
+        "topic_id": None,
+        "persona_id": None,
+        "tags": ["demo"],
+        "engines": [],
+        "cadence": "daily",
+        "samples": 1,
+        "status": "active",
+    }
 
 
 def _answer(
-    organization_id: str, product_id: str, prompt: dict[str, Any], engine: str, model: str, day: int, index: int,
+    organization_id: str,
+    product_id: str,
+    prompt: dict[str, Any],
+    engine: str,
+    model: str,
+    day: int,
+    index: int,
     now: datetime,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     text = TEXTS[(day * 3 + index) % len(TEXTS)]
     return {
-        "organization_id": organization_id, "product_id": product_id, "external_id": f"demo-{day}-{engine}",
-        "body_sha256": b"demo", "source": "ingested", "run_id": None, "prompt_id": prompt["id"],
-        "prompt_version": prompt["version"], "prompt_text": prompt["text"], "topic_id": prompt["topicId"],
-        "engine": engine, "model": model, "status": "completed", "text": text,
+        "organization_id": organization_id,
+        "product_id": product_id,
+        "external_id": f"demo-{day}-{engine}",
+        "body_sha256": b"demo",
+        "source": "ingested",
+        "run_id": None,
+        "prompt_id": prompt["id"],
+        "prompt_version": prompt["version"],
+        "prompt_text": prompt["text"],
+        "topic_id": prompt["topicId"],
+        "engine": engine,
+        "model": model,
+        "status": "completed",
+        "text": text,
         "citations": [{"url": url, "title": None} for url in ("https://demo.example.com/pricing",) if url in text],
         "sources": [{"url": "https://reviews.example.org/analytics", "title": "Analytics reviews"}],
-        "input_tokens": 40 + day, "output_tokens": 180 + 7 * index, "cost_usd": 0.0021,
+        "input_tokens": 40 + day,
+        "output_tokens": 180 + 7 * index,
+        "cost_usd": 0.0021,
         "answered_at": now - timedelta(days=day, hours=index),
-    }  # fmt: skip
+    }

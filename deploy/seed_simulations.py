@@ -22,23 +22,53 @@ def _id(name: str) -> str:
 
 # (task, environment name, trials), each task's criteria in the API's shape.
 DEMO: list[tuple[dict[str, Any], str, int]] = [
-    ({"id": _id("task:price"), "name": "Find the monthly price", "category": "pricing",
-      "goal": "How much does the Demo Product cost per month?", "reference_answer": "$29 per month",
-      "criteria": [{"type": "must_include", "value": "$29", "required": True, "weight": 1.0},
-                   {"type": "page_reached", "value": "/pricing", "required": True, "weight": 1.0},
-                   {"type": "url_visited", "value": "/llms.txt", "required": False, "weight": 1.0}]},
-     "BM25 reader", 3),
-    ({"id": _id("task:auth"), "name": "Learn how to authenticate", "category": "docs",
-      "goal": "How do I authenticate requests to the API?", "reference_answer": "Send an x-api-key header.",
-      "criteria": [{"type": "must_include", "value": "x-api-key", "required": True, "weight": 1.0},
-                   {"type": "page_reached", "value": "/docs/api/authentication", "required": True, "weight": 1.0}]},
-     "BM25 reader", 1),
-    ({"id": _id("task:refunds"), "name": "Find the refund policy", "category": "support",
-      "goal": "What is the refund policy?", "reference_answer": "Refunds within 30 days.",
-      "criteria": [{"type": "must_include", "value": "refund", "required": True, "weight": 1.0},
-                   {"type": "page_reached", "value": "/refunds", "required": True, "weight": 1.0}]},
-     "BM25 reader", 1),
-]  # fmt: skip
+    (
+        {
+            "id": _id("task:price"),
+            "name": "Find the monthly price",
+            "category": "pricing",
+            "goal": "How much does the Demo Product cost per month?",
+            "reference_answer": "$29 per month",
+            "criteria": [
+                {"type": "must_include", "value": "$29", "required": True, "weight": 1.0},
+                {"type": "page_reached", "value": "/pricing", "required": True, "weight": 1.0},
+                {"type": "url_visited", "value": "/llms.txt", "required": False, "weight": 1.0},
+            ],
+        },
+        "BM25 reader",
+        3,
+    ),
+    (
+        {
+            "id": _id("task:auth"),
+            "name": "Learn how to authenticate",
+            "category": "docs",
+            "goal": "How do I authenticate requests to the API?",
+            "reference_answer": "Send an x-api-key header.",
+            "criteria": [
+                {"type": "must_include", "value": "x-api-key", "required": True, "weight": 1.0},
+                {"type": "page_reached", "value": "/docs/api/authentication", "required": True, "weight": 1.0},
+            ],
+        },
+        "BM25 reader",
+        1,
+    ),
+    (
+        {
+            "id": _id("task:refunds"),
+            "name": "Find the refund policy",
+            "category": "support",
+            "goal": "What is the refund policy?",
+            "reference_answer": "Refunds within 30 days.",
+            "criteria": [
+                {"type": "must_include", "value": "refund", "required": True, "weight": 1.0},
+                {"type": "page_reached", "value": "/refunds", "required": True, "weight": 1.0},
+            ],
+        },
+        "BM25 reader",
+        1,
+    ),
+]
 
 
 async def seed_simulations(cur: Any, organization_id: str, app_id: str) -> None:
@@ -50,9 +80,10 @@ async def seed_simulations(cur: Any, organization_id: str, app_id: str) -> None:
             await task_queries.create_task(cur, organization_id, data)
             config = AgentConfig().dump(AgentConfig().load({}))
             await task_queries.create_environment(
-                cur, organization_id, {"id": environment_id, "task_id": task["id"], "name": environment_name,
-                                       "agent_config": config},
-            )  # fmt: skip
+                cur,
+                organization_id,
+                {"id": environment_id, "task_id": task["id"], "name": environment_name, "agent_config": config},
+            )
         if await fetch_value(cur, "SELECT 1 FROM runs WHERE environment_id = %s", (environment_id,)) is None:
             environment, assignment = await assignment_for(cur, organization_id, environment_id)
             await queue.enqueue(cur, organization_id, environment, assignment, trials, "api")

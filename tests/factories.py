@@ -155,9 +155,10 @@ class AppsProducts:
     async def row(self, product_id: str) -> dict[str, Any] | None:
         async with cursor(self.pool) as cur:
             return await fetch_one(
-                cur, "SELECT id::text, organization_id::text, name, slug, deleted_at, version FROM products"
-                " WHERE id = %s", (product_id,),
-            )  # fmt: skip
+                cur,
+                "SELECT id::text, organization_id::text, name, slug, deleted_at, version FROM products WHERE id = %s",
+                (product_id,),
+            )
 
     async def until(self, product_id: str, holds: Callable[[dict[str, Any] | None], bool]) -> dict[str, Any] | None:
         """Wait until the apps service's row of the product satisfies `holds`; returns it."""

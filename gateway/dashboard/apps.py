@@ -156,8 +156,11 @@ async def route_save(request: web.Request) -> web.Response:
     await api.require(request, "apps_routes_update")
     app = await _app(request)
     form = await request.post()
-    route = {"id": request.match_info["route"], "path": str(form.get("path", "")).strip(),
-             "targetId": str(form.get("targetId", "")).strip()}  # fmt: skip
+    route = {
+        "id": request.match_info["route"],
+        "path": str(form.get("path", "")).strip(),
+        "targetId": str(form.get("targetId", "")).strip(),
+    }
     body = {"path": route["path"], "targetId": route["targetId"], "targetType": "product_document"}
     try:
         saved = await api.call(request, "apps_routes_update", appId=app["id"], routeId=route["id"], json=body)
@@ -181,8 +184,9 @@ def parse_routes_csv(text: str) -> list[dict[str, str]]:
     header = [name.strip() for name in reader.fieldnames or []]
     missing = [name for name in IMPORT_COLUMNS if name not in header]
     if missing:
-        raise ValidationFailed(f"The CSV's header row lacks the column{'s' if len(missing) > 1 else ''} "
-                               f"{' and '.join(missing)}.")  # fmt: skip
+        raise ValidationFailed(
+            f"The CSV's header row lacks the column{'s' if len(missing) > 1 else ''} {' and '.join(missing)}."
+        )
     reader.fieldnames = header
     routes = []
     for number, row in enumerate(reader, start=1):
@@ -191,8 +195,13 @@ def parse_routes_csv(text: str) -> list[dict[str, str]]:
         path, target = (row.get("path") or "").strip(), (row.get("targetId") or "").strip()
         if not path or not target:
             raise ValidationFailed(f"Row {number} lacks its path or targetId.")
-        routes.append({"path": path, "targetId": target, "targetType": (row.get("targetType") or "").strip()
-                       or "product_document"})  # fmt: skip
+        routes.append(
+            {
+                "path": path,
+                "targetId": target,
+                "targetType": (row.get("targetType") or "").strip() or "product_document",
+            }
+        )
     if not routes:
         raise ValidationFailed("The CSV has a header row but no routes.")
     return routes
@@ -202,8 +211,15 @@ async def import_page(request: web.Request) -> web.Response:
     """GET …/import: paste or upload a CSV."""
     _, membership = await member(request)
     await api.require(request, "apps_routes_batch")
-    context = {"membership": membership, "app": await _app(request), "csv": "", "preview": None, "error": None,
-               "row_problems": [], "digest": ""}  # fmt: skip
+    context = {
+        "membership": membership,
+        "app": await _app(request),
+        "csv": "",
+        "preview": None,
+        "error": None,
+        "row_problems": [],
+        "digest": "",
+    }
     return await render(request, "route_import.html", context)
 
 
@@ -220,8 +236,15 @@ async def import_submit(request: web.Request) -> web.Response:
         text = upload.file.read(IMPORT_MAX_BYTES + 1).decode("utf-8", errors="replace")
     text = text.replace("\r\n", "\n")  # browsers send a textarea's lines with CRLF
     digest = hashlib.sha256(text.encode()).hexdigest()
-    context: dict[str, Any] = {"membership": membership, "app": app, "csv": text, "preview": None, "error": None,
-                               "row_problems": [], "digest": digest}  # fmt: skip
+    context: dict[str, Any] = {
+        "membership": membership,
+        "app": app,
+        "csv": text,
+        "preview": None,
+        "error": None,
+        "row_problems": [],
+        "digest": digest,
+    }
     try:
         body = {"routes": parse_routes_csv(text)}
         # Only what was previewed is created: a CSV changed since is previewed again first.
@@ -264,8 +287,12 @@ async def candidates(request: web.Request) -> web.Response:
     app = await _app(request)
     status = request.query.get("status", "published")
     include_routed = request.query.get("includeRouted") == "true"
-    query = {"status": status, "includeRouted": include_routed, "limit": CANDIDATES_PAGE,
-             "cursor": request.query.get("cursor")}  # fmt: skip
+    query = {
+        "status": status,
+        "includeRouted": include_routed,
+        "limit": CANDIDATES_PAGE,
+        "cursor": request.query.get("cursor"),
+    }
     page = await _candidates_page(request, app["id"], query)
     can_edit = await api.permits(request, "apps_routes_batch")
     context = {"membership": membership, "app": app, "page": page, "status": status, "include_routed": include_routed}

@@ -48,8 +48,14 @@ async def report(request: web.Request, product: Any, start: date, end: date, **b
     rows: list[dict[str, Any]] = []
     cursor = None
     while True:
-        asked = {"productId": str(product["id"]), "from": start.isoformat(), "to": end.isoformat(), "limit": 1000,
-                 **body, **({"cursor": cursor} if cursor else {})}  # fmt: skip
+        asked = {
+            "productId": str(product["id"]),
+            "from": start.isoformat(),
+            "to": end.isoformat(),
+            "limit": 1000,
+            **body,
+            **({"cursor": cursor} if cursor else {}),
+        }
         page = await api.call(request, "analytics_query", json=asked)
         rows += page["items"]
         cursor = page["nextCursor"]
@@ -62,8 +68,10 @@ def series_by_brand(rows: list[dict[str, Any]], metric: str, days: list[str]) ->
     values: dict[str, dict[str, float | None]] = {}
     for row in rows:
         values.setdefault(row["name"] or "(unnamed)", {})[row["period"]["from"]] = percent(row["metrics"][metric])
-    return {"x": days, "series": [{"label": name, "values": [by_day.get(day) for day in days]}
-                                  for name, by_day in values.items()]}  # fmt: skip
+    return {
+        "x": days,
+        "series": [{"label": name, "values": [by_day.get(day) for day in days]} for name, by_day in values.items()],
+    }
 
 
 async def context_of(request: web.Request) -> tuple[Any, Any, dict[str, Any]]:
@@ -71,8 +79,16 @@ async def context_of(request: web.Request) -> tuple[Any, Any, dict[str, Any]]:
     product = await product_of(request, membership)
     await api.require(request, "analytics_overview")
     days, start, end = period_of(request)
-    base = {"membership": membership, "product": product, "days": days, "ranges": list(RANGES),
-            "start": start, "end": end, "problem": None, "sort": None}  # fmt: skip
+    base = {
+        "membership": membership,
+        "product": product,
+        "days": days,
+        "ranges": list(RANGES),
+        "start": start,
+        "end": end,
+        "problem": None,
+        "sort": None,
+    }
     return membership, product, base
 
 
@@ -80,16 +96,23 @@ async def overview_page(request: web.Request) -> web.Response:
     """GET /{orgSlug}/products/{product}/visibility[?days=7|30|90]."""
     _, product, context = await context_of(request)
     start, end = context["start"], context["end"]
-    overview = await api.call(request, "analytics_overview", productId=str(product["id"]),
-                              query={"from": start.isoformat(), "to": end.isoformat()})  # fmt: skip
+    overview = await api.call(
+        request,
+        "analytics_overview",
+        productId=str(product["id"]),
+        query={"from": start.isoformat(), "to": end.isoformat()},
+    )
     daily = await report(request, product, start, end, report="brands", granularity="day")
     days = [(start + timedelta(days=n)).isoformat() for n in range((end - start).days)]
     engines = await report(request, product, start, end, report="engines", compareToPrevious=True)
-    context.update({
-        "overview": overview, "engines": engines,
-        "share_chart": series_by_brand(daily, "shareOfVoice", days),
-        "visibility_chart": series_by_brand(daily, "visibility", days),
-    })  # fmt: skip
+    context.update(
+        {
+            "overview": overview,
+            "engines": engines,
+            "share_chart": series_by_brand(daily, "shareOfVoice", days),
+            "visibility_chart": series_by_brand(daily, "visibility", days),
+        }
+    )
     return await render(request, "visibility_overview.html", context)
 
 
@@ -98,21 +121,34 @@ async def prompts_page(request: web.Request) -> web.Response:
     the answers to each tracked prompt, against the period before."""
     membership, product, context = await context_of(request)
     start, end = context["start"], context["end"]
-    rows = await report(request, product, start, end, report="prompts", compareToPrevious=True,
-                        filters=[{"field": "brand", "operator": "eq", "values": ["brand"]}])  # fmt: skip
-    texts = {p["id"]: p["text"] for p in (await api.call(
-        request, "prompts_list", productId=str(product["id"]), query={"limit": 200}))["items"]}  # fmt: skip
+    rows = await report(
+        request,
+        product,
+        start,
+        end,
+        report="prompts",
+        compareToPrevious=True,
+        filters=[{"field": "brand", "operator": "eq", "values": ["brand"]}],
+    )
+    texts = {
+        p["id"]: p["text"]
+        for p in (await api.call(request, "prompts_list", productId=str(product["id"]), query={"limit": 200}))["items"]
+    }
     prompts = []
     for row in rows:
         now = percent(row["metrics"]["visibility"])
         before = percent(row["previous"]["metrics"]["visibility"]) if row["previous"] else None
-        prompts.append({
-            "id": row["promptId"], "prompt": texts.get(row["promptId"], "Prompts not tracked"),
-            "answers": row["answers"]["answers"], "visibility": now,
-            "mentioning": row["metrics"]["visibility"]["count"],
-            "position": row["metrics"]["averagePosition"]["value"],
-            "trend": None if now is None or before is None else round(now - before, 1),
-        })  # fmt: skip
+        prompts.append(
+            {
+                "id": row["promptId"],
+                "prompt": texts.get(row["promptId"], "Prompts not tracked"),
+                "answers": row["answers"]["answers"],
+                "visibility": now,
+                "mentioning": row["metrics"]["visibility"]["count"],
+                "position": row["metrics"]["averagePosition"]["value"],
+                "trend": None if now is None or before is None else round(now - before, 1),
+            }
+        )
     sort = request.query.get("sort", "visibility")
     sort = sort if sort in SORTS else "visibility"
     present = [p for p in prompts if p[sort] is not None]
@@ -170,12 +206,23 @@ async def traffic_page(request: web.Request) -> web.Response:
     on the same chart component as the rest, with a link to each App's own traffic page."""
     membership, _, context = await context_of(request)
     start, end = context["start"], context["end"]
-    summary = await api.call(request, "ai_traffic_summary", query={
-        "from": f"{start.isoformat()}T00:00:00Z", "to": f"{end.isoformat()}T00:00:00Z", "granularity": "day",
-        "groupBy": "category",
-    })  # fmt: skip
-    context.update({"summary": summary, "chart_data": traffic.visits_by_category(summary),
-                    "apps": await api.call(request, "apps_list")})  # fmt: skip
+    summary = await api.call(
+        request,
+        "ai_traffic_summary",
+        query={
+            "from": f"{start.isoformat()}T00:00:00Z",
+            "to": f"{end.isoformat()}T00:00:00Z",
+            "granularity": "day",
+            "groupBy": "category",
+        },
+    )
+    context.update(
+        {
+            "summary": summary,
+            "chart_data": traffic.visits_by_category(summary),
+            "apps": await api.call(request, "apps_list"),
+        }
+    )
     return await render(request, "visibility_traffic.html", context)
 
 

@@ -60,8 +60,9 @@ def _number(text: str, kind: type[int] | type[float]) -> int | float | None:
     return kind(text) if text.strip() else None
 
 
-async def _page(request: web.Request, form: dict[str, Any] | None = None, errors: dict[str, str] | None = None,
-                status: int = 200) -> web.Response:  # fmt: skip
+async def _page(
+    request: web.Request, form: dict[str, Any] | None = None, errors: dict[str, str] | None = None, status: int = 200
+) -> web.Response:
     _, membership = await member(request)
     tasks, environments, analytics, apps = await asyncio.gather(
         api.call(request, "simulation_tasks_list", query={"limit": LIST_LIMIT}),
@@ -70,11 +71,18 @@ async def _page(request: web.Request, form: dict[str, Any] | None = None, errors
         api.call(request, "apps_list") if await api.permits(request, "apps_list") else asyncio.sleep(0, []),
     )
     context = {
-        "membership": membership, "tasks": tasks["items"], "environments": environments["items"],
-        "analytics": analytics, "chart_data": pass_rate_by_day(analytics), "apps": apps,
+        "membership": membership,
+        "tasks": tasks["items"],
+        "environments": environments["items"],
+        "analytics": analytics,
+        "chart_data": pass_rate_by_day(analytics),
+        "apps": apps,
         "can_write": await api.permits(request, "simulation_tasks_create"),
-        "form": form or {}, "errors": errors or {}, "criteria_types": CRITERIA, "agents": AGENTS,
-    }  # fmt: skip
+        "form": form or {},
+        "errors": errors or {},
+        "criteria_types": CRITERIA,
+        "agents": AGENTS,
+    }
     return await render(request, "simulations.html", context, status=status)
 
 

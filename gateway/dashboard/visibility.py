@@ -50,16 +50,23 @@ async def prompts_page(request: web.Request, problem: str | None = None, status:
     product = await product_of(request, membership)
     wanted = request.query.get("status", "")
     query: dict[str, str | int | bool | None] = {
-        "limit": PAGE_SIZE, "status": wanted, "cursor": request.query.get("cursor", "")
-    }  # fmt: skip
+        "limit": PAGE_SIZE,
+        "status": wanted,
+        "cursor": request.query.get("cursor", ""),
+    }
     listing = await api.call(request, "prompts_list", productId=str(product["id"]), query=query)
     engines = (await api.call(request, "engines_list"))["items"]
     context = {
-        "membership": membership, "product": product, "prompts": listing["items"],
-        "next_cursor": listing["nextCursor"], "status": wanted, "engines": engines, "problem": problem,
+        "membership": membership,
+        "product": product,
+        "prompts": listing["items"],
+        "next_cursor": listing["nextCursor"],
+        "status": wanted,
+        "engines": engines,
+        "problem": problem,
         "can_write": await api.permits(request, "prompts_create"),
         "configured": [engine["id"] for engine in engines if engine["configured"]],
-    }  # fmt: skip
+    }
     return await render(request, "prompts.html", context, status=status)
 
 
@@ -106,8 +113,9 @@ async def _prompt_action(request: web.Request, action: str) -> web.Response:
     prompt_id = request.match_info["prompt"]
     try:
         if action == "run":
-            run = await api.call(request, "prompt_runs_create",
-                                 json={"productId": str(product["id"]), "promptIds": [prompt_id]})  # fmt: skip
+            run = await api.call(
+                request, "prompt_runs_create", json={"productId": str(product["id"]), "promptIds": [prompt_id]}
+            )
             message = f"Run queued: {run['progress']['total']} answers to ask."
         else:
             await api.call(request, f"prompts_{action}", promptId=prompt_id)
@@ -136,10 +144,14 @@ async def competitors_page(request: web.Request, problem: str | None = None, sta
         raise NotFound("There is no such product in this organization.")
     detail = PRODUCT_DETAIL.of(row)
     context = {
-        "membership": membership, "product": product, "competitors": listing["items"], "brand": detail["brand"],
-        "version": listing["competitorSetVersion"], "problem": problem,
+        "membership": membership,
+        "product": product,
+        "competitors": listing["items"],
+        "brand": detail["brand"],
+        "version": listing["competitorSetVersion"],
+        "problem": problem,
         "can_write": await api.permits(request, "competitors_update"),
-    }  # fmt: skip
+    }
     return await render(request, "competitors.html", context, status=status)
 
 
@@ -181,12 +193,22 @@ async def answers_page(request: web.Request) -> web.Response:
     product = await product_of(request, membership)
     filters = {name: request.query.get(name, "") for name in ("engine", "brandMentioned", "promptId")}
     query: dict[str, str | int | bool | None] = {
-        "productId": str(product["id"]), "limit": PAGE_SIZE, "cursor": request.query.get("cursor", ""), **filters
-    }  # fmt: skip
+        "productId": str(product["id"]),
+        "limit": PAGE_SIZE,
+        "cursor": request.query.get("cursor", ""),
+        **filters,
+    }
     listing = await api.call(request, "answers_list", query=query)
     engines = (await api.call(request, "engines_list"))["items"]
-    context = {"membership": membership, "product": product, "answers": listing["items"], "filters": filters,
-               "next_cursor": listing["nextCursor"], "engines": engines, "problem": None}  # fmt: skip
+    context = {
+        "membership": membership,
+        "product": product,
+        "answers": listing["items"],
+        "filters": filters,
+        "next_cursor": listing["nextCursor"],
+        "engines": engines,
+        "problem": None,
+    }
     return await render(request, "answers.html", context)
 
 
@@ -234,8 +256,15 @@ async def answer_page(request: web.Request) -> web.Response:
         route_pages = {
             c["url"]: route_page(request, membership, c["appRoute"]["appId"], c["appRoute"]["routeId"]) for c in routed
         }
-    context = {"membership": membership, "product": product, "answer": answer, "analysis": answer["analysis"],
-               "pieces": pieces, "route_pages": route_pages, "problem": None}  # fmt: skip
+    context = {
+        "membership": membership,
+        "product": product,
+        "answer": answer,
+        "analysis": answer["analysis"],
+        "pieces": pieces,
+        "route_pages": route_pages,
+        "problem": None,
+    }
     return await render(request, "answer.html", context)
 
 

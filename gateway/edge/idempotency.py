@@ -199,9 +199,14 @@ class Idempotency:
                     "UPDATE idempotency_keys SET status = %(status)s, headers = %(headers)s, body = %(body)s"
                     " WHERE organization_id = %(organization_id)s AND caller = %(caller)s AND key = %(key)s"
                     " AND claim = %(claim)s",
-                    {**scope, "claim": str(scope["claim"]), "status": status, "headers": json_or_null(headers),
-                     "body": body},
-                )  # fmt: skip
+                    {
+                        **scope,
+                        "claim": str(scope["claim"]),
+                        "status": status,
+                        "headers": json_or_null(headers),
+                        "body": body,
+                    },
+                )
         except Exception as exc:  # a database away is counted by its outage; anything else is an error
             report_failure(exc, "storing the answer of an idempotent request")
 

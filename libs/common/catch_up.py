@@ -82,8 +82,13 @@ class CatchUp:
         except RedisError:
             REDIS_ERRORS.labels("events_read").inc()  # the consumer logs Redis being away
         except ApiError as exc:  # the owner unreachable or not ready: the next check tries again
-            log.warning("catching up %s failed: %s %s; retrying in %gs", self._name, exc.status, exc.message,
-                        CHECK_EVERY_SECONDS)  # fmt: skip
+            log.warning(
+                "catching up %s failed: %s %s; retrying in %gs",
+                self._name,
+                exc.status,
+                exc.message,
+                CHECK_EVERY_SECONDS,
+            )
         except NotApplied:
             pass  # logged by the applier; the mark stays before them
 
@@ -111,8 +116,12 @@ class CatchUp:
         while True:
             changes = await self._read(mark)
             if not changes.complete and replayed == 0:
-                log.error("changes of %s after position %d are no longer kept by their owner; what they changed"
-                          " needs the operator's rebuild (docs/operations.md)", self._name, mark)  # fmt: skip
+                log.error(
+                    "changes of %s after position %d are no longer kept by their owner; what they changed"
+                    " needs the operator's rebuild (docs/operations.md)",
+                    self._name,
+                    mark,
+                )
             if not changes.events:
                 break
             await self._apply([event for _, event in changes.events])
@@ -122,9 +131,13 @@ class CatchUp:
             if len(changes.events) < PAGE_MAX:
                 break
         if replayed:
-            log.warning("%d changes of %s were missing from the event stream (Redis lost or trimmed them);"
-                        " read from their owner and applied, through position %d",
-                        replayed, self._name, mark)  # fmt: skip
+            log.warning(
+                "%d changes of %s were missing from the event stream (Redis lost or trimmed them);"
+                " read from their owner and applied, through position %d",
+                replayed,
+                self._name,
+                mark,
+            )
         return replayed
 
     async def mark(self) -> int | None:

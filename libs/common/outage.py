@@ -25,6 +25,10 @@ class Outage:
 
     def answered(self) -> None:
         if self._since is not None:
-            self._log.warning("%s available again after %.1fs; %d operations failed meanwhile",
-                              self._what, time.monotonic() - self._since, self._failures)  # fmt: skip
+            self._log.warning(
+                "%s available again after %.1fs; %d operations failed meanwhile",
+                self._what,
+                time.monotonic() - self._since,
+                self._failures,
+            )
             self._since, self._failures = None, 0

@@ -238,8 +238,11 @@ class OutboxRelay:
         stream_position = int((last.decode() if isinstance(last, bytes) else last).partition("-")[0])
         moved = await self._in_transaction(lambda cur: self._outbox.follow_stream(cur, stream_position))
         if moved:
-            log.warning("the event stream %s is ahead of the outbox; positions now continue after %s",
-                        self._stream, stream_position)  # fmt: skip
+            log.warning(
+                "the event stream %s is ahead of the outbox; positions now continue after %s",
+                self._stream,
+                stream_position,
+            )
 
     async def close(self) -> None:
         """Give the lock back and drop the connection. The unlock lets a standby take over at once;

@@ -99,8 +99,12 @@ class StreamConsumer(ABC):
             if not str(exc).startswith("NOGROUP"):
                 raise
         REDIS_ERRORS.labels("events_read").inc()
-        log.warning("the consumer group %s of %s is gone (Redis lost its data); making it again from %s",
-                    self._group, self._stream, LOST_GROUP_START)  # fmt: skip
+        log.warning(
+            "the consumer group %s of %s is gone (Redis lost its data); making it again from %s",
+            self._group,
+            self._stream,
+            LOST_GROUP_START,
+        )
         await self._create_group(LOST_GROUP_START)
         self.group_lost.set()
         return await work()

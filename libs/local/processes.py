@@ -33,16 +33,26 @@ def log(message: str) -> None:
 
 def gunicorn_command(part: Part, port: int) -> list[str]:
     return [
-        sys.executable, "-m", "gunicorn", part.app,
-        "--bind", f"{HOST}:{port}",
-        "--worker-class", "aiohttp.GunicornUVLoopWebWorker",
-        "--workers", str(part.workers),
-        "--graceful-timeout", "10",
-        "--chdir", str(ROOT),
+        sys.executable,
+        "-m",
+        "gunicorn",
+        part.app,
+        "--bind",
+        f"{HOST}:{port}",
+        "--worker-class",
+        "aiohttp.GunicornUVLoopWebWorker",
+        "--workers",
+        str(part.workers),
+        "--graceful-timeout",
+        "10",
+        "--chdir",
+        str(ROOT),
         "--no-control-socket",  # one per master at a shared default path: parts would collide
-        "--config", str(ROOT / "deploy/gunicorn_conf.py"),  # the metrics listener
-        "--log-config-json", str(ROOT / "deploy/gunicorn-logging.json"),
-    ]  # fmt: skip
+        "--config",
+        str(ROOT / "deploy/gunicorn_conf.py"),  # the metrics listener
+        "--log-config-json",
+        str(ROOT / "deploy/gunicorn-logging.json"),
+    ]
 
 
 def part_environ(

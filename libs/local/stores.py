@@ -147,8 +147,12 @@ def throwaway_postgres(max_connections: int) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="aivis-postgres-") as scratch:
         os.chmod(scratch, 0o755)  # initdb may run as the `postgres` user: it must reach its directory
         directory = Path(scratch) / "data"
-        options = {"max_connections": str(max_connections), "fsync": "off", "synchronous_commit": "off",
-                   "full_page_writes": "off"}  # fmt: skip
+        options = {
+            "max_connections": str(max_connections),
+            "fsync": "off",
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+        }
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = sock.getsockname()[1]
@@ -159,8 +163,11 @@ def throwaway_postgres(max_connections: int) -> Iterator[str]:
 
 def stop_postgres(directory: Path) -> None:
     """Stop the private PostgreSQL in `directory` (fast: open connections are ended)."""
-    subprocess.run([*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"], check=False,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [*_as_postgres_user(), "pg_ctl", "-D", str(directory), "-m", "fast", "-w", "stop"],
+        check=False,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 @contextmanager
@@ -173,11 +180,22 @@ def private_redis(directory: Path | None = None, port: int | None = None) -> Ite
     port = port or private_port("PRIVATE_REDIS_PORT", DEFAULT_PRIVATE_REDIS_PORT)
     directory.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(directory)],
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(directory),
+        ],
         stdout=subprocess.DEVNULL,
         start_new_session=True,
-    )  # fmt: skip
+    )
     url = f"redis://127.0.0.1:{port}/0"
     try:
         _wait_until(lambda: redis_answers(url), "the private Redis")

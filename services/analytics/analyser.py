@@ -163,9 +163,7 @@ class Analyser:
         analysed: list[tuple[str, str]] = []
         async with transaction(self._pool) as cur:
             # Answers never analysed first, then those asked to be analysed again.
-            answers = await fetch_all(
-                cur, f"{WAITING} WHERE analysis_id IS NULL AND {DUE}", (BATCH,)
-            )  # fmt: skip
+            answers = await fetch_all(cur, f"{WAITING} WHERE analysis_id IS NULL AND {DUE}", (BATCH,))
             if len(answers) < BATCH:
                 answers += await fetch_all(cur, f"{WAITING} WHERE reanalyse AND {DUE}", (BATCH - len(answers),))
             for answer in answers:

@@ -45,9 +45,15 @@ WHERE a.organization_id = %(organization_id)s AND a.product_id = %(product_id)s 
 """
 
 EMPTY_BRAND = {
-    "mentioning_answers": 0, "mentions": 0, "position_sum": 0, "sentiment_sum": 0.0,
-    "positive": 0, "neutral": 0, "negative": 0, "cited_answers": 0,
-}  # fmt: skip
+    "mentioning_answers": 0,
+    "mentions": 0,
+    "position_sum": 0,
+    "sentiment_sum": 0.0,
+    "positive": 0,
+    "neutral": 0,
+    "negative": 0,
+    "cited_answers": 0,
+}
 
 
 def period_answers(row: Row | None) -> dict[str, Any]:
@@ -88,13 +94,15 @@ def overview(
             period: brand_metrics(by_key.get((current, key), EMPTY_BRAND), answers[current], all_mentions[current])
             for period, current in (("current", True), ("previous", False))
         }
-        brands.append({
-            "kind": "brand" if key == BRAND else "competitor",
-            "competitor_id": None if key == BRAND else key,
-            "name": name,
-            **numbers,
-            "change": {m: metrics.change(numbers["current"][m], numbers["previous"][m]) for m in METRICS},
-        })  # fmt: skip
+        brands.append(
+            {
+                "kind": "brand" if key == BRAND else "competitor",
+                "competitor_id": None if key == BRAND else key,
+                "name": name,
+                **numbers,
+                "change": {m: metrics.change(numbers["current"][m], numbers["previous"][m]) for m in METRICS},
+            }
+        )
     return answers, brands
 
 

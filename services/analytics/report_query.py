@@ -29,8 +29,12 @@ COMPARE = {"gt": operator.gt, "gte": operator.ge, "lt": operator.lt, "lte": oper
 # the brands and domains reports).
 Group = tuple[date, str | None]
 # The rollup column each filter field names.
-COLUMNS = {"engine": "engine", "promptId": "prompt_id", "topicId": "topic_id",
-           "competitorSetVersion": "competitor_set_version"}  # fmt: skip
+COLUMNS = {
+    "engine": "engine",
+    "promptId": "prompt_id",
+    "topicId": "topic_id",
+    "competitorSetVersion": "competitor_set_version",
+}
 # The reports that split each period's brands, by the rollup column (and the row's field) of each.
 SPLITS = {"engines": "engine", "prompts": "prompt_id", "topics": "topic_id"}
 # Each operator over a rollup column (a null column, an answer to no tracked prompt, is in no list).
@@ -110,8 +114,12 @@ def bucket_end(start: date, granularity: str | None, end: date) -> date:
 def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed:
     """The rows in scope: the product's, in the period, and through every filter but brand and
     domain (they pick rows after summing)."""
-    clauses = [sql.SQL("organization_id = %(organization_id)s AND product_id = %(product_id)s"
-                       " AND day >= %(start)s AND day < %(end)s")]  # fmt: skip
+    clauses = [
+        sql.SQL(
+            "organization_id = %(organization_id)s AND product_id = %(product_id)s"
+            " AND day >= %(start)s AND day < %(end)s"
+        )
+    ]
     for index, item in enumerate(filters):
         if item["field"] in COLUMNS:
             name = f"filter_{index}"
@@ -229,9 +237,13 @@ def match_key(item: dict[str, Any]) -> tuple[Any, ...]:
 
 async def period_items(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
     """The report's rows, by bucket, then engine, prompt or topic (those reports), then brand or domain."""
-    params: dict[str, Any] = {"organization_id": organization_id, "product_id": product_id,
-                              "start": query["from_"], "end": query["to"],
-                              **bounds(query["from_"], query["to"], query["time_zone"])}  # fmt: skip
+    params: dict[str, Any] = {
+        "organization_id": organization_id,
+        "product_id": product_id,
+        "start": query["from_"],
+        "end": query["to"],
+        **bounds(query["from_"], query["to"], query["time_zone"]),
+    }
     zone = query["time_zone"]
     parts = {
         "answers": source("rollup_answers", zone),
@@ -279,9 +291,18 @@ async def brand_items(
         (key for key in named if all(passes(item, key) for item in picked)), key=lambda key: (key != BRAND, key)
     )
     by_group = {(row["bucket"], row["split"], row["brand_key"]): row for row in brand_rows}
-    names = {row["key"]: row["name"] for row in await fetch_all(cur, NAMES, {
-        **params, "brand": BRAND, "competitors": [key for key in keys if key != BRAND],
-    })}  # fmt: skip
+    names = {
+        row["key"]: row["name"]
+        for row in await fetch_all(
+            cur,
+            NAMES,
+            {
+                **params,
+                "brand": BRAND,
+                "competitors": [key for key in keys if key != BRAND],
+            },
+        )
+    }
     items = []
     for group in groups:
         counted = answers[group]
@@ -313,15 +334,17 @@ def domain_items(
         counted = answers[group]
         kept = [row for row in by_group[group] if all(passes(item, row["domain"]) for item in picked)]
         for row in kept:
-            items.append({
-                "period": period_of(query, group[0]),
-                "domain": row["domain"],
-                **({"url": row["url"], "title": row["title"]} if key == "url" else {}),
-                "answers": period_answers(counted),
-                "domain_metrics": {
-                    "citation_rate": metrics.citation_rate(row["citing_answers"], counted["citing_answers"]),
-                    "retrieved_share": metrics.retrieved_share(row["drawing_answers"], counted["drawing_answers"]),
-                    "citation_share": metrics.citation_share(row["citations"], counted["citations"]),
-                },
-            })  # fmt: skip
+            items.append(
+                {
+                    "period": period_of(query, group[0]),
+                    "domain": row["domain"],
+                    **({"url": row["url"], "title": row["title"]} if key == "url" else {}),
+                    "answers": period_answers(counted),
+                    "domain_metrics": {
+                        "citation_rate": metrics.citation_rate(row["citing_answers"], counted["citing_answers"]),
+                        "retrieved_share": metrics.retrieved_share(row["drawing_answers"], counted["drawing_answers"]),
+                        "citation_share": metrics.citation_share(row["citations"], counted["citations"]),
+                    },
+                }
+            )
     return items

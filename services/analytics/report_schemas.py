@@ -139,16 +139,26 @@ class QueryFilter(ApiSchema):
 
 
 # The metrics `having` and `orderBy` may name, by report: API name -> row key.
-BRAND_METRICS = {"visibility": "visibility", "shareOfVoice": "share_of_voice", "averagePosition": "average_position",
-                 "sentiment": "sentiment", "citationRate": "citation_rate"}  # fmt: skip
+BRAND_METRICS = {
+    "visibility": "visibility",
+    "shareOfVoice": "share_of_voice",
+    "averagePosition": "average_position",
+    "sentiment": "sentiment",
+    "citationRate": "citation_rate",
+}
 DOMAIN_METRICS = {
     "citationRate": "citation_rate",
     "retrievedShare": "retrieved_share",
     "citationShare": "citation_share",
 }
-TRAFFIC_METRICS = {"visits": "visits", "verifiedVisits": "verified_visits", "successRate": "success_rate",
-                   "failureRate": "failure_rate", "referrals": "referrals",
-                   "crawlToRefer": "crawl_to_refer"}  # fmt: skip
+TRAFFIC_METRICS = {
+    "visits": "visits",
+    "verifiedVisits": "verified_visits",
+    "successRate": "success_rate",
+    "failureRate": "failure_rate",
+    "referrals": "referrals",
+    "crawlToRefer": "crawl_to_refer",
+}
 METRIC_NAMES = tuple(dict.fromkeys([*BRAND_METRICS, *DOMAIN_METRICS, *TRAFFIC_METRICS]))
 
 

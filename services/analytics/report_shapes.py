@@ -86,8 +86,13 @@ class BrandMetrics(ApiSchema):
 
 
 # The numbers an overview compares with the previous period, and what each is called.
-CHANGED = {"visibility": "visibility", "share_of_voice": "share of voice", "average_position": "average position",
-           "sentiment": "mean sentiment", "citation_rate": "citation rate"}  # fmt: skip
+CHANGED = {
+    "visibility": "visibility",
+    "share_of_voice": "share of voice",
+    "average_position": "average position",
+    "sentiment": "mean sentiment",
+    "citation_rate": "citation rate",
+}
 # Each value minus the previous period's; null when either is missing.
 BrandChange = ApiSchema.from_dict(
     {

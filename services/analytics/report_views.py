@@ -36,15 +36,19 @@ async def analytics_overview(request: web.Request) -> web.Response:
     tracked = [(BRAND, brand_name or product.name)]
     tracked += [(competitor["id"], competitor["name"]) for competitor in competitors["competitors"]]
     answers, brands = overview.overview(tracked, answer_rows, brand_rows)
-    return json_response(OVERVIEW.dump({
-        "product_id": product.id,
-        "time_zone": zone,
-        "period": {"from_": start, "to": end},
-        "previous_period": {"from_": start - (end - start), "to": start},
-        "answers": answers[True],
-        "previous_answers": answers[False],
-        "brands": brands,
-    }))  # fmt: skip
+    return json_response(
+        OVERVIEW.dump(
+            {
+                "product_id": product.id,
+                "time_zone": zone,
+                "period": {"from_": start, "to": end},
+                "previous_period": {"from_": start - (end - start), "to": start},
+                "answers": answers[True],
+                "previous_answers": answers[False],
+                "brands": brands,
+            }
+        )
+    )
 
 
 async def analytics_query(request: web.Request) -> web.Response:
@@ -61,11 +65,15 @@ async def analytics_query(request: web.Request) -> web.Response:
             items, after = await report_query.run(
                 query, lambda asked: report_query.period_items(cur, caller.org.id, product.id, asked)
             )
-    return json_response(QUERY_RESULT.dump({
-        "report": query["report"],
-        "time_zone": query["time_zone"],
-        "week_starts": "monday",
-        "granularity": query["granularity"],
-        "items": items,
-        "next_cursor": after,
-    }))  # fmt: skip
+    return json_response(
+        QUERY_RESULT.dump(
+            {
+                "report": query["report"],
+                "time_zone": query["time_zone"],
+                "week_starts": "monday",
+                "granularity": query["granularity"],
+                "items": items,
+                "next_cursor": after,
+            }
+        )
+    )

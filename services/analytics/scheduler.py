@@ -80,9 +80,13 @@ class Scheduler:
             try:
                 async with transaction(self._pool) as cur:
                     run = await run_queries.create_run(
-                        cur, prompt["organizationId"], prompt["productId"], "schedule",
-                        tasks_of(prompt, engines, prompt["samples"]), prompt["samples"],
-                    )  # fmt: skip
+                        cur,
+                        prompt["organizationId"],
+                        prompt["productId"],
+                        "schedule",
+                        tasks_of(prompt, engines, prompt["samples"]),
+                        prompt["samples"],
+                    )
                     if not await run_queries.take_period(cur, prompt["id"], period, str(run["id"])):
                         raise PeriodTaken
                 created += 1

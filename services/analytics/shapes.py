@@ -70,9 +70,20 @@ USAGE = Shape(
 # the body's digest (the rule of a repeated ingest) and its analysis's id (read apart, attached by
 # `answer`).
 ANSWER_INPUTS = (
-    "id", "organization_id", "product_id", "run_id", "prompt_id", "prompt_version", "prompt_text", "topic_id",
-    "input_tokens", "output_tokens", "cost_usd", "body_sha256", "analysis_id",
-)  # fmt: skip
+    "id",
+    "organization_id",
+    "product_id",
+    "run_id",
+    "prompt_id",
+    "prompt_version",
+    "prompt_text",
+    "topic_id",
+    "input_tokens",
+    "output_tokens",
+    "cost_usd",
+    "body_sha256",
+    "analysis_id",
+)
 ANSWER = Shape(
     schemas.Answer,
     computed={

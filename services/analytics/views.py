@@ -32,19 +32,21 @@ async def engines_list(request: web.Request) -> web.Response:
     """GET /api/v1/engines: the engine catalog, each engine with the model asked and whether this
     deployment holds its key."""
     settings: AnalyticsSettings = request.app[SETTINGS]
-    return json_response({
-        "items": [
-            {
-                "id": access.engine.id,
-                "vendor": access.engine.vendor,
-                "name": access.engine.name,
-                "searchesWeb": access.engine.searches_web,
-                "model": access.model,
-                "configured": access.configured,
-            }
-            for access in settings.engines
-        ]
-    })  # fmt: skip
+    return json_response(
+        {
+            "items": [
+                {
+                    "id": access.engine.id,
+                    "vendor": access.engine.vendor,
+                    "name": access.engine.name,
+                    "searchesWeb": access.engine.searches_web,
+                    "model": access.model,
+                    "configured": access.configured,
+                }
+                for access in settings.engines
+            ]
+        }
+    )
 
 
 async def _prompt(request: web.Request, values: dict[str, Any], product_id: str) -> dict[str, Any]:

@@ -46,10 +46,22 @@ def parser() -> argparse.ArgumentParser:
     legacy.add_argument("--product", required=True, help="the id of the organization's product the domain serves")
     legacy.add_argument("--domain", required=True, help="the hostname")
     legacy.add_argument("--fallback-origin", required=True, help="where requests no path prefix matches go")
-    legacy.add_argument("--path", type=parse_path, action="append", default=[], metavar="PREFIX=APP_ID",
-                        help="send requests under PREFIX to the app, prefix kept (repeatable)")  # fmt: skip
-    legacy.add_argument("--path-stripped", type=parse_path, action="append", default=[], metavar="PREFIX=APP_ID",
-                        help="send requests under PREFIX to the app, prefix removed (repeatable)")  # fmt: skip
+    legacy.add_argument(
+        "--path",
+        type=parse_path,
+        action="append",
+        default=[],
+        metavar="PREFIX=APP_ID",
+        help="send requests under PREFIX to the app, prefix kept (repeatable)",
+    )
+    legacy.add_argument(
+        "--path-stripped",
+        type=parse_path,
+        action="append",
+        default=[],
+        metavar="PREFIX=APP_ID",
+        help="send requests under PREFIX to the app, prefix removed (repeatable)",
+    )
     return root
 
 

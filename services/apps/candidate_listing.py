@@ -157,8 +157,11 @@ class CandidateListing:
         except Exception as exc:
             log.warning(
                 "route candidates of app %s broke off after %d candidates (request %s): %r",
-                self.app_id, count, self.request.get(REQUEST_ID), exc,
-            )  # fmt: skip
+                self.app_id,
+                count,
+                self.request.get(REQUEST_ID),
+                exc,
+            )
             raise
         finally:
             if following is not None:  # the client went away, or writing failed

@@ -58,9 +58,15 @@ def _keeps(holder: Row, organization_id: str) -> bool:
 
 
 async def add_app_domain(
-    pool: aiopg.Pool, edge: EdgeProvider, checker: TxtChecker, claim_days: int, grace_seconds: int,
-    organization_id: str, app_id: str, data: dict[str, Any],
-) -> dict[str, Any]:  # fmt: skip
+    pool: aiopg.Pool,
+    edge: EdgeProvider,
+    checker: TxtChecker,
+    claim_days: int,
+    grace_seconds: int,
+    organization_id: str,
+    app_id: str,
+    data: dict[str, Any],
+) -> dict[str, Any]:
     """Add a domain to the app: a new claim when the hostname is free (or held by a lapsed claim),
     a takeover when the app's challenge for it is proven and the holder's claim is unverified or
     its record missing for `grace_seconds`; otherwise a 409."""

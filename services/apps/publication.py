@@ -65,9 +65,13 @@ class Site:
         """What changes whenever anything of the App an agent text shows does (but its documents)."""
         row = self.row
         return (
-            self.base_url, row["changed_at"], row["route_count"], tuple(row["domains"]), tuple(row["products"]),
+            self.base_url,
+            row["changed_at"],
+            row["route_count"],
+            tuple(row["domains"]),
+            tuple(row["products"]),
             row["products_changed_at"],
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,18 @@ from libs.common.client_address import Network
 
 # RFC 9110 7.6.1, and the proxy headers of old.
 HOP_BY_HOP = frozenset(
-    {"connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer",
-     "transfer-encoding", "upgrade"}
-)  # fmt: skip
+    {
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
 # What the edge sets itself on the way to the origin.
 SET_BY_EDGE = frozenset({"host", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "forwarded"})
 CHUNK = 64 * 1024
@@ -69,9 +78,11 @@ class Origins:
     async def open(self) -> AsyncIterator[Origins]:
         connector = aiohttp.TCPConnector(limit=1000, resolver=address_policy.SafeResolver(self._allowed))
         async with aiohttp.ClientSession(
-            connector=connector, cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False,
+            connector=connector,
+            cookie_jar=aiohttp.DummyCookieJar(),
+            auto_decompress=False,
             skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding", "Content-Type"),
-        ) as session:  # fmt: skip
+        ) as session:
             self._session = session
             yield self
 
@@ -91,9 +102,10 @@ class Origins:
         self._check(base)
         dropped = _dropped(request.headers)
         headers = CIMultiDict(
-            (name, value) for name, value in request.headers.items()
+            (name, value)
+            for name, value in request.headers.items()
             if name.lower() not in dropped and name.lower() not in SET_BY_EDGE
-        )  # fmt: skip
+        )
         forwarded_for = ", ".join([*request.headers.getall("X-Forwarded-For", ()), client])
         headers.update({"X-Forwarded-For": forwarded_for, "X-Forwarded-Proto": scheme, "X-Forwarded-Host": host})
         body = request.content if request.body_exists else None

@@ -71,8 +71,9 @@ def strong_etag(*parts: bytes) -> str:
 
 
 def made(body: bytes, content_type: str, *headers: tuple[str, str], status: int = 200) -> Answer:
-    return Answer(status, body, (("Content-Type", content_type), ("ETag", strong_etag(content_type.encode(), body)),
-                                 *headers))  # fmt: skip
+    return Answer(
+        status, body, (("Content-Type", content_type), ("ETag", strong_etag(content_type.encode(), body)), *headers)
+    )
 
 
 @dataclass(frozen=True)
@@ -207,8 +208,11 @@ def robots_txt(config: Any, base_url: str) -> bytes:
             continue
         for field, key in (("Allow", "allow"), ("Disallow", "disallow")):
             values = rule.get(key)
-            lines += [f"{field}: {value}" for value in map(_line, values if isinstance(values, list) else [values])
-                      if value is not None]  # fmt: skip
+            lines += [
+                f"{field}: {value}"
+                for value in map(_line, values if isinstance(values, list) else [values])
+                if value is not None
+            ]
         if len(lines) == len([name for name in names if name]):
             lines.append("Allow: /")
         groups.append("\n".join(lines))

@@ -131,9 +131,13 @@ class Store:
         domain = None
         if found is not None:
             domain = Domain(
-                found["hostname"], found["domainId"], found["organizationId"], found["appId"], found["type"],
+                found["hostname"],
+                found["domainId"],
+                found["organizationId"],
+                found["appId"],
+                found["type"],
                 found["origin"],
-            )  # fmt: skip
+            )
         if changes == self._host_changes:
             if domain is not None:
                 self._hold(domain.app_id, domain.organization_id, found["version"] if found else "")

@@ -173,9 +173,18 @@ def request_log_middleware(requests: RequestLog) -> Middleware:
             size = response.body_length
         path = request.raw_path.partition("?")[0]
         requests.record(
-            Entry(started, time.time(), domain, request.method, path, response.status, size, request.remote,
-                  request.headers)
-        )  # fmt: skip
+            Entry(
+                started,
+                time.time(),
+                domain,
+                request.method,
+                path,
+                response.status,
+                size,
+                request.remote,
+                request.headers,
+            )
+        )
         return response
 
     return middleware

@@ -212,9 +212,17 @@ class Deliverer:
             error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         latency_ms = round((time.monotonic() - started) * 1000)
         self._recorder.add(
-            Attempt(str(row["id"]), str(row["endpoint_id"]), row["attempts"] + 1, attempted_at, latency_ms, status,
-                    answer, error)
-        )  # fmt: skip
+            Attempt(
+                str(row["id"]),
+                str(row["endpoint_id"]),
+                row["attempts"] + 1,
+                attempted_at,
+                latency_ms,
+                status,
+                answer,
+                error,
+            )
+        )
 
     async def finish(self, grace: float) -> None:
         """Let the sends in flight finish for up to `grace` seconds, then cancel the rest (their

@@ -181,13 +181,22 @@ async def track_suggestion(cur: Any, organization_id: str, suggestion: dict[str,
     """The tracked prompt made from an accepted suggestion (its text, topic and persona), made now
     or before; 409 when the product tracks its text already from elsewhere."""
     existing = await fetch_value(
-        cur, "SELECT id::text FROM prompts WHERE suggestion_id = %s AND organization_id = %s",
+        cur,
+        "SELECT id::text FROM prompts WHERE suggestion_id = %s AND organization_id = %s",
         (suggestion["id"], organization_id),
-    )  # fmt: skip
+    )
     if existing is not None:
         return str(existing)
-    values = {"text": suggestion["prompt"], "topic_id": suggestion["topicId"], "persona_id": suggestion["personaId"],
-              "suggestion_id": suggestion["id"], "tags": [], "engines": [], "cadence": "daily", "samples": 1,
-              "status": "active"}  # fmt: skip
+    values = {
+        "text": suggestion["prompt"],
+        "topic_id": suggestion["topicId"],
+        "persona_id": suggestion["personaId"],
+        "suggestion_id": suggestion["id"],
+        "tags": [],
+        "engines": [],
+        "cadence": "daily",
+        "samples": 1,
+        "status": "active",
+    }
     prompt = await create(cur, organization_id, suggestion["productId"], values)
     return str(prompt["id"])

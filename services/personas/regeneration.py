@@ -88,7 +88,10 @@ async def regenerate(
         rows = [(topic.id, item.persona_id, item.prompt) for topic, prompts in generated for item in prompts]
         ids = await queries.insert_suggestions(cur, organization_id, product.id, rows)
         await webhook_outbox.record(
-            cur, "prompt_suggestions.regenerated", organization_id, f"product:{product.id}",
+            cur,
+            "prompt_suggestions.regenerated",
+            organization_id,
+            f"product:{product.id}",
             {"productId": product.id, "count": len(ids), "ids": ids},
-        )  # fmt: skip
+        )
         return ids

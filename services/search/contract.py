@@ -12,7 +12,18 @@ from services.search import schemas as search
 PART = "search"
 
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/api/v1/content/search/{orgId}", PART, "content:read", "content_search",
-          "Semantic search over the organization's content", org_param="orgId", timeout=5.0, tag="Content",
-          read_only=True, body=search.SearchRequest, response=search.SearchResult),
-)  # fmt: skip
+    Route(
+        "POST",
+        "/api/v1/content/search/{orgId}",
+        PART,
+        "content:read",
+        "content_search",
+        "Semantic search over the organization's content",
+        org_param="orgId",
+        timeout=5.0,
+        tag="Content",
+        read_only=True,
+        body=search.SearchRequest,
+        response=search.SearchResult,
+    ),
+)

@@ -173,9 +173,14 @@ async def chunk_contents(cur: Any, keys: list[tuple[str, int]]) -> dict[tuple[st
 
 
 async def lexical_ranking(
-    cur: Any, organization_id: str, query: str, statuses: list[str], product_id: str | None, type_: str | None,
+    cur: Any,
+    organization_id: str,
+    query: str,
+    statuses: list[str],
+    product_id: str | None,
+    type_: str | None,
     limit: int,
-) -> list[str]:  # fmt: skip
+) -> list[str]:
     """Ids of the organization's documents whose chunks hold every word of `query`, best first.
 
     Only the first LEXICAL_SAMPLE matching chunks are ranked: words found in that many chunks say

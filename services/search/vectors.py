@@ -93,10 +93,15 @@ class OrganizationVectors:
                     del self.slots[document_id]
                 continue
             info = DocumentInfo(
-                id=document_id, product_id=str(row["product_id"]), status=row["status"], type=row["type"],
-                title=row["title"], file_path=row["file_path"], source_url=row["source_url"],
+                id=document_id,
+                product_id=str(row["product_id"]),
+                status=row["status"],
+                type=row["type"],
+                title=row["title"],
+                file_path=row["file_path"],
+                source_url=row["source_url"],
                 indexed_at=row["indexed_at"],
-            )  # fmt: skip
+            )
             if slot is None:
                 slot = len(self.documents)
                 self.documents.append(info)

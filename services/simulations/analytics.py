@@ -29,8 +29,13 @@ def pass_hat_k(passed: int, runs: int) -> list[dict[str, Any]]:
 async def analytics(
     cur: Any, organization_id: str, start: datetime, end: datetime, filters: dict[str, Any]
 ) -> dict[str, Any]:
-    where = ["r.organization_id = %(org)s", "r.deleted_at IS NULL", "r.status = 'completed'",
-             "r.created_at >= %(start)s", "r.created_at < %(end)s"]  # fmt: skip
+    where = [
+        "r.organization_id = %(org)s",
+        "r.deleted_at IS NULL",
+        "r.status = 'completed'",
+        "r.created_at >= %(start)s",
+        "r.created_at < %(end)s",
+    ]
     where += [f"r.{column} = %({column})s" for column in ("task_id", "environment_id") if column in filters]
     rows = await fetch_all(
         cur,
@@ -69,14 +74,21 @@ async def analytics(
     for k in range(1, K_MAX + 1):
         estimates = [group["passHatK"][k - 1]["value"] for group in groups if len(group["passHatK"]) >= k]
         if estimates:
-            overall_k.append({"k": k, "value": sum(estimates) / len(estimates), "sum": sum(estimates),
-                              "count": len(estimates)})  # fmt: skip
+            overall_k.append(
+                {"k": k, "value": sum(estimates) / len(estimates), "sum": sum(estimates), "count": len(estimates)}
+            )
     return {
-        "from": start, "to": end, "timeZone": "UTC", "groups": groups,
+        "from": start,
+        "to": end,
+        "timeZone": "UTC",
+        "groups": groups,
         "overall": {
-            "runs": runs, "passRate": ratio(sum(row["passed"] for row in rows), runs), "passHatK": overall_k,
+            "runs": runs,
+            "passRate": ratio(sum(row["passed"] for row in rows), runs),
+            "passHatK": overall_k,
             "meanScore": {"value": score_sum / runs if runs else None, "sum": score_sum, "count": runs},
         },
-        "days": [{"day": day["day"], "runs": day["runs"], "passRate": ratio(day["passed"], day["runs"])}
-                 for day in days],
-    }  # fmt: skip
+        "days": [
+            {"day": day["day"], "runs": day["runs"], "passRate": ratio(day["passed"], day["runs"])} for day in days
+        ],
+    }

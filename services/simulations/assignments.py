@@ -37,9 +37,12 @@ async def assignment_for(cur: Any, organization_id: str, environment_id: str) ->
         details = {f"agentConfig.{key}": message for key, message in flatten_messages(error.messages).items()}
         raise ValidationFailed("the environment's agentConfig cannot run", details) from None
     assignment = {
-        "goal": environment["goal"], "appId": environment["app_id"], "criteria": environment["criteria"],
-        "stepBudget": environment["step_budget"], "agentConfig": config,
-    }  # fmt: skip
+        "goal": environment["goal"],
+        "appId": environment["app_id"],
+        "criteria": environment["criteria"],
+        "stepBudget": environment["step_budget"],
+        "agentConfig": config,
+    }
     return environment, assignment
 
 

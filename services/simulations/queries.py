@@ -25,10 +25,24 @@ RUN_FILTERS = {
 }
 
 RUN_FIELDS = (
-    "id", "environment_id", "task_id", "organization_id", "status", "sandbox_id", "sandbox_snapshot",
-    "overall_score", "passed", "tokens_used", "cost_usd", "started_at", "completed_at", "duration",
-    "volume_ids", "log_s3_keys", "metadata",
-)  # fmt: skip
+    "id",
+    "environment_id",
+    "task_id",
+    "organization_id",
+    "status",
+    "sandbox_id",
+    "sandbox_snapshot",
+    "overall_score",
+    "passed",
+    "tokens_used",
+    "cost_usd",
+    "started_at",
+    "completed_at",
+    "duration",
+    "volume_ids",
+    "log_s3_keys",
+    "metadata",
+)
 
 
 async def list_runs(cur: Any, organization_id: str, filters: dict[str, Any], limit: int, offset: int) -> bytes:

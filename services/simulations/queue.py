@@ -40,11 +40,16 @@ async def enqueue(
         "                      'assignment', %(assignment)s::jsonb)"
         " FROM generate_series(1, %(trials)s) AS n ORDER BY n RETURNING id::text",
         {
-            "org": organization_id, "environment": environment["id"], "task": environment["task_id"],
-            "app": assignment["appId"], "seed": seed, "trigger": trigger, "trials": trials,
+            "org": organization_id,
+            "environment": environment["id"],
+            "task": environment["task_id"],
+            "app": assignment["appId"],
+            "seed": seed,
+            "trigger": trigger,
+            "trials": trials,
             "assignment": json_or_null(assignment),
         },
-    )  # fmt: skip
+    )
     runs = [await get_run(cur, row["id"]) for row in ids]
     return [run for run in runs if run is not None]
 
@@ -66,9 +71,10 @@ async def take(cur: Any, worker: str, organization_limit: int, lease_seconds: in
         return None
     await cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 35))", (candidate["organization_id"],))
     running = await fetch_value(
-        cur, "SELECT count(*) FROM runs WHERE organization_id = %s AND status = 'running'",
+        cur,
+        "SELECT count(*) FROM runs WHERE organization_id = %s AND status = 'running'",
         (candidate["organization_id"],),
-    )  # fmt: skip
+    )
     if running >= organization_limit:
         return None
     return await fetch_one(
@@ -125,9 +131,21 @@ async def add_step(cur: Any, run_id: str, attempt: int, seq: int, step: Step) ->
     await cur.execute(
         "INSERT INTO run_steps (run_id, attempt, seq, kind, name, url, status, bytes, tokens, ok, detail, elapsed_ms)"
         " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        (run_id, attempt, seq, step.kind, step.name, step.url, step.status, step.bytes, step.tokens, step.ok,
-         json_or_null(step.detail), step.elapsed_ms),
-    )  # fmt: skip
+        (
+            run_id,
+            attempt,
+            seq,
+            step.kind,
+            step.name,
+            step.url,
+            step.status,
+            step.bytes,
+            step.tokens,
+            step.ok,
+            json_or_null(step.detail),
+            step.elapsed_ms,
+        ),
+    )
 
 
 async def finish(cur: Any, run_id: str, worker: str, attempt: int, result: dict[str, Any]) -> bool:

@@ -22,9 +22,19 @@ async def list_steps(cur: Any, run_id: str, query: dict[str, Any]) -> dict[str, 
     )
     page, next_cursor = page_of(rows, query["limit"], lambda row: (str(row["seq"]), run_id))
     items = [
-        {"seq": row["seq"], "kind": row["kind"], "name": row["name"], "url": row["url"], "status": row["status"],
-         "bytes": row["bytes"], "tokens": row["tokens"], "ok": row["ok"], "detail": row["detail"],
-         "elapsedMs": row["elapsed_ms"], "createdAt": row["created_at"]}
+        {
+            "seq": row["seq"],
+            "kind": row["kind"],
+            "name": row["name"],
+            "url": row["url"],
+            "status": row["status"],
+            "bytes": row["bytes"],
+            "tokens": row["tokens"],
+            "ok": row["ok"],
+            "detail": row["detail"],
+            "elapsedMs": row["elapsed_ms"],
+            "createdAt": row["created_at"],
+        }
         for row in page
-    ]  # fmt: skip
+    ]
     return {"items": items, "nextCursor": next_cursor}

@@ -20,18 +20,33 @@ ENVIRONMENT_COLUMNS = (
 
 
 def task_view(row: Row) -> dict[str, Any]:
-    keys = ("id", "organizationId", "name", "category", "goal", "appId", "criteria", "referenceAnswer",
-            "stepBudget", "rerunOnChange", "createdAt", "updatedAt")  # fmt: skip
+    keys = (
+        "id",
+        "organizationId",
+        "name",
+        "category",
+        "goal",
+        "appId",
+        "criteria",
+        "referenceAnswer",
+        "stepBudget",
+        "rerunOnChange",
+        "createdAt",
+        "updatedAt",
+    )
     return dict(zip(keys, row.values(), strict=True))
 
 
 def environment_view(row: Row) -> dict[str, Any]:
     return {
-        "id": row["id"], "organizationId": row["organization_id"], "name": row["name"],
+        "id": row["id"],
+        "organizationId": row["organization_id"],
+        "name": row["name"],
         "agentConfig": row["agent_config"],
         "task": {"id": row["task_id"], "name": row["task_name"], "category": row["task_category"]},
-        "createdAt": row["created_at"], "updatedAt": row["updated_at"],
-    }  # fmt: skip
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+    }
 
 
 def _values(data: dict[str, Any]) -> dict[str, Any]:
@@ -80,8 +95,9 @@ async def update_task(cur: Any, organization_id: str, task_id: str, data: dict[s
 async def delete_task(cur: Any, organization_id: str, task_id: str) -> None:
     """Soft-delete the task and its environments; their runs stay readable."""
     await find_task(cur, organization_id, task_id, lock=True)
-    await cur.execute("UPDATE tasks SET deleted_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = %s",
-                      (task_id,))  # fmt: skip
+    await cur.execute(
+        "UPDATE tasks SET deleted_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = %s", (task_id,)
+    )
     await cur.execute(
         "UPDATE environments SET deleted_at = clock_timestamp(), updated_at = clock_timestamp()"
         " WHERE task_id = %s AND deleted_at IS NULL",

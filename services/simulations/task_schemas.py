@@ -30,16 +30,29 @@ def _described(text: str) -> dict[str, Any]:
 
 
 class Criterion(ApiSchema):
-    type = StrictString(required=True, validate=validate.OneOf(CRITERION_TYPES), metadata=_described(
-        "How the answer is checked: `must_include` (the answer holds the value), `exact_match` (the short answer"
-        " equals it, both normalised), `regex` (the answer matches the pattern), `page_reached` (the answer came"
-        " from this page), `url_visited` (the agent fetched this path)."))  # fmt: skip
-    value = StrictString(required=True, validate=length(1, CRITERION_VALUE_MAX),
-                         metadata=_described("The text, pattern, path or URL the check compares with."))  # fmt: skip
-    required = StrictBoolean(load_default=True, metadata=_described(
-        "A required criterion must hold for the run to pass; the others weigh in the score."))  # fmt: skip
-    weight = StrictNumber(load_default=1.0, validate=validate.Range(min=0, max=100),
-                          metadata=_described("The criterion's weight among those not required."))  # fmt: skip
+    type = StrictString(
+        required=True,
+        validate=validate.OneOf(CRITERION_TYPES),
+        metadata=_described(
+            "How the answer is checked: `must_include` (the answer holds the value), `exact_match` (the short answer"
+            " equals it, both normalised), `regex` (the answer matches the pattern), `page_reached` (the answer came"
+            " from this page), `url_visited` (the agent fetched this path)."
+        ),
+    )
+    value = StrictString(
+        required=True,
+        validate=length(1, CRITERION_VALUE_MAX),
+        metadata=_described("The text, pattern, path or URL the check compares with."),
+    )
+    required = StrictBoolean(
+        load_default=True,
+        metadata=_described("A required criterion must hold for the run to pass; the others weigh in the score."),
+    )
+    weight = StrictNumber(
+        load_default=1.0,
+        validate=validate.Range(min=0, max=100),
+        metadata=_described("The criterion's weight among those not required."),
+    )
 
     @validates_schema
     def _pattern_compiles(self, data: dict[str, Any], **_: Any) -> None:
@@ -107,8 +120,13 @@ class TaskList(ApiSchema):
 
 
 class AgentConfig(ApiSchema):
-    kind = StrictString(load_default="deterministic", validate=validate.OneOf(KINDS), metadata=_described(
-        "`deterministic` (ranks and reads with BM25, no model) or `llm` (an AI engine; needs its key)."))  # fmt: skip
+    kind = StrictString(
+        load_default="deterministic",
+        validate=validate.OneOf(KINDS),
+        metadata=_described(
+            "`deterministic` (ranks and reads with BM25, no model) or `llm` (an AI engine; needs its key)."
+        ),
+    )
     entry_point = StrictString(
         load_default="llms_txt",
         validate=validate.OneOf(("llms_txt", "sitemap")),
@@ -142,8 +160,13 @@ class AgentConfig(ApiSchema):
         validate=validate.Range(min=0, max=SEED_MAX),
         metadata=_described("The first trial's seed; trial n runs with seed + n - 1."),
     )
-    temperature = StrictNumber(load_default=0.0, validate=validate.Range(min=0, max=5), metadata=_described(
-        "0 reads pages in rank order; above 0 the seed draws the order from the ranking's softmax."))  # fmt: skip
+    temperature = StrictNumber(
+        load_default=0.0,
+        validate=validate.Range(min=0, max=5),
+        metadata=_described(
+            "0 reads pages in rank order; above 0 the seed draws the order from the ranking's softmax."
+        ),
+    )
     engine = StrictString(
         validate=validate.OneOf(ENGINES), metadata=_described("The AI engine of an agent of the llm kind.")
     )
@@ -152,8 +175,11 @@ class AgentConfig(ApiSchema):
 class EnvironmentCreate(ApiSchema):
     name = StrictString(required=True, validate=length(1, NAME_MAX))
     task_id = UuidString(required=True, metadata=_described("The task the environment serves."))
-    agent_config = fields.Nested(AgentConfig, load_default=dict, metadata=_described(
-        "The agent and its configuration; every field has a default."))  # fmt: skip
+    agent_config = fields.Nested(
+        AgentConfig,
+        load_default=dict,
+        metadata=_described("The agent and its configuration; every field has a default."),
+    )
 
 
 class Environment(ApiSchema):
@@ -190,9 +216,13 @@ class QueuedRuns(ApiSchema):
 
 class Step(ApiSchema):
     seq = fields.Integer(required=True, metadata=_described("Its place in the run, from 1."))
-    kind = fields.String(required=True, metadata=_described(
-        "`check` (agent readiness), `fetch` (the entry document), `rank`, `read` (a page), `stop` (a budget or"
-        " robots rule), `answer`, `judge` (a criterion's verdict)."))  # fmt: skip
+    kind = fields.String(
+        required=True,
+        metadata=_described(
+            "`check` (agent readiness), `fetch` (the entry document), `rank`, `read` (a page), `stop` (a budget or"
+            " robots rule), `answer`, `judge` (a criterion's verdict)."
+        ),
+    )
     name = fields.String(required=True, metadata=_described("Which check, ranking, page or criterion."))
     url = fields.String(required=True, allow_none=True, metadata=_described("The path or URL it fetched."))
     status = fields.Integer(required=True, allow_none=True, metadata=_described("The HTTP status it met."))
@@ -215,10 +245,13 @@ class StepListQuery(ApiSchema):
 
 
 class AnalyticsQuery(ApiSchema):
-    start = UtcDateTime(data_key="from", metadata=_described(
-        "The range's start, included (ISO 8601 with a zone); default 30 days before its end."))  # fmt: skip
-    end = UtcDateTime(data_key="to", metadata=_described(
-        "The range's end, excluded (ISO 8601 with a zone); default now."))  # fmt: skip
+    start = UtcDateTime(
+        data_key="from",
+        metadata=_described("The range's start, included (ISO 8601 with a zone); default 30 days before its end."),
+    )
+    end = UtcDateTime(
+        data_key="to", metadata=_described("The range's end, excluded (ISO 8601 with a zone); default now.")
+    )
     task_id = UuidString(metadata=_described("Only this task's runs."))
     environment_id = UuidString(metadata=_described("Only this environment's runs."))
 
@@ -247,8 +280,13 @@ class AnalyticsGroup(ApiSchema):
     environment = fields.Nested(EnvironmentName, required=True)
     runs = fields.Integer(required=True, metadata=_described("Completed runs in the range."))
     pass_rate = fields.Nested(Ratio, required=True, metadata=_described("Runs that passed, of the completed."))
-    pass_hat_k = fields.List(fields.Nested(PassHatK), required=True, metadata=_described(
-        "pass^k for k = 1 … min(runs, 20): C(passed, k) / C(runs, k), the chance k trials all pass."))  # fmt: skip
+    pass_hat_k = fields.List(
+        fields.Nested(PassHatK),
+        required=True,
+        metadata=_described(
+            "pass^k for k = 1 … min(runs, 20): C(passed, k) / C(runs, k), the chance k trials all pass."
+        ),
+    )
     mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
     median_steps = fields.Float(
         required=True, allow_none=True, metadata=_described("The median number of documents fetched by the agent.")
@@ -259,8 +297,13 @@ class AnalyticsGroup(ApiSchema):
 class AnalyticsOverall(ApiSchema):
     runs = fields.Integer(required=True, metadata=_described("Completed runs in the range."))
     pass_rate = fields.Nested(Ratio, required=True, metadata=_described("Runs that passed, of the completed."))
-    pass_hat_k = fields.List(fields.Nested(MeanPassHatK), required=True, metadata=_described(
-        "pass^k averaged over the groups with at least k runs (sum of their pass^k, and how many)."))  # fmt: skip
+    pass_hat_k = fields.List(
+        fields.Nested(MeanPassHatK),
+        required=True,
+        metadata=_described(
+            "pass^k averaged over the groups with at least k runs (sum of their pass^k, and how many)."
+        ),
+    )
     mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
 
 
@@ -280,5 +323,8 @@ class Analytics(ApiSchema):
         metadata=_described("One row per task and environment with completed runs."),
     )
     overall = fields.Nested(AnalyticsOverall, required=True, metadata=_described("Every group together."))
-    days = fields.List(fields.Nested(AnalyticsDay), required=True, metadata=_described(
-        "Every group together by UTC day, the days with completed runs only, oldest first."))  # fmt: skip
+    days = fields.List(
+        fields.Nested(AnalyticsDay),
+        required=True,
+        metadata=_described("Every group together by UTC day, the days with completed runs only, oldest first."),
+    )

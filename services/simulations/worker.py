@@ -45,13 +45,19 @@ def assignment_of(metadata: dict[str, Any]) -> Assignment:
         criteria=fixed["criteria"],
         step_budget=fixed["stepBudget"],
         config=AgentConfig(
-            kind=config["kind"], entry_point=config["entryPoint"], max_steps=config["maxSteps"],
-            max_bytes=config["maxBytes"], max_tokens=config["maxTokens"], max_pages=config["maxPages"],
-            user_agent=config["userAgent"], seed=config["seed"], temperature=config["temperature"],
+            kind=config["kind"],
+            entry_point=config["entryPoint"],
+            max_steps=config["maxSteps"],
+            max_bytes=config["maxBytes"],
+            max_tokens=config["maxTokens"],
+            max_pages=config["maxPages"],
+            user_agent=config["userAgent"],
+            seed=config["seed"],
+            temperature=config["temperature"],
             engine=config.get("engine"),
         ),
         seed=int(metadata["seed"]),
-    )  # fmt: skip
+    )
 
 
 def result_of(assignment: Assignment, outcome: Outcome, checks: dict[str, bool]) -> dict[str, Any]:
@@ -63,15 +69,23 @@ def result_of(assignment: Assignment, outcome: Outcome, checks: dict[str, bool])
     )
     verdicts, score, passed = scoring.score(assignment.criteria, judged)
     return {
-        "status": COMPLETED, "score": score, "passed": passed, "tokens": outcome.tokens, "cost": outcome.cost,
-        "snapshot": outcome.snapshot, "verdicts": verdicts,
+        "status": COMPLETED,
+        "score": score,
+        "passed": passed,
+        "tokens": outcome.tokens,
+        "cost": outcome.cost,
+        "snapshot": outcome.snapshot,
+        "verdicts": verdicts,
         "metadata": {
             "answer": outcome.answer.short if outcome.answer else None,
-            "answerPage": outcome.answer_path, "stopped": outcome.stopped, "bytesRead": outcome.bytes,
-            "visited": list(outcome.visited), "readiness": checks,
+            "answerPage": outcome.answer_path,
+            "stopped": outcome.stopped,
+            "bytesRead": outcome.bytes,
+            "visited": list(outcome.visited),
+            "readiness": checks,
             "criteria": [verdict.view() for verdict in verdicts],
         },
-    }  # fmt: skip
+    }
 
 
 class Worker:
@@ -181,7 +195,15 @@ class Worker:
             await self._fail(run_id, attempt, f"the run failed {attempt} times; the last error: {error}")
 
     async def _fail(self, run_id: str, attempt: int, error: str) -> None:
-        result = {"status": FAILED, "score": None, "passed": None, "tokens": 0, "cost": 0.0,
-                  "snapshot": None, "metadata": {"error": error}, "log": None}  # fmt: skip
+        result = {
+            "status": FAILED,
+            "score": None,
+            "passed": None,
+            "tokens": 0,
+            "cost": 0.0,
+            "snapshot": None,
+            "metadata": {"error": error},
+            "log": None,
+        }
         async with transaction(self._pool) as cur:
             await queue.finish(cur, run_id, self.name, attempt, result)

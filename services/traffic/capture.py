@@ -26,8 +26,18 @@ log = logging.getLogger(__name__)
 
 GROUP = "traffic"
 NUMBERS = {"status": int, "bytes": int, "durationMs": float}
-TEXT_FIELDS = ("occurredAt", "host", "path", "method", "userAgent", "ip", "referer", "signature", "signatureInput",
-               "signatureAgent")  # fmt: skip
+TEXT_FIELDS = (
+    "occurredAt",
+    "host",
+    "path",
+    "method",
+    "userAgent",
+    "ip",
+    "referer",
+    "signature",
+    "signatureInput",
+    "signatureAgent",
+)
 
 
 def event_of(entry_id: bytes, fields: dict[bytes, bytes]) -> tuple[str, dict[str, Any], AppHost]:

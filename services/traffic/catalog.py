@@ -30,8 +30,9 @@ class AddressRanges:
         self._intervals: dict[int, tuple[list[int], list[int]]] = {}
         for version in (4, 6):
             merged: list[list[int]] = []
-            for first, last in sorted((int(n.network_address), int(n.broadcast_address)) for n in networks
-                                      if n.version == version):  # fmt: skip
+            for first, last in sorted(
+                (int(n.network_address), int(n.broadcast_address)) for n in networks if n.version == version
+            ):
                 if merged and first <= merged[-1][1] + 1:
                     merged[-1][1] = max(merged[-1][1], last)
                 else:

@@ -59,9 +59,13 @@ class Recorder:
     _limit: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(VERIFY_CONCURRENCY))
 
     async def record(
-        self, organization_id: str, events: Sequence[tuple[int, dict[str, Any], AppHost | None]], source: str,
-        now: datetime, outcome: Outcome,
-    ) -> Outcome:  # fmt: skip
+        self,
+        organization_id: str,
+        events: Sequence[tuple[int, dict[str, Any], AppHost | None]],
+        source: str,
+        now: datetime,
+        outcome: Outcome,
+    ) -> Outcome:
         """Check, classify, verify and store `events` (index, loaded event, its App or None)."""
         candidates: dict[str, tuple[dict[str, Any], AppHost]] = {}
         for index, event, app_host in events:
@@ -91,13 +95,29 @@ class Recorder:
         it does: `_verify` finishes it); None for a human no answer engine referred."""
         address = ipaddress.ip_address(event["ip"])  # parsed once: stored truncated, and verified
         row: Row = {
-            "id": event["id"], "occurred_at": event["occurred_at"], "source": source, "app_id": app_host.app_id,
-            "domain_id": app_host.domain_id, "host": event["host"], "path": event["path"], "method": event["method"],
-            "status": event["status"], "user_agent": event["user_agent"], "client_network": client_network(address),
-            "referer": event.get("referer"), "bytes": event.get("bytes"), "duration_ms": event.get("duration_ms"),
-            "bot_id": None, "claimed_bot_id": None, "operator": None, "category": None, "verified": False,
-            "matched_by": None, "spoofed": False, "referral_platform": None,
-        }  # fmt: skip
+            "id": event["id"],
+            "occurred_at": event["occurred_at"],
+            "source": source,
+            "app_id": app_host.app_id,
+            "domain_id": app_host.domain_id,
+            "host": event["host"],
+            "path": event["path"],
+            "method": event["method"],
+            "status": event["status"],
+            "user_agent": event["user_agent"],
+            "client_network": client_network(address),
+            "referer": event.get("referer"),
+            "bytes": event.get("bytes"),
+            "duration_ms": event.get("duration_ms"),
+            "bot_id": None,
+            "claimed_bot_id": None,
+            "operator": None,
+            "category": None,
+            "verified": False,
+            "matched_by": None,
+            "spoofed": False,
+            "referral_platform": None,
+        }
         agent = self.catalog.agent_of(event["user_agent"])
         if agent is None:
             referrer = self.catalog.referrer_of(event.get("referer"))
@@ -109,10 +129,14 @@ class Recorder:
                 None,
             )
         claim = Claim(
-            address=address, method=event["method"],
-            url=f"https://{event['host']}{event['path']}", at=event["occurred_at"], signature=event.get("signature"),
-            signature_input=event.get("signature_input"), signature_agent=event.get("signature_agent"),
-        )  # fmt: skip
+            address=address,
+            method=event["method"],
+            url=f"https://{event['host']}{event['path']}",
+            at=event["occurred_at"],
+            signature=event.get("signature"),
+            signature_input=event.get("signature_input"),
+            signature_agent=event.get("signature_agent"),
+        )
         row |= {"kind": "agent", "claimed_bot_id": agent.id, "verified": None}
         verdict = self.verifier.settled(agent, claim)
         if verdict is not None:

@@ -131,8 +131,13 @@ def published_ranges(url: str, document: Any, fetched_at: datetime, via: str | N
     prefixes = [str(ipaddress.ip_network(p.get("ipv4Prefix") or p.get("ipv6Prefix"))) for p in document["prefixes"]]
     if not prefixes:
         raise ValueError("the list holds no network")
-    ranges = {"url": url, "prefixes": prefixes, "complete": True, "publishedAt": document.get("creationTime"),
-              "fetchedAt": fetched_at.isoformat()}  # fmt: skip
+    ranges = {
+        "url": url,
+        "prefixes": prefixes,
+        "complete": True,
+        "publishedAt": document.get("creationTime"),
+        "fetchedAt": fetched_at.isoformat(),
+    }
     return ranges | ({"via": via} if via else {})
 
 

@@ -39,35 +39,72 @@ def about(text: str, example: Any = None) -> dict[str, Any]:
 class TrafficEvent(ApiSchema):
     """One request an App's edge answered."""
 
-    id = StrictString(required=True, validate=EVENT_ID, metadata=about(
-        "The event's id, unique per organization: an event sent again is counted once.", "cf-7f3a9c2e01"))  # fmt: skip
+    id = StrictString(
+        required=True,
+        validate=EVENT_ID,
+        metadata=about(
+            "The event's id, unique per organization: an event sent again is counted once.", "cf-7f3a9c2e01"
+        ),
+    )
     occurred_at = UtcDateTime(required=True, metadata=about("When the request was answered" + WHEN + "."))
-    host = StrictString(required=True, validate=length(1, 253), metadata=about(
-        "The host the request was sent to: a domain of one of the organization's Apps.",
-        "docs.example.com"))  # fmt: skip
-    path = StrictString(required=True, validate=[length(1, PATH_MAX), PATH], metadata=about(
-        "The path requested, with its query.", "/llms.txt"))  # fmt: skip
+    host = StrictString(
+        required=True,
+        validate=length(1, 253),
+        metadata=about(
+            "The host the request was sent to: a domain of one of the organization's Apps.", "docs.example.com"
+        ),
+    )
+    path = StrictString(
+        required=True,
+        validate=[length(1, PATH_MAX), PATH],
+        metadata=about("The path requested, with its query.", "/llms.txt"),
+    )
     method = StrictString(required=True, validate=METHOD, metadata=about("The request's method.", "GET"))
-    status = JsonInteger(required=True, validate=validate.Range(min=100, max=599), metadata=about(
-        "The status of the answer.", 200))  # fmt: skip
-    user_agent = StrictString(required=True, validate=length(0, TEXT_MAX), metadata=about(
-        "The request's `User-Agent`.", GPTBOT))  # fmt: skip
-    ip = StrictString(required=True, validate=length(2, 45), metadata=about(
-        "The client's address (IPv4 or IPv6): used to verify the agent, then kept only as its /24 or /48.",
-        "203.0.113.7"))  # fmt: skip
-    referer = StrictString(allow_none=True, validate=length(0, TEXT_MAX), metadata=about(
-        "The request's `Referer`, if any.", "https://chatgpt.com/"))  # fmt: skip
-    bytes = JsonInteger(allow_none=True, validate=validate.Range(min=0), metadata=about(
-        "The size of the answer's body in bytes.", 5120))  # fmt: skip
-    duration_ms = StrictNumber(allow_none=True, validate=validate.Range(min=0), metadata=about(
-        "How long the answer took, in milliseconds.", 12.5))  # fmt: skip
-    signature = StrictString(allow_none=True, validate=length(1, SIGNATURE_MAX), metadata=about(
-        "The request's `Signature` (Web Bot Auth, RFC 9421), if any.", "sig1=:b64signature==:"))  # fmt: skip
-    signature_input = StrictString(allow_none=True, validate=length(1, SIGNATURE_MAX), metadata=about(
-        "The request's `Signature-Input`, if any.",
-        'sig1=("@authority" "signature-agent");created=1764330000;keyid="kid";tag="web-bot-auth"'))  # fmt: skip
-    signature_agent = StrictString(allow_none=True, validate=length(1, TEXT_MAX), metadata=about(
-        "The request's `Signature-Agent`, if any.", '"https://chatgpt.com"'))  # fmt: skip
+    status = JsonInteger(
+        required=True, validate=validate.Range(min=100, max=599), metadata=about("The status of the answer.", 200)
+    )
+    user_agent = StrictString(
+        required=True, validate=length(0, TEXT_MAX), metadata=about("The request's `User-Agent`.", GPTBOT)
+    )
+    ip = StrictString(
+        required=True,
+        validate=length(2, 45),
+        metadata=about(
+            "The client's address (IPv4 or IPv6): used to verify the agent, then kept only as its /24 or /48.",
+            "203.0.113.7",
+        ),
+    )
+    referer = StrictString(
+        allow_none=True,
+        validate=length(0, TEXT_MAX),
+        metadata=about("The request's `Referer`, if any.", "https://chatgpt.com/"),
+    )
+    bytes = JsonInteger(
+        allow_none=True, validate=validate.Range(min=0), metadata=about("The size of the answer's body in bytes.", 5120)
+    )
+    duration_ms = StrictNumber(
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata=about("How long the answer took, in milliseconds.", 12.5),
+    )
+    signature = StrictString(
+        allow_none=True,
+        validate=length(1, SIGNATURE_MAX),
+        metadata=about("The request's `Signature` (Web Bot Auth, RFC 9421), if any.", "sig1=:b64signature==:"),
+    )
+    signature_input = StrictString(
+        allow_none=True,
+        validate=length(1, SIGNATURE_MAX),
+        metadata=about(
+            "The request's `Signature-Input`, if any.",
+            'sig1=("@authority" "signature-agent");created=1764330000;keyid="kid";tag="web-bot-auth"',
+        ),
+    )
+    signature_agent = StrictString(
+        allow_none=True,
+        validate=length(1, TEXT_MAX),
+        metadata=about("The request's `Signature-Agent`, if any.", '"https://chatgpt.com"'),
+    )
 
     @validates("ip")
     def _ip(self, value: str, **_: Any) -> None:
@@ -85,23 +122,26 @@ class RejectedEvent(ApiSchema):
 class TrafficIngestResult(ApiSchema):
     accepted = fields.Integer(required=True, metadata=about("Events stored now."))
     duplicates = fields.Integer(required=True, metadata=about("Events whose id was already stored."))
-    dropped = fields.Integer(required=True, metadata=about(
-        "Human requests that no answer engine referred: counted, not kept."))  # fmt: skip
-    rejected = fields.List(fields.Nested(RejectedEvent), required=True, metadata=about(
-        "The events refused, each alone, with why."))  # fmt: skip
+    dropped = fields.Integer(
+        required=True, metadata=about("Human requests that no answer engine referred: counted, not kept.")
+    )
+    rejected = fields.List(
+        fields.Nested(RejectedEvent), required=True, metadata=about("The events refused, each alone, with why.")
+    )
 
 
 class TrafficLogQuery(ApiSchema):
     app_id = UuidString()
     host = fields.String(validate=length(1, 253), metadata=about("Only requests to this host."))
-    bot_id = fields.String(validate=length(1, 100), metadata=about(
-        "Only this agent (an id of `GET /api/v1/ai-traffic/bots`).", "gptbot"))  # fmt: skip
+    bot_id = fields.String(
+        validate=length(1, 100), metadata=about("Only this agent (an id of `GET /api/v1/ai-traffic/bots`).", "gptbot")
+    )
     category = fields.String(validate=validate.OneOf(CATEGORIES), metadata=about("Only agents of this category."))
     verified = QueryBoolean(metadata=about("Only verified agents (`true`), or only unverified ones (`false`)."))
-    status_class = fields.String(validate=validate.OneOf(STATUS_CLASSES), metadata=about(
-        "Only answers of this class."))  # fmt: skip
-    path_prefix = fields.String(validate=[length(1, PATH_MAX), PATH], metadata=about(
-        "Only paths starting with this.", "/docs/"))  # fmt: skip
+    status_class = fields.String(validate=validate.OneOf(STATUS_CLASSES), metadata=about("Only answers of this class."))
+    path_prefix = fields.String(
+        validate=[length(1, PATH_MAX), PATH], metadata=about("Only paths starting with this.", "/docs/")
+    )
     from_ = UtcDateTime(data_key="from", metadata=about("Only requests at or after this time" + WHEN + "."))
     to = UtcDateTime(metadata=about("Only requests before this time" + WHEN + "."))
     limit = fields.Integer(load_default=PAGE_DEFAULT, validate=validate.Range(min=1, max=PAGE_MAX))
@@ -127,25 +167,43 @@ class TrafficLogEntry(ApiSchema):
     bytes = fields.Integer(
         required=True, allow_none=True, metadata=about("The answer's size in bytes; null if unknown.")
     )
-    duration_ms = fields.Float(required=True, allow_none=True, metadata=about(
-        "How long the answer took, in milliseconds; null if unknown."))  # fmt: skip
+    duration_ms = fields.Float(
+        required=True, allow_none=True, metadata=about("How long the answer took, in milliseconds; null if unknown.")
+    )
     kind = fields.String(required=True, metadata=about("`agent`, or `referral` (a human from an answer engine)."))
-    bot_id = fields.String(required=True, allow_none=True, metadata=about(
-        "The agent it is counted as; null for a referral or a spoofed claim."))  # fmt: skip
-    claimed_bot_id = fields.String(required=True, allow_none=True, metadata=about(
-        "The agent its user agent claims; null for a referral."))  # fmt: skip
-    operator = fields.String(required=True, allow_none=True, metadata=about(
-        "Who runs the agent (or the answer engine that referred); null for a spoofed claim."))  # fmt: skip
-    category = fields.String(required=True, allow_none=True, metadata=about(
-        "The agent's category; null for a referral or a spoofed claim."))  # fmt: skip
+    bot_id = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=about("The agent it is counted as; null for a referral or a spoofed claim."),
+    )
+    claimed_bot_id = fields.String(
+        required=True, allow_none=True, metadata=about("The agent its user agent claims; null for a referral.")
+    )
+    operator = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=about("Who runs the agent (or the answer engine that referred); null for a spoofed claim."),
+    )
+    category = fields.String(
+        required=True, allow_none=True, metadata=about("The agent's category; null for a referral or a spoofed claim.")
+    )
     verified = fields.Boolean(required=True, metadata=about("Whether the agent was proven to be who it claims."))
-    matched_by = fields.String(required=True, allow_none=True, metadata=about(
-        "How the agent was told: `ua` (its user agent only), `ip`, `rdns` or `signature`; null for a"
-        " referral."))  # fmt: skip
-    spoofed = fields.Boolean(required=True, metadata=about(
-        "Whether it claims an agent from outside the operator's complete published addresses."))  # fmt: skip
-    referral_platform = fields.String(required=True, allow_none=True, metadata=about(
-        "The answer engine that referred the human (`chatgpt`, `perplexity`, …); null for an agent."))  # fmt: skip
+    matched_by = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=about(
+            "How the agent was told: `ua` (its user agent only), `ip`, `rdns` or `signature`; null for a referral."
+        ),
+    )
+    spoofed = fields.Boolean(
+        required=True,
+        metadata=about("Whether it claims an agent from outside the operator's complete published addresses."),
+    )
+    referral_platform = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=about("The answer engine that referred the human (`chatgpt`, `perplexity`, …); null for an agent."),
+    )
 
 
 class TrafficLogPage(ApiSchema):
@@ -155,13 +213,16 @@ class TrafficLogPage(ApiSchema):
 
 class TrafficSummaryQuery(ApiSchema):
     app_id = UuidString()
-    from_ = UtcDateTime(data_key="from", metadata=about(
-        "Inclusive, a whole UTC hour; default 7 days before `to`."))  # fmt: skip
+    from_ = UtcDateTime(data_key="from", metadata=about("Inclusive, a whole UTC hour; default 7 days before `to`."))
     to = UtcDateTime(metadata=about("Exclusive, a whole UTC hour; default the next whole hour."))
-    granularity = fields.String(load_default="day", validate=validate.OneOf(GRANULARITIES), metadata=about(
-        "The series' periods (days start at 00:00 UTC, weeks on Monday)."))  # fmt: skip
-    group_by = fields.String(validate=validate.OneOf(GROUPS), metadata=about(
-        "What `groups` and each period's `groups` are by."))  # fmt: skip
+    granularity = fields.String(
+        load_default="day",
+        validate=validate.OneOf(GRANULARITIES),
+        metadata=about("The series' periods (days start at 00:00 UTC, weeks on Monday)."),
+    )
+    group_by = fields.String(
+        validate=validate.OneOf(GROUPS), metadata=about("What `groups` and each period's `groups` are by.")
+    )
 
 
 class TrafficMetrics(ApiSchema):
@@ -174,13 +235,16 @@ class TrafficMetrics(ApiSchema):
 
 class TrafficTotals(TrafficMetrics):
     distinct_paths = fields.Integer(required=True, metadata=about("Paths the agents requested in the period."))
-    spoofed_visits = fields.Integer(required=True, metadata=about(
-        "Requests claiming an agent from outside its operator's published addresses."))  # fmt: skip
+    spoofed_visits = fields.Integer(
+        required=True, metadata=about("Requests claiming an agent from outside its operator's published addresses.")
+    )
 
 
 class GroupKey(ApiSchema):
-    key = fields.String(required=True, metadata=about(
-        "The group: an agent id, operator, category, path, status class, or `true`/`false` (verified)."))  # fmt: skip
+    key = fields.String(
+        required=True,
+        metadata=about("The group: an agent id, operator, category, path, status class, or `true`/`false` (verified)."),
+    )
 
 
 class PeriodBounds(ApiSchema):
@@ -195,8 +259,11 @@ class TrafficGroup(TrafficMetrics, GroupKey):
 
 
 class TrafficPoint(TrafficMetrics, PeriodBounds):
-    groups = fields.List(fields.Nested(TrafficGroup), required=True, metadata=about(
-        "The period's sums by `groupBy`, of the groups in `groups`; empty without it."))  # fmt: skip
+    groups = fields.List(
+        fields.Nested(TrafficGroup),
+        required=True,
+        metadata=about("The period's sums by `groupBy`, of the groups in `groups`; empty without it."),
+    )
 
 
 class TrafficReferral(ApiSchema):
@@ -205,8 +272,9 @@ class TrafficReferral(ApiSchema):
     operator = fields.String(required=True, metadata=about("Who runs it.", "OpenAI"))
     referrals = fields.Integer(required=True, metadata=about("Humans it sent to the Apps."))
     crawls = fields.Integer(required=True, metadata=about("Visits of its operator's agents."))
-    crawl_to_refer = fields.Nested(Ratio, required=True, metadata=about(
-        "Crawls by the operator's agents per referral."))  # fmt: skip
+    crawl_to_refer = fields.Nested(
+        Ratio, required=True, metadata=about("Crawls by the operator's agents per referral.")
+    )
 
 
 class TrafficPeriod(ApiSchema):
@@ -223,23 +291,39 @@ class TrafficSummary(ApiSchema):
     period = fields.Nested(TrafficPeriod, required=True, metadata=about("The period summed, and how."))
     group_by = fields.String(required=True, allow_none=True, metadata=about("What `groups` are by; null without."))
     totals = fields.Nested(TrafficTotals, required=True, metadata=about("The sums of the whole period."))
-    groups = fields.List(fields.Nested(TrafficGroup), required=True, metadata=about(
-        "The sums by `groupBy` over the whole period, most visits first: the 100 largest."))  # fmt: skip
-    series = fields.List(fields.Nested(TrafficPoint), required=True, metadata=about(
-        "Every period of the range, in order, also those without visits."))  # fmt: skip
-    referrals = fields.List(fields.Nested(TrafficReferral), required=True, metadata=about(
-        "Per answer engine: humans it referred, its operator's crawls, and their ratio."))  # fmt: skip
+    groups = fields.List(
+        fields.Nested(TrafficGroup),
+        required=True,
+        metadata=about("The sums by `groupBy` over the whole period, most visits first: the 100 largest."),
+    )
+    series = fields.List(
+        fields.Nested(TrafficPoint),
+        required=True,
+        metadata=about("Every period of the range, in order, also those without visits."),
+    )
+    referrals = fields.List(
+        fields.Nested(TrafficReferral),
+        required=True,
+        metadata=about("Per answer engine: humans it referred, its operator's crawls, and their ratio."),
+    )
 
 
 class AgentVerification(ApiSchema):
-    ip_ranges = fields.Raw(required=True, metadata=about(
-        "The operator's published addresses: `url` (the operator's list), `prefixes`, `complete` (a claim from"
-        " elsewhere is spoofed), `publishedAt` (the list's own date), `fetchedAt`, and `via` when read from a copy."
-    ))  # fmt: skip
-    rdns_suffixes = fields.List(fields.String(), required=True, metadata=about(
-        "Host name suffixes its forward-confirmed reverse DNS ends in."))  # fmt: skip
-    signature_agents = fields.List(fields.String(), required=True, metadata=about(
-        "The `Signature-Agent` origins whose key directory signs for it (Web Bot Auth)."))  # fmt: skip
+    ip_ranges = fields.Raw(
+        required=True,
+        metadata=about(
+            "The operator's published addresses: `url` (the operator's list), `prefixes`, `complete` (a claim from"
+            " elsewhere is spoofed), `publishedAt` (the list's own date), `fetchedAt`, and `via` when read from a copy."
+        ),
+    )
+    rdns_suffixes = fields.List(
+        fields.String(), required=True, metadata=about("Host name suffixes its forward-confirmed reverse DNS ends in.")
+    )
+    signature_agents = fields.List(
+        fields.String(),
+        required=True,
+        metadata=about("The `Signature-Agent` origins whose key directory signs for it (Web Bot Auth)."),
+    )
 
 
 class Agent(ApiSchema):
@@ -247,10 +331,12 @@ class Agent(ApiSchema):
     name = fields.String(required=True)
     operator = fields.String(required=True, metadata=about("Who runs it.", "OpenAI"))
     category = fields.String(required=True, validate=validate.OneOf(CATEGORIES), metadata=about("What it fetches for."))
-    robots_token = fields.String(required=True, allow_none=True, metadata=about(
-        "Its robots.txt user-agent token; null when it has none.", "GPTBot"))  # fmt: skip
-    patterns = fields.List(fields.String(), required=True, metadata=about(
-        "Regular expressions of its user agent."))  # fmt: skip
+    robots_token = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=about("Its robots.txt user-agent token; null when it has none.", "GPTBot"),
+    )
+    patterns = fields.List(fields.String(), required=True, metadata=about("Regular expressions of its user agent."))
     docs = fields.String(required=True, allow_none=True, metadata=about("The operator's documentation of it."))
     source = fields.String(required=True, metadata=about("Where the entry comes from."))
     verification = fields.Nested(AgentVerification, required=True, metadata=about("How it can be verified."))
@@ -259,5 +345,7 @@ class Agent(ApiSchema):
 class AgentCatalog(ApiSchema):
     items = fields.List(fields.Nested(Agent), required=True)
     source = fields.Raw(required=True, metadata=about("Where the catalog comes from, its version and date."))
-    referrers = fields.Raw(required=True, metadata=about(
-        "The answer engines whose referrals are counted: platform, name, operator, hosts."))  # fmt: skip
+    referrers = fields.Raw(
+        required=True,
+        metadata=about("The answer engines whose referrals are counted: platform, name, operator, hosts."),
+    )

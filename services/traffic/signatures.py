@@ -105,19 +105,30 @@ class SignatureChecker:
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     async def verify(
-        self, origin: str, *, method: str, url: str, signature: str, signature_input: str, signature_agent: str,
+        self,
+        origin: str,
+        *,
+        method: str,
+        url: str,
+        signature: str,
+        signature_input: str,
+        signature_agent: str,
         at: datetime,
-    ) -> bool:  # fmt: skip
+    ) -> bool:
         """Whether the request carried a valid Web Bot Auth signature by a key of `origin`'s directory."""
         keys = await self._directory(origin)
         if not keys:
             return False
         headers = {"Signature": signature, "Signature-Input": signature_input, "Signature-Agent": signature_agent}
-        verifier = _VerifierAt(at, signature_algorithm=algorithms.ED25519,
-                               key_resolver=MappingKeyResolver(public_keys=keys, private_keys={}))  # fmt: skip
+        verifier = _VerifierAt(
+            at,
+            signature_algorithm=algorithms.ED25519,
+            key_resolver=MappingKeyResolver(public_keys=keys, private_keys={}),
+        )
         try:
-            verifier.verify(_Request(method, url, headers), max_age=MAX_AGE, expect_tag=TAG,
-                            require_components=("@authority",))  # fmt: skip
+            verifier.verify(
+                _Request(method, url, headers), max_age=MAX_AGE, expect_tag=TAG, require_components=("@authority",)
+            )
         except (InvalidSignature, HTTPMessageSignaturesException, ValueError):
             return False
         return True

@@ -112,8 +112,9 @@ class TrafficStore(Protocol):
         how many were new."""
         ...
 
-    async def logs(self, organization_id: str, filters: LogFilters, after: tuple[datetime, str] | None,
-                   limit: int) -> list[Row]:  # fmt: skip
+    async def logs(
+        self, organization_id: str, filters: LogFilters, after: tuple[datetime, str] | None, limit: int
+    ) -> list[Row]:
         """Up to `limit` events, newest first, after the (occurredAt, uid) position `after`."""
         ...
 

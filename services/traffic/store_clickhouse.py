@@ -161,8 +161,14 @@ LOG_FILTERS = {
     "start": "occurred_at >= {start:DateTime64(6, 'UTC')}",
     "end": "occurred_at < {end:DateTime64(6, 'UTC')}",
 }
-GROUP_COLUMNS = {"bot": "bot_id", "operator": "operator", "category": "category", "statusClass": "status_class",
-                 "verified": "if(verified, 'true', 'false')", "path": "path"}  # fmt: skip
+GROUP_COLUMNS = {
+    "bot": "bot_id",
+    "operator": "operator",
+    "category": "category",
+    "statusClass": "status_class",
+    "verified": "if(verified, 'true', 'false')",
+    "path": "path",
+}
 # Aliases differ from the rollups' columns: ClickHouse would read an alias named as a column in
 # the other expressions (`spoofed` in the conditions) as the aggregate it names.
 AGENT_SUMS = """
@@ -206,8 +212,12 @@ class ClickHouseStore:
     async def maintain(self, now: datetime, retention_days: int) -> None:
         """Make the tables and views if missing; partitions and retention are ClickHouse's (TTL)."""
         if not self._ready:
-            made = {row["name"] for row in _rows(await self._engine.query(
-                "SELECT name FROM system.tables WHERE database = currentDatabase()", {}))}  # fmt: skip
+            made = {
+                row["name"]
+                for row in _rows(
+                    await self._engine.query("SELECT name FROM system.tables WHERE database = currentDatabase()", {})
+                )
+            }
             for statement in schema(retention_days):
                 await self._engine.command(statement)
             for table, backfill in BACKFILLS.items():
@@ -219,11 +229,13 @@ class ClickHouseStore:
         if not rows:
             return 0
         oldest = min(row["occurred_at"] for row in rows) - KEYS_KEPT
-        known = _rows(await self._engine.query(
-            "SELECT DISTINCT id FROM events WHERE organization_id = {org:UUID}"
-            " AND occurred_at >= {oldest:DateTime64(6, 'UTC')} AND id IN {ids:Array(String)}",
-            {"org": organization_id, "oldest": when(oldest), "ids": [row["id"] for row in rows]},
-        ))  # fmt: skip
+        known = _rows(
+            await self._engine.query(
+                "SELECT DISTINCT id FROM events WHERE organization_id = {org:UUID}"
+                " AND occurred_at >= {oldest:DateTime64(6, 'UTC')} AND id IN {ids:Array(String)}",
+                {"org": organization_id, "oldest": when(oldest), "ids": [row["id"] for row in rows]},
+            )
+        )
         seen = {row["id"] for row in known}
         fresh = [row for row in rows if row["id"] not in seen]
         if fresh:
@@ -266,25 +278,36 @@ class ClickHouseStore:
         grouping, group_by = sets.clause()
         table, where = ("agent_daily", DAYS) if daily else ("agent_hourly", HOURS)
         period = f"toString({bucket})" if bucket in sets.columns else EMPTY
-        found = sets.split(_rows(await self._engine.query(
-            f"SELECT {grouping}, {period} AS bucket, {group or EMPTY} AS grp, operator, {AGENT_SUMS} FROM {table}"
-            f" WHERE {scope(query, where)} GROUP BY {group_by}" + SETTINGS, params,
-        )))  # fmt: skip
+        found = sets.split(
+            _rows(
+                await self._engine.query(
+                    f"SELECT {grouping}, {period} AS bucket, {group or EMPTY} AS grp, operator, {AGENT_SUMS}"
+                    f" FROM {table} WHERE {scope(query, where)} GROUP BY {group_by}" + SETTINGS,
+                    params,
+                )
+            )
+        )
         series, groups = found.get("series", []), found.get("group", [])
         if query.group_by == "path":
             path_table, where = ("path_daily", DAYS) if daily else ("path_hourly", HOURS)
-            paths = _rows(await self._engine.query(
-                f"SELECT grouping({bucket}) AS whole, toString({bucket}) AS bucket, path AS grp, {PATH_SUMS}"
-                f" FROM {path_table} WHERE {scope(query, where)} GROUP BY GROUPING SETS (({bucket}, path), (path))"
-                + SETTINGS, params,
-            ))  # fmt: skip
+            paths = _rows(
+                await self._engine.query(
+                    f"SELECT grouping({bucket}) AS whole, toString({bucket}) AS bucket, path AS grp, {PATH_SUMS}"
+                    f" FROM {path_table} WHERE {scope(query, where)} GROUP BY GROUPING SETS (({bucket}, path), (path))"
+                    + SETTINGS,
+                    params,
+                )
+            )
             series = [row for row in paths if not int(row["whole"])]
             groups = [row for row in paths if int(row["whole"])]
         distinct = _rows(await self._engine.query(*self._distinct_paths(query, params)))
-        referrals = _rows(await self._engine.query(
-            f"SELECT platform, sum(visits) AS n_visits FROM referral_hourly WHERE {scope(query, HOURS)}"
-            " GROUP BY platform" + SETTINGS, params,
-        ))  # fmt: skip
+        referrals = _rows(
+            await self._engine.query(
+                f"SELECT platform, sum(visits) AS n_visits FROM referral_hourly WHERE {scope(query, HOURS)}"
+                " GROUP BY platform" + SETTINGS,
+                params,
+            )
+        )
         return SummarySums(
             totals=_sums(found["total"][0], None, None),
             series=[_sums(row, _time(row["bucket"]), row["grp"] if query.group_by else None) for row in series],
@@ -302,10 +325,15 @@ class ClickHouseStore:
         if first >= last:
             return f"SELECT uniqExact(path) AS n FROM path_hourly WHERE {scope(query, HOURS)}" + SETTINGS, params
         days = scope(query, "day >= {first:DateTime('UTC')} AND day < {last:DateTime('UTC')}")
-        edges = scope(query, "(hour >= {start:DateTime('UTC')} AND hour < {first:DateTime('UTC')}"
-                             " OR hour >= {last:DateTime('UTC')} AND hour < {end:DateTime('UTC')})")  # fmt: skip
-        statement = (f"SELECT uniqExact(path) AS n FROM (SELECT path FROM app_path_daily WHERE {days}"
-                     f" UNION ALL SELECT path FROM path_hourly WHERE {edges})" + SETTINGS)  # fmt: skip
+        edges = scope(
+            query,
+            "(hour >= {start:DateTime('UTC')} AND hour < {first:DateTime('UTC')}"
+            " OR hour >= {last:DateTime('UTC')} AND hour < {end:DateTime('UTC')})",
+        )
+        statement = (
+            f"SELECT uniqExact(path) AS n FROM (SELECT path FROM app_path_daily WHERE {days}"
+            f" UNION ALL SELECT path FROM path_hourly WHERE {edges})" + SETTINGS
+        )
         return statement, {**params, "first": hour_of(first), "last": hour_of(last)}
 
 
@@ -315,8 +343,12 @@ def scope(query: SummaryQuery, period: str) -> str:
 
 
 def _stored(organization_id: str, row: Row) -> dict[str, Any]:
-    return {**row, "uid": str(uuid.uuid4()), "organization_id": organization_id,
-            "occurred_at": when(row["occurred_at"])}  # fmt: skip
+    return {
+        **row,
+        "uid": str(uuid.uuid4()),
+        "organization_id": organization_id,
+        "occurred_at": when(row["occurred_at"]),
+    }
 
 
 def _log_row(row: dict[str, Any]) -> Row:
@@ -325,7 +357,12 @@ def _log_row(row: dict[str, Any]) -> Row:
 
 def _sums(row: dict[str, Any], bucket: datetime | None, group: Any) -> Sums:
     return Sums(
-        bucket=bucket, group=None if group is None else str(group), visits=int(row["n_visits"]),
-        verified_visits=int(row["n_verified"]), successes=int(row["n_successes"]), failures=int(row["n_failures"]),
-        bytes=int(row["n_bytes"]), spoofed=int(row["n_spoofed"]),
-    )  # fmt: skip
+        bucket=bucket,
+        group=None if group is None else str(group),
+        visits=int(row["n_visits"]),
+        verified_visits=int(row["n_verified"]),
+        successes=int(row["n_successes"]),
+        failures=int(row["n_failures"]),
+        bytes=int(row["n_bytes"]),
+        spoofed=int(row["n_spoofed"]),
+    )

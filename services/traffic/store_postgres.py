@@ -19,12 +19,30 @@ from libs.common.encoding import dumps
 from services.traffic.store import AgentSets, LogFilters, Row, SummaryQuery, SummarySums, Sums, by_whole_days
 
 COLUMNS = (
-    ("id", "text"), ("occurred_at", "timestamptz"), ("source", "text"), ("app_id", "uuid"), ("domain_id", "uuid"),
-    ("host", "text"), ("path", "text"), ("method", "text"), ("status", "smallint"), ("user_agent", "text"),
-    ("client_network", "cidr"), ("referer", "text"), ("bytes", "bigint"), ("duration_ms", "double precision"),
-    ("kind", "text"), ("bot_id", "text"), ("claimed_bot_id", "text"), ("operator", "text"), ("category", "text"),
-    ("verified", "boolean"), ("matched_by", "text"), ("spoofed", "boolean"), ("referral_platform", "text"),
-)  # fmt: skip
+    ("id", "text"),
+    ("occurred_at", "timestamptz"),
+    ("source", "text"),
+    ("app_id", "uuid"),
+    ("domain_id", "uuid"),
+    ("host", "text"),
+    ("path", "text"),
+    ("method", "text"),
+    ("status", "smallint"),
+    ("user_agent", "text"),
+    ("client_network", "cidr"),
+    ("referer", "text"),
+    ("bytes", "bigint"),
+    ("duration_ms", "double precision"),
+    ("kind", "text"),
+    ("bot_id", "text"),
+    ("claimed_bot_id", "text"),
+    ("operator", "text"),
+    ("category", "text"),
+    ("verified", "boolean"),
+    ("matched_by", "text"),
+    ("spoofed", "boolean"),
+    ("referral_platform", "text"),
+)
 NAMES = ", ".join(name for name, _ in COLUMNS)
 STATUS_CLASS = "(s.status / 100)::text || 'xx'"
 
@@ -119,8 +137,14 @@ PATH_SUMS = """
 HOURS = "hour >= %(start)s AND hour < %(end)s"
 DAYS = "day >= %(start)s AND day < %(end)s"
 # Every rollup, with its time column: retention deletes their rows past it.
-ROLLUPS = (("agent_hourly", "hour"), ("agent_daily", "day"), ("path_hourly", "hour"), ("path_daily", "day"),
-           ("app_path_daily", "day"), ("referral_hourly", "hour"))  # fmt: skip
+ROLLUPS = (
+    ("agent_hourly", "hour"),
+    ("agent_daily", "day"),
+    ("path_hourly", "hour"),
+    ("path_daily", "day"),
+    ("app_path_daily", "day"),
+    ("referral_hourly", "hour"),
+)
 # Raw events are kept whole days; a day ahead of these is always there.
 DAYS_AHEAD = 3
 # Events may arrive 7 days late; their ids are remembered a day longer.
@@ -211,8 +235,15 @@ def scope(query: SummaryQuery, period: str) -> str:
 
 def summary_params(organization_id: str, query: SummaryQuery) -> dict[str, Any]:
     first = (query.start + timedelta(hours=23)).replace(hour=0)
-    return {"org": organization_id, "start": query.start, "end": query.end, "app": query.app_id,
-            "granularity": query.granularity, "first": first, "last": query.end.replace(hour=0)}  # fmt: skip
+    return {
+        "org": organization_id,
+        "start": query.start,
+        "end": query.end,
+        "app": query.app_id,
+        "granularity": query.granularity,
+        "first": first,
+        "last": query.end.replace(hour=0),
+    }
 
 
 def agent_sets(query: SummaryQuery) -> tuple[AgentSets, str]:
@@ -281,7 +312,12 @@ async def _partitions(cur: Any) -> list[str]:
 
 def _sums(row: Row, bucket: datetime | None, group: Any) -> Sums:
     return Sums(
-        bucket=bucket, group=None if group is None else str(group), visits=int(row["visits"]),
-        verified_visits=int(row["verified_visits"]), successes=int(row["successes"]), failures=int(row["failures"]),
-        bytes=int(row["bytes"]), spoofed=int(row["spoofed"]),
-    )  # fmt: skip
+        bucket=bucket,
+        group=None if group is None else str(group),
+        visits=int(row["visits"]),
+        verified_visits=int(row["verified_visits"]),
+        successes=int(row["successes"]),
+        failures=int(row["failures"]),
+        bytes=int(row["bytes"]),
+        spoofed=int(row["spoofed"]),
+    )

@@ -80,23 +80,42 @@ def shape(query: SummaryQuery, found: SummarySums, catalog: Catalog) -> dict[str
         referred = found.referrals.get(referrer.platform, 0)
         crawls = found.crawls.get(referrer.operator, 0)
         if referred or crawls:
-            row = {"platform": referrer.platform, "name": referrer.name, "operator": referrer.operator,
-                   "referrals": referred, "crawls": crawls}  # fmt: skip
+            row = {
+                "platform": referrer.platform,
+                "name": referrer.name,
+                "operator": referrer.operator,
+                "referrals": referred,
+                "crawls": crawls,
+            }
             referrals.append(REFERRAL.of(row))
-    period = {"from_": query.start, "to": query.end, "bounds": "[from, to)", "time_zone": "UTC",
-              "granularity": query.granularity, "week_starts": "monday"}  # fmt: skip
-    return SUMMARY.of({
-        "app_id": query.app_id,
-        "period": PERIOD.of(period),
-        "group_by": query.group_by,
-        "totals": TOTALS.of({**vars(found.totals), "distinct_paths": found.distinct_paths}),
-        "groups": [_group(g) for g in groups],
-        "series": series,
-        "referrals": referrals,
-    })  # fmt: skip
+    period = {
+        "from_": query.start,
+        "to": query.end,
+        "bounds": "[from, to)",
+        "time_zone": "UTC",
+        "granularity": query.granularity,
+        "week_starts": "monday",
+    }
+    return SUMMARY.of(
+        {
+            "app_id": query.app_id,
+            "period": PERIOD.of(period),
+            "group_by": query.group_by,
+            "totals": TOTALS.of({**vars(found.totals), "distinct_paths": found.distinct_paths}),
+            "groups": [_group(g) for g in groups],
+            "series": series,
+            "referrals": referrals,
+        }
+    )
 
 
 def _add(parts: list[Sums], bucket: datetime) -> Sums:
-    return Sums(bucket=bucket, group=None, visits=sum(p.visits for p in parts),
-                verified_visits=sum(p.verified_visits for p in parts), successes=sum(p.successes for p in parts),
-                failures=sum(p.failures for p in parts), bytes=sum(p.bytes for p in parts))  # fmt: skip
+    return Sums(
+        bucket=bucket,
+        group=None,
+        visits=sum(p.visits for p in parts),
+        verified_visits=sum(p.verified_visits for p in parts),
+        successes=sum(p.successes for p in parts),
+        failures=sum(p.failures for p in parts),
+        bytes=sum(p.bytes for p in parts),
+    )

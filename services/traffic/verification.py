@@ -140,6 +140,11 @@ class Verifier:
         origin = self._signing_origin(agent, claim)
         assert origin is not None and claim.signature and claim.signature_input and claim.signature_agent
         return await self.signatures.verify(
-            origin, method=claim.method, url=claim.url, signature=claim.signature,
-            signature_input=claim.signature_input, signature_agent=claim.signature_agent, at=claim.at,
-        )  # fmt: skip
+            origin,
+            method=claim.method,
+            url=claim.url,
+            signature=claim.signature,
+            signature_input=claim.signature_input,
+            signature_agent=claim.signature_agent,
+            at=claim.at,
+        )

@@ -110,7 +110,10 @@ async def summary_of(request: web.Request) -> web.Response:
 async def ai_traffic_bots_list(request: web.Request) -> web.Response:
     """GET /api/v1/ai-traffic/bots: the catalog of AI agents, with how each is verified."""
     catalog = request.app[CATALOG]
-    referrers = [{"platform": r.platform, "name": r.name, "operator": r.operator, "hosts": list(r.hosts)}
-                 for r in catalog.referrers]  # fmt: skip
-    return json_response({"items": [agent.document for agent in catalog.agents], "source": catalog.source,
-                          "referrers": referrers})  # fmt: skip
+    referrers = [
+        {"platform": r.platform, "name": r.name, "operator": r.operator, "hosts": list(r.hosts)}
+        for r in catalog.referrers
+    ]
+    return json_response(
+        {"items": [agent.document for agent in catalog.agents], "source": catalog.source, "referrers": referrers}
+    )

@@ -14,15 +14,21 @@ TEXT = (
 
 
 async def test_an_ingested_answer_is_stored_and_analysed(collector: Collector):
-    sent = collector.answer(TEXT, citations=[{"url": "https://www.globex.com/blog/", "title": "Globex blog"}],
-                            sources=[{"url": "https://news.example.co.uk/a"}],
-                            usage={"inputTokens": 12, "outputTokens": 80, "costUsd": 0.0012})  # fmt: skip
+    sent = collector.answer(
+        TEXT,
+        citations=[{"url": "https://www.globex.com/blog/", "title": "Globex blog"}],
+        sources=[{"url": "https://news.example.co.uk/a"}],
+        usage={"inputTokens": 12, "outputTokens": 80, "costUsd": 0.0012},
+    )
     status, answer = await collector.tenant.call("POST", "/api/v1/answers", json=sent)
     assert status == 201
     stored = answer["data"]
     assert (stored["externalId"], stored["source"], stored["status"], stored["analysis"]) == (
-        sent["id"], "ingested", "completed", None,
-    )  # fmt: skip
+        sent["id"],
+        "ingested",
+        "completed",
+        None,
+    )
     assert stored["prompt"] == {"id": None, "version": None, "text": sent["prompt"], "topicId": None}
     assert stored["usage"] == {"inputTokens": 12, "outputTokens": 80, "costUsd": 0.0012}
     analysed = await collector.analysed(stored["id"])
@@ -35,8 +41,9 @@ async def test_an_ingested_answer_is_stored_and_analysed(collector: Collector):
         ("competitor", "Notion", 3, 3, 1),
     ]
     acme = analysis["brands"][1]
-    assert acme["spans"] == [{"start": TEXT.index("Acme Cloud"), "end": TEXT.index("Acme Cloud") + 10,
-                              "text": "Acme Cloud", "fuzzy": False}]  # fmt: skip
+    assert acme["spans"] == [
+        {"start": TEXT.index("Acme Cloud"), "end": TEXT.index("Acme Cloud") + 10, "text": "Acme Cloud", "fuzzy": False}
+    ]
     assert acme["sentiment"]["label"] == "positive" and acme["competitorId"] is None
     assert [(c["url"], c["cited"], c["classification"]) for c in analysis["citations"]] == [
         ("https://www.globex.com/blog", True, "competitor"),

@@ -65,17 +65,21 @@ async def test_a_cited_page_of_an_app_domain_is_linked_to_the_route_serving_its_
     links = {citation["url"]: citation["appRoute"] for citation in analysed["analysis"]["citations"]}
     assert links == {
         f"https://{host}/pricing": {
-            "appId": app["id"], "routeId": pricing["id"], "path": "/pricing",
+            "appId": app["id"],
+            "routeId": pricing["id"],
+            "path": "/pricing",
             "href": f"/api/v1/apps/{app['id']}/routes/{pricing['id']}",
         },
         f"https://{host}/docs/guide": {
-            "appId": app["id"], "routeId": guide["id"], "path": "/docs/guide",
+            "appId": app["id"],
+            "routeId": guide["id"],
+            "path": "/docs/guide",
             "href": f"/api/v1/apps/{app['id']}/routes/{guide['id']}",
         },
         f"https://{host}/unrouted": None,
         f"https://{foreign}/pricing": None,
         f"https://{claimed}/pricing": None,
-    }  # fmt: skip
+    }
     status, route = await collector.tenant.call("GET", links[f"https://{host}/pricing"]["href"])
     assert status == 200 and route["data"]["path"] == "/pricing"
 

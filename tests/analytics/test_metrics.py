@@ -32,17 +32,23 @@ def test_the_wilson_interval_matches_published_values(count: int, total: int, lo
     [
         (metrics.visibility, (3, 4), {"value": 0.75, "count": 3, "total": 4}),
         (metrics.visibility, (0, 0), {"value": None, "count": 0, "total": 0, "interval": None}),
-        (metrics.share_of_voice, (2, 8), {"value": 0.25, "count": 2, "total": 8,
-                                          "basis": "mentions of every tracked brand"}),
+        (
+            metrics.share_of_voice,
+            (2, 8),
+            {"value": 0.25, "count": 2, "total": 8, "basis": "mentions of every tracked brand"},
+        ),
         (metrics.citation_rate, (1, 2), {"value": 0.5, "count": 1, "total": 2}),
         (metrics.retrieved_share, (2, 2), {"value": 1.0, "count": 2, "total": 2}),
         (metrics.citation_share, (1, 5), {"value": 0.2, "count": 1, "total": 5}),
         (metrics.average_position, (7, 4), {"value": 1.75, "sum": 7, "count": 4}),
         (metrics.average_position, (0, 0), {"value": None, "sum": 0, "count": 0}),
-        (metrics.sentiment, (1.5, 2, 1, 0), {"value": 0.5, "sum": 1.5, "count": 3,
-                                             "labels": {"positive": 2, "neutral": 1, "negative": 0}}),
+        (
+            metrics.sentiment,
+            (1.5, 2, 1, 0),
+            {"value": 0.5, "sum": 1.5, "count": 3, "labels": {"positive": 2, "neutral": 1, "negative": 0}},
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_metric_carries_what_it_was_computed_from(function, args, expected):
     result = function(*args)
     assert {key: result[key] for key in expected} == expected

@@ -36,17 +36,22 @@ def numbers(brand: dict[str, Any], period: str) -> dict[str, Any]:
 
 
 async def test_the_overview_counts_the_period_and_the_one_before(collector: Collector):
-    await send_all(collector, [
-        ("1. Globex is the incumbent.\n2. Acme is excellent and fast.",
-         {"answeredAt": "2026-11-20T09:00:00Z", "citations": [{"url": "https://acme.com/pricing"}]}),
-        ("Acme is great.", {"answeredAt": "2026-11-21T23:59:00Z", "engine": "perplexity-sonar"}),
-        ("Notion only.", {"answeredAt": "2026-11-15T00:00:00Z", "citations": [{"url": "https://notion.so/x"}]}),
-        ("Acme is great.", {"answeredAt": "2026-11-17T09:00:00Z", "status": "failed"}),
-        ("Acme.", {"answeredAt": "2026-11-18T09:00:00Z", "status": "refused"}),
-        ("", {"answeredAt": "2026-11-18T09:00:00Z", "status": "empty"}),
-        ("Acme, after the period.", {"answeredAt": "2026-11-22T00:00:00Z"}),
-        ("Globex, the period before.", {"answeredAt": "2026-11-10T12:00:00Z"}),
-    ])  # fmt: skip
+    await send_all(
+        collector,
+        [
+            (
+                "1. Globex is the incumbent.\n2. Acme is excellent and fast.",
+                {"answeredAt": "2026-11-20T09:00:00Z", "citations": [{"url": "https://acme.com/pricing"}]},
+            ),
+            ("Acme is great.", {"answeredAt": "2026-11-21T23:59:00Z", "engine": "perplexity-sonar"}),
+            ("Notion only.", {"answeredAt": "2026-11-15T00:00:00Z", "citations": [{"url": "https://notion.so/x"}]}),
+            ("Acme is great.", {"answeredAt": "2026-11-17T09:00:00Z", "status": "failed"}),
+            ("Acme.", {"answeredAt": "2026-11-18T09:00:00Z", "status": "refused"}),
+            ("", {"answeredAt": "2026-11-18T09:00:00Z", "status": "empty"}),
+            ("Acme, after the period.", {"answeredAt": "2026-11-22T00:00:00Z"}),
+            ("Globex, the period before.", {"answeredAt": "2026-11-10T12:00:00Z"}),
+        ],
+    )
     status, answer = await overview(collector.tenant, **PERIOD)
     assert status == 200, answer
     data = answer["data"]
@@ -56,22 +61,34 @@ async def test_the_overview_counts_the_period_and_the_one_before(collector: Coll
     assert (data["answers"], data["previousAnswers"]) == (
         {"answers": 3, "citingAnswers": 2, "drawingAnswers": 2, "citations": 2, "competitorSetVersions": [2]},
         {"answers": 1, "citingAnswers": 0, "drawingAnswers": 0, "citations": 0, "competitorSetVersions": [2]},
-    )  # fmt: skip
+    )
     brands = {brand["name"]: brand for brand in data["brands"]}
     assert [brand["kind"] for brand in data["brands"]] == ["brand", "competitor", "competitor"]
     assert set(brands) == {"Acme", "Globex", "Notion"}
     assert numbers(brands["Acme"], "current") == {
-        "visibility": (2, 3), "shareOfVoice": (2, 4), "averagePosition": 1.5, "citationRate": (1, 2),
-    }  # fmt: skip
+        "visibility": (2, 3),
+        "shareOfVoice": (2, 4),
+        "averagePosition": 1.5,
+        "citationRate": (1, 2),
+    }
     assert numbers(brands["Globex"], "current") == {
-        "visibility": (1, 3), "shareOfVoice": (1, 4), "averagePosition": 1.0, "citationRate": (0, 2),
-    }  # fmt: skip
+        "visibility": (1, 3),
+        "shareOfVoice": (1, 4),
+        "averagePosition": 1.0,
+        "citationRate": (0, 2),
+    }
     assert numbers(brands["Notion"], "current") == {
-        "visibility": (1, 3), "shareOfVoice": (1, 4), "averagePosition": 1.0, "citationRate": (1, 2),
-    }  # fmt: skip
+        "visibility": (1, 3),
+        "shareOfVoice": (1, 4),
+        "averagePosition": 1.0,
+        "citationRate": (1, 2),
+    }
     assert numbers(brands["Acme"], "previous") == {
-        "visibility": (0, 1), "shareOfVoice": (0, 1), "averagePosition": None, "citationRate": (0, 0),
-    }  # fmt: skip
+        "visibility": (0, 1),
+        "shareOfVoice": (0, 1),
+        "averagePosition": None,
+        "citationRate": (0, 0),
+    }
     assert numbers(brands["Globex"], "previous")["visibility"] == (1, 1)
     acme = brands["Acme"]
     assert acme["current"]["visibility"]["value"] == pytest.approx(2 / 3)

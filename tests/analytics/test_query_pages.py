@@ -21,17 +21,25 @@ async def test_days_start_at_midnight_in_the_named_zone(collector: Collector):
         assert status == 200, answer
         assert answer["data"]["timeZone"] == zone
         found[zone] = [(row[0], row[3], row[4], row[5]) for row in rows(answer)]
-    assert found["UTC"] == found["America/New_York"] == [
-        ("2026-11-18", "Acme", 1, 2), ("2026-11-18", "Globex", 1, 2),
-    ]  # fmt: skip
+    assert (
+        found["UTC"]
+        == found["America/New_York"]
+        == [
+            ("2026-11-18", "Acme", 1, 2),
+            ("2026-11-18", "Globex", 1, 2),
+        ]
+    )
     assert found["Europe/Paris"] == [
-        ("2026-11-18", "Acme", 0, 1), ("2026-11-18", "Globex", 1, 1),
-        ("2026-11-19", "Acme", 1, 1), ("2026-11-19", "Globex", 0, 1),
-    ]  # fmt: skip
+        ("2026-11-18", "Acme", 0, 1),
+        ("2026-11-18", "Globex", 1, 1),
+        ("2026-11-19", "Acme", 1, 1),
+        ("2026-11-19", "Globex", 0, 1),
+    ]
     status, overview = await collector.tenant.call(
-        "GET", f"/api/v1/products/{collector.tenant.product['id']}/analytics/overview",
+        "GET",
+        f"/api/v1/products/{collector.tenant.product['id']}/analytics/overview",
         params={"from": "2026-11-19", "to": "2026-11-20", "timeZone": "Europe/Paris"},
-    )  # fmt: skip
+    )
     assert status == 200, overview
     assert (overview["data"]["timeZone"], overview["data"]["answers"]["answers"]) == ("Europe/Paris", 1)
     assert overview["data"]["previousAnswers"]["answers"] == 1
@@ -39,8 +47,12 @@ async def test_days_start_at_midnight_in_the_named_zone(collector: Collector):
 
 async def test_pages_follow_the_cursor_to_the_end_in_the_report_order(collector: Collector):
     await sent(collector)
-    body: dict[str, Any] = {"from": "2026-11-16", "to": "2026-11-30", "granularity": "day",
-                            "orderBy": {"metric": "visibility"}}  # fmt: skip
+    body: dict[str, Any] = {
+        "from": "2026-11-16",
+        "to": "2026-11-30",
+        "granularity": "day",
+        "orderBy": {"metric": "visibility"},
+    }
     status, whole = await query(collector, **body)
     assert status == 200 and whole["data"]["nextCursor"] is None, whole
     paged: list[Any] = []

@@ -44,10 +44,13 @@ async def query(gateway: TestClient, tenant: Tenant, **body: Any) -> tuple[int, 
 async def test_an_apps_visits_and_referrals_by_period(gateway: TestClient, tenant: Tenant):
     hour = this_hour()
     at = (hour - timedelta(minutes=50)).isoformat()
-    status, body = await tenant.send([
-        event(tenant.host, occurredAt=at), event(tenant.host, occurredAt=at, status=404, path="/missing"),
-        event(tenant.host, occurredAt=at, userAgent=TESTBOT_UA, ip="198.51.100.9", path="/a"),
-    ])  # fmt: skip
+    status, body = await tenant.send(
+        [
+            event(tenant.host, occurredAt=at),
+            event(tenant.host, occurredAt=at, status=404, path="/missing"),
+            event(tenant.host, occurredAt=at, userAgent=TESTBOT_UA, ip="198.51.100.9", path="/a"),
+        ]
+    )
     assert (status, body["data"]["accepted"]) == (200, 3)
     day = (hour - timedelta(minutes=50)).date()
     period = {"from": (day - timedelta(days=1)).isoformat(), "to": (day + timedelta(days=1)).isoformat()}
@@ -55,12 +58,16 @@ async def test_an_apps_visits_and_referrals_by_period(gateway: TestClient, tenan
     assert status == 200, answer
     rows = answer["data"]["items"]
     assert [(row["period"]["from"], row["traffic"]["visits"]) for row in rows] == [
-        ((day - timedelta(days=1)).isoformat(), 0), (day.isoformat(), 3),
-    ]  # fmt: skip
+        ((day - timedelta(days=1)).isoformat(), 0),
+        (day.isoformat(), 3),
+    ]
     assert rows[1]["appId"] == tenant.app_id
     assert rows[1]["traffic"]["successRate"] | {"interval": None} == {
-        "value": 2 / 3, "count": 2, "total": 3, "interval": None,
-    }  # fmt: skip
+        "value": 2 / 3,
+        "count": 2,
+        "total": 3,
+        "interval": None,
+    }
     assert rows[1]["traffic"]["successRate"]["interval"]["low"] < 2 / 3
     order = {"metric": "visits", "direction": "desc"}
     status, answer = await query(gateway, tenant, granularity="day", orderBy=order, limit=1, **period)
@@ -72,15 +79,21 @@ async def test_an_apps_visits_and_referrals_by_period(gateway: TestClient, tenan
 @pytest.mark.parametrize(
     ("body", "details"),
     [
-        ({"timeZone": "Asia/Kolkata"},
-         {"timeZone": "AI traffic is summed by whole UTC hours: pick a zone a whole number of hours from UTC."}),
-        ({"report": "brands", "appId": "0b6c9f7e-1111-4222-8333-444455556666"},
-         {"productId": "Missing data for required field."}),
-        ({"filters": [{"field": "engine", "operator": "eq", "values": ["x"]}]},
-         {"filters": "The ai_traffic report takes no filters: send appId for one App."}),
+        (
+            {"timeZone": "Asia/Kolkata"},
+            {"timeZone": "AI traffic is summed by whole UTC hours: pick a zone a whole number of hours from UTC."},
+        ),
+        (
+            {"report": "brands", "appId": "0b6c9f7e-1111-4222-8333-444455556666"},
+            {"productId": "Missing data for required field."},
+        ),
+        (
+            {"filters": [{"field": "engine", "operator": "eq", "values": ["x"]}]},
+            {"filters": "The ai_traffic report takes no filters: send appId for one App."},
+        ),
         ({"orderBy": {"metric": "visibility"}}, {"orderBy.metric": "Not a metric of the ai_traffic report."}),
     ],
-)  # fmt: skip
+)
 async def test_a_query_ai_traffic_cannot_answer_is_422(gateway: TestClient, tenant: Tenant, body, details):
     today = datetime.now(UTC).date()
     period = {"from": today.isoformat(), "to": (today + timedelta(days=1)).isoformat()}

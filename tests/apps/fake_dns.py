@@ -89,8 +89,12 @@ async def start_fake_dns() -> FakeDns:
 
 def dns_environ(server: FakeDns) -> dict[str, str]:
     """The apps service's settings that make it ask `server`, wait 1 s at most, and sweep every second."""
-    return {"DNS_NAMESERVERS": "127.0.0.1", "DNS_PORT": str(server.port), "DNS_TIMEOUT_SECONDS": "1",
-            "DOMAIN_SWEEP_SECONDS": "1"}  # fmt: skip
+    return {
+        "DNS_NAMESERVERS": "127.0.0.1",
+        "DNS_PORT": str(server.port),
+        "DNS_TIMEOUT_SECONDS": "1",
+        "DOMAIN_SWEEP_SECONDS": "1",
+    }
 
 
 def reclaim_environ(server: FakeDns, grace_seconds: int) -> dict[str, str]:

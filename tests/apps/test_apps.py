@@ -16,12 +16,18 @@ async def test_create_answers_the_app_with_an_empty_config(tenant: Tenant):
     app = body["data"]
     assert_shape(schemas.AppWithConfig, app)
     assert (app["name"], app["slug"], app["metadata"], app["organizationId"]) == (
-        "Docs site", "docs", {"team": "web"}, tenant.org.id
-    )  # fmt: skip
+        "Docs site",
+        "docs",
+        {"team": "web"},
+        tenant.org.id,
+    )
     config = app["appConfig"]
     assert (config["appId"], config["organizationId"], config["productId"], config["config"]) == (
-        app["id"], tenant.org.id, None, {}
-    )  # fmt: skip
+        app["id"],
+        tenant.org.id,
+        None,
+        {},
+    )
     status, stored = await tenant.get(f"{APPS}/{app['id']}")
     assert status == 200
     assert stored["data"]["appConfig"] == config

@@ -120,8 +120,12 @@ async def test_another_organization_deletes_nothing(tenant: Tenant, other_tenant
     made = body["data"]["routes"][0]
     _, body = await tenant.get(f"/api/v1/apps/{app['id']}/resources")
     resource = body["data"][0]
-    for path in (f"{routes_of(app)}/{made['id']}", f"/api/v1/apps/{app['id']}/domains/{domain['id']}",
-                 f"/api/v1/apps/{app['id']}/resources/{resource['id']}", f"/api/v1/apps/{app['id']}"):  # fmt: skip
+    for path in (
+        f"{routes_of(app)}/{made['id']}",
+        f"/api/v1/apps/{app['id']}/domains/{domain['id']}",
+        f"/api/v1/apps/{app['id']}/resources/{resource['id']}",
+        f"/api/v1/apps/{app['id']}",
+    ):
         status, body = await other_tenant.delete(path)
         assert (status, body["code"]) == (404, "NOT_FOUND"), path
     assert (await tenant.get(routes_of(app)))[1]["data"]["routes"] == [made]

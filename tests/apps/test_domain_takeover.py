@@ -68,8 +68,11 @@ async def test_proving_the_challenge_takes_the_hostname_over(
     assert status == 201, body
     mine = body["data"]
     assert (mine["domain"], mine["appId"], mine["verified"], mine["expiresAt"]) == (
-        held["domain"], app["id"], True, None
-    )  # fmt: skip
+        held["domain"],
+        app["id"],
+        True,
+        None,
+    )
     assert mine["verification"] == [record]
     assert (await tenant.get(domains_of(app)))[1]["data"] == [mine]
     released = await listed(other_tenant, held)
@@ -162,8 +165,10 @@ async def test_two_newcomers_proving_at_once_one_wins(
     third = await make_tenant(api, identity, apps_products)
     held = await claim(other_tenant)
     apps = [await tenant.create_app(), await third.create_app()]
-    records = [(await challenged(who, app, held["domain"]))["verification"][0] for who, app in
-               zip((tenant, third), apps, strict=True)]  # fmt: skip
+    records = [
+        (await challenged(who, app, held["domain"]))["verification"][0]
+        for who, app in zip((tenant, third), apps, strict=True)
+    ]
     dns.publish(records[0]["name"], *(record["value"] for record in records))
     answers = await asyncio.gather(
         *(who.post(domains_of(app), {"domain": held["domain"]}) for who, app in zip((tenant, third), apps, strict=True))

@@ -115,8 +115,11 @@ async def test_a_record_published_after_a_failed_check_verifies(tenant: Tenant, 
 async def test_verifying_a_domain_of_another_app_or_organization_is_not_found(tenant: Tenant, other_tenant: Tenant):
     theirs = await claim(other_tenant)
     mine = await tenant.create_app()
-    for path in (verify_path(theirs), f"/api/v1/apps/{mine['id']}/domains/{theirs['id']}/verify",
-                 f"/api/v1/apps/{mine['id']}/domains/not-an-id/verify"):  # fmt: skip
+    for path in (
+        verify_path(theirs),
+        f"/api/v1/apps/{mine['id']}/domains/{theirs['id']}/verify",
+        f"/api/v1/apps/{mine['id']}/domains/not-an-id/verify",
+    ):
         status, body = await tenant.post(path, {})
         assert (status, body["code"]) == (404, "NOT_FOUND"), path
     assert (await listed(other_tenant, theirs))["verificationCheckedAt"] is None

@@ -42,8 +42,13 @@ async def test_a_domain_is_created_with_the_defaults(tenant: Tenant):
     domain = body["data"]
     assert_shape(schemas.AppDomain, domain)
     assert {key: domain[key] for key in ("domain", "scope", "productId", "appId", "type", "origin")} == {
-        "domain": hostname, "scope": "app", "productId": None, "appId": app["id"], "type": "web", "origin": None,
-    }  # fmt: skip
+        "domain": hostname,
+        "scope": "app",
+        "productId": None,
+        "appId": app["id"],
+        "type": "web",
+        "origin": None,
+    }
     assert domain["providerId"] == await LocalEdgeProvider().register(hostname)
     status, listed = await tenant.get(domains_of(app))
     assert listed["data"] == [domain]

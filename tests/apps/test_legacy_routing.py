@@ -34,9 +34,19 @@ async def run_admin(stack: Stack, capsys, *argv: str) -> tuple[int, str, str]:
 async def create_legacy_domain(stack: Stack, capsys, tenant: Tenant, *paths: str) -> dict:
     hostname = f"legacy-{secrets.token_hex(5)}.example.com"
     status, out, err = await run_admin(
-        stack, capsys, "legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"],
-        "--domain", hostname, "--fallback-origin", "https://www.example.com", *paths,
-    )  # fmt: skip
+        stack,
+        capsys,
+        "legacy-domain",
+        "--org",
+        tenant.org.id,
+        "--product",
+        tenant.product["id"],
+        "--domain",
+        hostname,
+        "--fallback-origin",
+        "https://www.example.com",
+        *paths,
+    )
     assert status == 0, err
     return orjson.loads(out)
 
@@ -56,23 +66,31 @@ async def test_the_admin_command_creates_a_product_domain_with_a_routing_config(
         stack, capsys, tenant, "--path", f"/docs/={app['id']}", "--path-stripped", f"blog={app['id']}"
     )
     assert (domain["scope"], domain["productId"], domain["appId"], domain["type"]) == (
-        "product", tenant.product["id"], None, "web"
-    )  # fmt: skip
+        "product",
+        tenant.product["id"],
+        None,
+        "web",
+    )
     status, headers, body = await read_routing(stack, tenant, domain, SUNSET - timedelta(days=30))
     assert status == 200
     assert_shape(schemas.LegacyRouting, body["data"])
     config = body["data"]["config"]
     assert {key: config[key] for key in ("version", "hostname", "mode", "fallbackOrigin")} == {
-        "version": 1, "hostname": domain["domain"], "mode": "full_shadow",
+        "version": 1,
+        "hostname": domain["domain"],
+        "mode": "full_shadow",
         "fallbackOrigin": {"url": "https://www.example.com"},
-    }  # fmt: skip
+    }
     assert [(p["pathPrefix"], p["destination"], p["preservePathPrefix"]) for p in config["paths"]] == [
         ("/docs", {"type": "app", "appId": app["id"]}, True),
         ("/blog", {"type": "app", "appId": app["id"]}, False),
     ]
     assert {key: body["data"][key] for key in ("publishedAt", "publishedHash", "publishStatus", "publishError")} == {
-        "publishedAt": None, "publishedHash": None, "publishStatus": "pending", "publishError": None,
-    }  # fmt: skip
+        "publishedAt": None,
+        "publishedHash": None,
+        "publishStatus": "pending",
+        "publishError": None,
+    }
 
 
 async def test_routing_answers_with_deprecation_and_sunset_up_to_the_sunset(stack: Stack, capsys, tenant: Tenant):
@@ -134,17 +152,35 @@ async def test_the_admin_command_refuses_invalid_input(
 async def test_the_admin_command_refuses_a_taken_hostname(stack: Stack, capsys, tenant: Tenant):
     domain = await create_legacy_domain(stack, capsys, tenant)
     status, out, err = await run_admin(
-        stack, capsys, "legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"],
-        "--domain", domain["domain"], "--fallback-origin", "https://www.example.com",
-    )  # fmt: skip
+        stack,
+        capsys,
+        "legacy-domain",
+        "--org",
+        tenant.org.id,
+        "--product",
+        tenant.product["id"],
+        "--domain",
+        domain["domain"],
+        "--fallback-origin",
+        "https://www.example.com",
+    )
     assert status == 1
     assert "already in use" in err
 
 
 async def test_the_admin_command_prints_the_domain_as_text_without_json(stack: Stack, capsys, tenant: Tenant):
     hostname = f"legacy-{secrets.token_hex(5)}.example.com"
-    argv = ["legacy-domain", "--org", tenant.org.id, "--product", tenant.product["id"], "--domain", hostname,
-            "--fallback-origin", "https://www.example.com"]  # fmt: skip
+    argv = [
+        "legacy-domain",
+        "--org",
+        tenant.org.id,
+        "--product",
+        tenant.product["id"],
+        "--domain",
+        hostname,
+        "--fallback-origin",
+        "https://www.example.com",
+    ]
     assert await admin.run(argv, stack.part_environ(APPS)) == 0
     lines = capsys.readouterr().out.splitlines()
     assert f"domain: {hostname}" in lines
@@ -152,8 +188,17 @@ async def test_the_admin_command_prints_the_domain_as_text_without_json(stack: S
 
 
 async def test_the_admin_command_refuses_a_product_the_apps_service_does_not_know(stack: Stack, capsys, tenant: Tenant):
-    argv = ["legacy-domain", "--org", tenant.org.id, "--product", str(uuid.uuid4()), "--domain", "x.example.com",
-            "--fallback-origin", "https://www.example.com"]  # fmt: skip
+    argv = [
+        "legacy-domain",
+        "--org",
+        tenant.org.id,
+        "--product",
+        str(uuid.uuid4()),
+        "--domain",
+        "x.example.com",
+        "--fallback-origin",
+        "https://www.example.com",
+    ]
     assert await admin.run(argv, stack.part_environ(APPS)) == 1
     assert "No such product in this organization." in capsys.readouterr().err
 

@@ -5,15 +5,22 @@ from __future__ import annotations
 import re
 
 APPS_OPERATIONS = {
-    ("get", "/api/v1/apps"), ("post", "/api/v1/apps"), ("get", "/api/v1/apps/{appId}"),
-    ("patch", "/api/v1/apps/{appId}"), ("patch", "/api/v1/apps/{appId}/app-config"),
-    ("get", "/api/v1/apps/{appId}/resources"), ("post", "/api/v1/apps/{appId}/resources"),
-    ("get", "/api/v1/apps/{appId}/domains"), ("post", "/api/v1/apps/{appId}/domains"),
-    ("get", "/api/v1/apps/{appId}/route-candidates"), ("post", "/api/v1/apps/{appId}/routes/import-preview"),
-    ("post", "/api/v1/apps/{appId}/routes/batch"), ("patch", "/api/v1/apps/{appId}/routes/{routeId}"),
+    ("get", "/api/v1/apps"),
+    ("post", "/api/v1/apps"),
+    ("get", "/api/v1/apps/{appId}"),
+    ("patch", "/api/v1/apps/{appId}"),
+    ("patch", "/api/v1/apps/{appId}/app-config"),
+    ("get", "/api/v1/apps/{appId}/resources"),
+    ("post", "/api/v1/apps/{appId}/resources"),
+    ("get", "/api/v1/apps/{appId}/domains"),
+    ("post", "/api/v1/apps/{appId}/domains"),
+    ("get", "/api/v1/apps/{appId}/route-candidates"),
+    ("post", "/api/v1/apps/{appId}/routes/import-preview"),
+    ("post", "/api/v1/apps/{appId}/routes/batch"),
+    ("patch", "/api/v1/apps/{appId}/routes/{routeId}"),
     ("get", "/api/v1/apps/{appId}/routes/{routeId}"),
     ("get", "/api/v1/domain/{id}/routing"),
-}  # fmt: skip
+}
 
 
 async def openapi(gateway) -> dict:
@@ -84,9 +91,11 @@ async def test_the_documented_hostname_pattern_is_the_contracts_as_the_service_a
 async def test_what_agents_read_is_documented_as_text_with_its_etag(gateway):
     document = await openapi(gateway)
     for tail, media_type in (
-        ("llms.txt", "text/plain"), ("llms-full.txt", "text/plain"), ("pages/markdown", "text/markdown"),
+        ("llms.txt", "text/plain"),
+        ("llms-full.txt", "text/plain"),
+        ("pages/markdown", "text/markdown"),
         ("sitemap.xml", "application/xml"),
-    ):  # fmt: skip
+    ):
         operation = document["paths"][f"/api/v1/apps/{{appId}}/{tail}"]["get"]
         assert operation["x-required-scope"] == "content:read"
         [(declared, answer)] = operation["responses"]["200"]["content"].items()

@@ -22,8 +22,10 @@ async def test_adding_a_product_answers_the_resource_and_stores_it(tenant: Tenan
     resource = body["data"]
     assert_shape(schemas.AppResource, resource)
     assert (resource["appId"], resource["resourceType"], resource["resourceId"]) == (
-        app["id"], "product", tenant.product["id"]
-    )  # fmt: skip
+        app["id"],
+        "product",
+        tenant.product["id"],
+    )
     status, stored = await tenant.get(f"/api/v1/apps/{app['id']}")
     assert stored["data"]["resources"] == [resource]
 

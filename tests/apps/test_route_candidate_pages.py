@@ -58,8 +58,9 @@ async def test_pages_walked_by_cursor_are_the_whole_list_in_order(
 ):
     app = await tenant.create_app_of(*two_products)
     documents = [content.add(tenant.org, product, filePath=path) for product in two_products for path in PATHS]
-    status, _ = await tenant.post(f"{routes_of(app)}/batch", {"routes": [route("/x", documents[3]),
-                                                                          route("/y", documents[14])]})  # fmt: skip
+    status, _ = await tenant.post(
+        f"{routes_of(app)}/batch", {"routes": [route("/x", documents[3]), route("/y", documents[14])]}
+    )
     full = await whole(tenant, app, includeRouted=include_routed)
     pages = await walk(tenant, app, 4, includeRouted=include_routed)
     walked = [candidate for page in pages for candidate in page["candidates"]]
@@ -75,8 +76,9 @@ async def test_pages_walked_by_cursor_are_the_whole_list_in_order(
 
 async def test_routes_made_between_pages_neither_repeat_nor_skip_a_candidate(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app_of()
-    documents = sorted((content.add(tenant.org, tenant.product, filePath=f"/p{n:02}") for n in range(12)),
-                       key=lambda d: d["filePath"])  # fmt: skip
+    documents = sorted(
+        (content.add(tenant.org, tenant.product, filePath=f"/p{n:02}") for n in range(12)), key=lambda d: d["filePath"]
+    )
     status, first = await tenant.get(candidates_of(app), limit="5")
     assert [c["targetId"] for c in first["data"]["candidates"]] == [d["id"] for d in documents[:5]]
     # One shown already, and two further on, are routed before the next pages are asked for.
@@ -90,18 +92,25 @@ async def test_routes_made_between_pages_neither_repeat_nor_skip_a_candidate(ten
         after = body["data"]["nextCursor"]
         assert body["data"]["candidateCount"] == 9
     assert [c["targetId"] for c in rest] == [d["id"] for d in documents[5:] if d not in (documents[6], documents[7])]
-    status, body = await tenant.get(candidates_of(app), limit="5", cursor=first["data"]["nextCursor"],
-                                    includeRouted="true")  # fmt: skip
+    status, body = await tenant.get(
+        candidates_of(app), limit="5", cursor=first["data"]["nextCursor"], includeRouted="true"
+    )
     shown = body["data"]["candidates"]
     assert [c["targetId"] for c in shown] == [d["id"] for d in documents[5:10]]
-    assert [c["pathStatus"] for c in shown] == ["available", "already_routed", "already_routed", "available",
-                                                "available"]  # fmt: skip
+    assert [c["pathStatus"] for c in shown] == [
+        "available",
+        "already_routed",
+        "already_routed",
+        "available",
+        "available",
+    ]
 
 
 async def test_a_page_is_full_however_many_documents_in_a_row_are_routed(tenant: Tenant, content: FakeContent):
     app = await tenant.create_app_of()
-    documents = sorted((content.add(tenant.org, tenant.product, filePath=f"/p{n:02}") for n in range(40)),
-                       key=lambda d: d["filePath"])  # fmt: skip
+    documents = sorted(
+        (content.add(tenant.org, tenant.product, filePath=f"/p{n:02}") for n in range(40)), key=lambda d: d["filePath"]
+    )
     for start in (0, 30):  # the first 33 documents routed, in two batches
         batch = [route(f"/routed{n}", documents[n]) for n in range(start, min(start + 30, 33))]
         status, _ = await tenant.post(f"{routes_of(app)}/batch", {"routes": batch})

@@ -28,12 +28,17 @@ async def test_published_documents_of_the_product_are_candidates(
         "candidateCount": 1,
         "candidates": [
             {
-                "targetType": "product_document", "targetId": document["id"], "suggestedPath": "/guides/intro",
-                "pathStatus": "available", "existingRoute": None, "pathConflict": None, "target": document,
+                "targetType": "product_document",
+                "targetId": document["id"],
+                "suggestedPath": "/guides/intro",
+                "pathStatus": "available",
+                "existingRoute": None,
+                "pathConflict": None,
+                "target": document,
                 "product": tenant.product,
             }
         ],
-    }  # fmt: skip
+    }
 
 
 async def test_status_draft_lists_drafts(tenant: Tenant, content: FakeContent):
@@ -55,8 +60,10 @@ async def test_routed_documents_are_left_out_unless_asked_for(tenant: Tenant, co
     assert body["data"]["candidateCount"] == 2
     first = body["data"]["candidates"][0]
     assert (first["targetId"], first["pathStatus"], first["existingRoute"]) == (
-        routed["id"], "already_routed", {"id": made["data"]["routes"][0]["id"], "path": "/elsewhere"}
-    )  # fmt: skip
+        routed["id"],
+        "already_routed",
+        {"id": made["data"]["routes"][0]["id"], "path": "/elsewhere"},
+    )
 
 
 async def test_a_suggested_path_taken_by_another_target_is_a_path_conflict(tenant: Tenant, content: FakeContent):
@@ -67,12 +74,16 @@ async def test_a_suggested_path_taken_by_another_target_is_a_path_conflict(tenan
     status, body = await tenant.get(candidates_of(app), productId=tenant.product["id"])
     candidate = body["data"]["candidates"][0]
     assert (candidate["targetId"], candidate["pathStatus"], candidate["existingRoute"]) == (
-        document["id"], "path_conflict", None
-    )  # fmt: skip
+        document["id"],
+        "path_conflict",
+        None,
+    )
     assert candidate["pathConflict"] == {
-        "id": made["data"]["routes"][0]["id"], "path": "/pricing", "targetType": "product_document",
+        "id": made["data"]["routes"][0]["id"],
+        "path": "/pricing",
+        "targetType": "product_document",
         "targetId": holder["id"],
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.parametrize(
@@ -110,9 +121,10 @@ async def test_candidates_are_ordered_by_suggested_path(tenant: Tenant, content:
 
 
 @pytest.mark.parametrize(
-    "params", [{"productId": ""}, {"status": "archived"}, {"includeRouted": "yes"}, {"offset": "10"}],
+    "params",
+    [{"productId": ""}, {"status": "archived"}, {"includeRouted": "yes"}, {"offset": "10"}],
     ids=["empty product", "status", "includeRouted", "unknown"],
-)  # fmt: skip
+)
 async def test_invalid_queries_are_refused(tenant: Tenant, params: dict):
     app = await tenant.create_app_of()
     status, body = await tenant.get(candidates_of(app), **{"productId": tenant.product["id"], **params})
@@ -134,8 +146,9 @@ async def test_without_a_product_the_candidates_of_every_product_of_the_app_are_
     assert_shape(schemas.RouteCandidates, body["data"])
     assert body["data"]["candidateCount"] == 2
     assert [(c["targetId"], c["suggestedPath"], c["product"]) for c in body["data"]["candidates"]] == [
-        (first_document["id"], "/a", tenant.product), (second_document["id"], "/b", second)
-    ]  # fmt: skip
+        (first_document["id"], "/a", tenant.product),
+        (second_document["id"], "/b", second),
+    ]
     status, body = await tenant.get(candidates_of(app), productId=second["id"])
     assert [c["targetId"] for c in body["data"]["candidates"]] == [second_document["id"]]
 
@@ -190,8 +203,10 @@ async def test_an_app_with_more_routes_than_documents_is_matched_by_path_and_tar
     status, body = await tenant.get(candidates_of(app), productId=tenant.product["id"], includeRouted="true")
     by_target = {c["targetId"]: c for c in body["data"]["candidates"]}
     assert (by_target[routed["id"]]["pathStatus"], by_target[routed["id"]]["existingRoute"]["path"]) == (
-        "already_routed", "/elsewhere"
-    )  # fmt: skip
+        "already_routed",
+        "/elsewhere",
+    )
     assert (by_target[conflicting["id"]]["pathStatus"], by_target[conflicting["id"]]["pathConflict"]["path"]) == (
-        "path_conflict", "/taken"
-    )  # fmt: skip
+        "path_conflict",
+        "/taken",
+    )

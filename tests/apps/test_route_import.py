@@ -28,12 +28,21 @@ async def test_preview_of_free_paths_creates_every_route_and_writes_nothing(tena
         data = body["data"]
         assert_shape(schemas.RoutePreview, data)
         assert (data["appId"], data["valid"], data["createCount"], data["conflictCount"], data["skipCount"]) == (
-            app["id"], True, 2, 0, 0
-        )  # fmt: skip
+            app["id"],
+            True,
+            2,
+            0,
+            0,
+        )
         assert data["routes"][1] == {
-            "input": items[1], "action": "create", "issues": [], "existingRoute": None, "pathConflict": None,
-            "target": second, "product": tenant.product,
-        }  # fmt: skip
+            "input": items[1],
+            "action": "create",
+            "issues": [],
+            "existingRoute": None,
+            "pathConflict": None,
+            "target": second,
+            "product": tenant.product,
+        }
 
 
 async def test_batch_creates_the_routes_with_the_paths_as_sent(tenant: Tenant, content: FakeContent):
@@ -80,8 +89,11 @@ async def test_a_path_taken_by_another_target_fails_the_whole_batch(tenant: Tena
     entry = body["details"]["routes"][1]
     assert (entry["action"], entry["issues"]) == ("conflict", ["path_conflict"])
     assert entry["pathConflict"] == {
-        "id": existing["id"], "path": "/taken", "targetType": "product_document", "targetId": taken["id"]
-    }  # fmt: skip
+        "id": existing["id"],
+        "path": "/taken",
+        "targetType": "product_document",
+        "targetId": taken["id"],
+    }
     status, after = await preview(tenant, app, items)
     assert after["data"]["routes"][0]["action"] == "create"  # all or nothing: /free was not created
 
@@ -108,8 +120,11 @@ async def test_a_target_not_of_the_organization_is_not_found(
     status, body = await preview(tenant, app, items)
     entry = body["data"]["routes"][0]
     assert (entry["action"], entry["issues"], entry["target"], entry["product"]) == (
-        "conflict", ["target_not_found"], None, None
-    )  # fmt: skip
+        "conflict",
+        ["target_not_found"],
+        None,
+        None,
+    )
     status, answer = await batch(tenant, app, items)
     assert status == 409
     assert answer["details"] == body["data"]
@@ -123,8 +138,10 @@ async def test_a_target_routed_at_another_path_gets_a_second_route(tenant: Tenan
     status, body = await preview(tenant, app, [route("/new", document)])
     entry = body["data"]["routes"][0]
     assert (entry["action"], entry["issues"], entry["existingRoute"]) == (
-        "create", ["already_routed"], {"id": old["id"], "path": "/old"}
-    )  # fmt: skip
+        "create",
+        ["already_routed"],
+        {"id": old["id"], "path": "/old"},
+    )
     status, body = await batch(tenant, app, [route("/new", document)])
     assert (status, body["data"]["createdCount"]) == (200, 1)
 
@@ -145,8 +162,10 @@ async def test_preview_and_batch_agree_on_a_conflicting_import(tenant: Tenant, c
     items = [route("/kept", kept), route("/taken", new), route("/new", new), route("/new", kept)]
     status, previewed = await preview(tenant, app, items)
     assert (previewed["data"]["createCount"], previewed["data"]["skipCount"], previewed["data"]["conflictCount"]) == (
-        1, 1, 2
-    )  # fmt: skip
+        1,
+        1,
+        2,
+    )
     status, batched = await batch(tenant, app, items)
     assert status == 409
     assert batched["details"] == previewed["data"]
@@ -191,9 +210,20 @@ async def test_paths_within_the_rules_are_created(tenant: Tenant, content: FakeC
 @pytest.mark.parametrize(
     "path",
     ["", "/" + "a" * 2048, "a" * 2048, "/a?b", "/a#b", "/a b", "/a\tb", "/a\nb", "/a\u3000b", 7, None],
-    ids=["empty", "2049", "2048 without slash", "query", "fragment", "space", "tab", "newline", "unicode space",
-         "number", "null"],
-)  # fmt: skip
+    ids=[
+        "empty",
+        "2049",
+        "2048 without slash",
+        "query",
+        "fragment",
+        "space",
+        "tab",
+        "newline",
+        "unicode space",
+        "number",
+        "null",
+    ],
+)
 async def test_paths_outside_the_rules_are_refused(tenant: Tenant, content: FakeContent, path):
     app = await tenant.create_app()
     item = {**route("/x", content.add(tenant.org, tenant.product)), "path": path}

@@ -33,8 +33,10 @@ async def test_a_path_is_kept_as_sent(tenant: Tenant, content: FakeContent):
     assert status == 200
     assert_shape(schemas.AppRoute, body["data"])
     assert (body["data"]["path"], body["data"]["target"], body["data"]["product"]) == (
-        "/caf%C3%A9/x", document, tenant.product
-    )  # fmt: skip
+        "/caf%C3%A9/x",
+        document,
+        tenant.product,
+    )
     assert body["data"]["updatedAt"] > made["updatedAt"]
     assert await stored_path_of(tenant, app, document) == "/caf%C3%A9/x"
 
@@ -126,9 +128,16 @@ async def test_a_target_not_of_the_organization_is_refused(
 
 @pytest.mark.parametrize(
     "body",
-    [{"path": "/a b"}, {"path": "/a?b"}, {"path": "a" * 2048}, {"path": ""}, {"targetType": "page"},
-     {"targetId": "x"}, {"id": "x"}],
-)  # fmt: skip
+    [
+        {"path": "/a b"},
+        {"path": "/a?b"},
+        {"path": "a" * 2048},
+        {"path": ""},
+        {"targetType": "page"},
+        {"targetId": "x"},
+        {"id": "x"},
+    ],
+)
 async def test_invalid_changes_are_refused(tenant: Tenant, content: FakeContent, body: dict):
     app = await tenant.create_app()
     made, _ = await make_route(tenant, content, app, "/page")

@@ -67,9 +67,14 @@ async def test_an_app_without_routes_has_one_empty_page(tenant: Tenant):
 
 @pytest.mark.parametrize(
     ("prefix", "expected"),
-    [("/docs/", ["/docs/a", "/docs/b/c"]), ("/docs", ["/docs/a", "/docs/b/c", "/docs-old"]),
-     ("docs/b", ["/docs/b/c"]), ("/caf%C3%A9", ["/café/x"]), ("/", ["/docs/a", "/docs/b/c", "/docs-old", "/café/x"])],
-)  # fmt: skip
+    [
+        ("/docs/", ["/docs/a", "/docs/b/c"]),
+        ("/docs", ["/docs/a", "/docs/b/c", "/docs-old"]),
+        ("docs/b", ["/docs/b/c"]),
+        ("/caf%C3%A9", ["/café/x"]),
+        ("/", ["/docs/a", "/docs/b/c", "/docs-old", "/café/x"]),
+    ],
+)
 async def test_a_path_prefix_keeps_the_routes_under_it(tenant: Tenant, content: FakeContent, prefix, expected):
     app = await tenant.create_app()
     await add_routes(tenant, content, app, "/docs/a", "/docs/b/c", "/docs-old", "/café/x")
@@ -90,10 +95,15 @@ async def test_a_target_keeps_its_routes_only(tenant: Tenant, content: FakeConte
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({"limit": "0"}, "limit"), ({"limit": "501"}, "limit"), ({"cursor": "nope"}, "cursor"),
-     ({"cursor": "WyIvYSIsIjEyMyJd"}, "cursor"), ({"targetId": "x"}, "targetId"),
-     ({"pathPrefix": "/a b"}, "pathPrefix")],
-)  # fmt: skip
+    [
+        ({"limit": "0"}, "limit"),
+        ({"limit": "501"}, "limit"),
+        ({"cursor": "nope"}, "cursor"),
+        ({"cursor": "WyIvYSIsIjEyMyJd"}, "cursor"),
+        ({"targetId": "x"}, "targetId"),
+        ({"pathPrefix": "/a b"}, "pathPrefix"),
+    ],
+)
 async def test_a_bad_query_is_refused_naming_the_parameter(tenant: Tenant, params, field):
     app = await tenant.create_app()
     status, body = await tenant.get(routes_of(app), **params)

@@ -16,8 +16,11 @@ def test_service_addresses_come_from_the_environment():
     environ = {**REQUIRED, "CONTENT_URL": "http://content:9000/", "GATEWAY_URL": "http://gw:80/", "REDIS_PREFIX": "t:"}
     settings = load_settings(environ)
     assert (settings.content_url, settings.gateway_url, settings.edge_provider, settings.events_stream) == (
-        "http://content:9000", "http://gw:80", "local", "t:events:identity"
-    )  # fmt: skip
+        "http://content:9000",
+        "http://gw:80",
+        "local",
+        "t:events:identity",
+    )
 
 
 def test_an_unknown_edge_provider_stops_the_boot():

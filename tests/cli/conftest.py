@@ -58,8 +58,11 @@ class FakeApi:
         return (answers.pop(0) if len(answers) > 1 else answers[0])(request)
 
     def bodies(self, method: str, path: str) -> list[Any]:
-        return [json.loads(r.content) if r.content else None for r in self.requests
-                if (r.method, r.url.path) == (method, path)]  # fmt: skip
+        return [
+            json.loads(r.content) if r.content else None
+            for r in self.requests
+            if (r.method, r.url.path) == (method, path)
+        ]
 
 
 @dataclass
@@ -70,12 +73,18 @@ class Aivis:
     config_dir: Path
     api_key: str | None = "avk_test_key"
 
-    def __call__(self, *args: str, interactive: bool = False, width: int = 80, input: str | None = None,
-                 **env: str) -> Result:  # fmt: skip
+    def __call__(
+        self, *args: str, interactive: bool = False, width: int = 80, input: str | None = None, **env: str
+    ) -> Result:
         factory = Factory(transport=httpx.MockTransport(self.api.handle), terminal=Terminal(interactive, width))
-        environ: dict[str, str | None] = {"AIVIS_CONFIG_DIR": str(self.config_dir), "AIVIS_API_KEY": self.api_key,
-                                          "AIVIS_BASE_URL": "http://api.test", "AIVIS_PROFILE": None,
-                                          "AIVIS_ORG_ID": None, **env}  # fmt: skip
+        environ: dict[str, str | None] = {
+            "AIVIS_CONFIG_DIR": str(self.config_dir),
+            "AIVIS_API_KEY": self.api_key,
+            "AIVIS_BASE_URL": "http://api.test",
+            "AIVIS_PROFILE": None,
+            "AIVIS_ORG_ID": None,
+            **env,
+        }
         return CliRunner().invoke(aivis, list(args), obj=factory, env=environ, prog_name="aivis", input=input)
 
 

@@ -16,10 +16,13 @@ def proportion(count: int, total: int) -> dict:
 
 
 def brand_numbers(mentioning: int, answers: int) -> dict:
-    return {"visibility": proportion(mentioning, answers), "shareOfVoice": {**proportion(mentioning, 4), "basis": "b"},
-            "averagePosition": {"value": 1.5, "sum": 3, "count": 2},
-            "sentiment": {"value": None, "sum": 0, "count": 0, "labels": {}},
-            "citationRate": proportion(0, 0)}  # fmt: skip
+    return {
+        "visibility": proportion(mentioning, answers),
+        "shareOfVoice": {**proportion(mentioning, 4), "basis": "b"},
+        "averagePosition": {"value": 1.5, "sum": 3, "count": 2},
+        "sentiment": {"value": None, "sum": 0, "count": 0, "labels": {}},
+        "citationRate": proportion(0, 0),
+    }
 
 
 def answers(count: int) -> dict:
@@ -28,18 +31,42 @@ def answers(count: int) -> dict:
 
 def test_overview_prints_each_brand_with_its_counts_and_change(run: Aivis, api: FakeApi):
     data = {
-        "productId": PRODUCT_ID, "timeZone": "Europe/Paris",
+        "productId": PRODUCT_ID,
+        "timeZone": "Europe/Paris",
         "period": {"from": "2026-11-01", "to": "2026-11-29"},
         "previousPeriod": {"from": "2026-10-04", "to": "2026-11-01"},
-        "answers": answers(4), "previousAnswers": answers(2),
-        "brands": [{"kind": "brand", "competitorId": None, "name": "Acme", "current": brand_numbers(3, 4),
-                    "previous": brand_numbers(1, 2),
-                    "change": {"visibility": 0.25, "shareOfVoice": None, "averagePosition": 0.0, "sentiment": None,
-                               "citationRate": None}}],
-    }  # fmt: skip
+        "answers": answers(4),
+        "previousAnswers": answers(2),
+        "brands": [
+            {
+                "kind": "brand",
+                "competitorId": None,
+                "name": "Acme",
+                "current": brand_numbers(3, 4),
+                "previous": brand_numbers(1, 2),
+                "change": {
+                    "visibility": 0.25,
+                    "shareOfVoice": None,
+                    "averagePosition": 0.0,
+                    "sentiment": None,
+                    "citationRate": None,
+                },
+            }
+        ],
+    }
     api.on("GET", OVERVIEW, ok(data))
-    result = run("analytics", "overview", "--product", PRODUCT_ID, "--from", "2026-11-01", "--to", "2026-11-29",
-                 "--time-zone", "Europe/Paris")  # fmt: skip
+    result = run(
+        "analytics",
+        "overview",
+        "--product",
+        PRODUCT_ID,
+        "--from",
+        "2026-11-01",
+        "--to",
+        "2026-11-29",
+        "--time-zone",
+        "Europe/Paris",
+    )
     assert result.exit_code == 0, result.output
     assert dict(api.requests[0].url.params) == {"from": "2026-11-01", "to": "2026-11-29", "timeZone": "Europe/Paris"}
     lines = result.stdout.splitlines()
@@ -52,23 +79,72 @@ def test_overview_prints_each_brand_with_its_counts_and_change(run: Aivis, api: 
 
 
 def test_query_sends_the_report_its_filters_and_order_and_prints_a_row_each(run: Aivis, api: FakeApi):
-    item = {"period": {"from": "2026-11-16", "to": "2026-11-23"}, "engine": "openai-search", "kind": "brand",
-            "competitorId": None, "name": "Acme", "answers": answers(2), "metrics": brand_numbers(1, 2)}  # fmt: skip
-    data = {"report": "engines", "timeZone": "UTC", "weekStarts": "monday", "granularity": "week", "items": [item],
-            "nextCursor": "next-place"}  # fmt: skip
+    item = {
+        "period": {"from": "2026-11-16", "to": "2026-11-23"},
+        "engine": "openai-search",
+        "kind": "brand",
+        "competitorId": None,
+        "name": "Acme",
+        "answers": answers(2),
+        "metrics": brand_numbers(1, 2),
+    }
+    data = {
+        "report": "engines",
+        "timeZone": "UTC",
+        "weekStarts": "monday",
+        "granularity": "week",
+        "items": [item],
+        "nextCursor": "next-place",
+    }
     api.on("POST", QUERY, ok(data))
-    result = run("analytics", "query", "--product", PRODUCT_ID, "--report", "engines", "--from", "2026-11-16",
-                 "--to", "2026-11-30", "--granularity", "week", "--filter", "engine^=open", "--filter",
-                 "brand!=brand,x", "--order-by", "-shareOfVoice", "--metric", "visibility", "--limit", "1")  # fmt: skip
+    result = run(
+        "analytics",
+        "query",
+        "--product",
+        PRODUCT_ID,
+        "--report",
+        "engines",
+        "--from",
+        "2026-11-16",
+        "--to",
+        "2026-11-30",
+        "--granularity",
+        "week",
+        "--filter",
+        "engine^=open",
+        "--filter",
+        "brand!=brand,x",
+        "--order-by",
+        "-shareOfVoice",
+        "--metric",
+        "visibility",
+        "--limit",
+        "1",
+    )
     assert result.exit_code == 0, result.output
-    assert api.bodies("POST", QUERY) == [{
-        "report": "engines", "productId": PRODUCT_ID, "from": "2026-11-16", "to": "2026-11-30", "granularity": "week",
-        "limit": 1, "filters": [{"field": "engine", "operator": "prefix", "values": ["open"]},
-                                {"field": "brand", "operator": "not_in", "values": ["brand", "x"]}],
-        "orderBy": {"metric": "shareOfVoice", "direction": "desc"}, "metrics": ["visibility"],
-    }]  # fmt: skip
-    assert result.stdout.splitlines()[0].split("\t")[:5] == ["2026-11-16", "2026-11-23", "openai-search", "Acme",
-                                                             "50.0% (1/2)"]  # fmt: skip
+    assert api.bodies("POST", QUERY) == [
+        {
+            "report": "engines",
+            "productId": PRODUCT_ID,
+            "from": "2026-11-16",
+            "to": "2026-11-30",
+            "granularity": "week",
+            "limit": 1,
+            "filters": [
+                {"field": "engine", "operator": "prefix", "values": ["open"]},
+                {"field": "brand", "operator": "not_in", "values": ["brand", "x"]},
+            ],
+            "orderBy": {"metric": "shareOfVoice", "direction": "desc"},
+            "metrics": ["visibility"],
+        }
+    ]
+    assert result.stdout.splitlines()[0].split("\t")[:5] == [
+        "2026-11-16",
+        "2026-11-23",
+        "openai-search",
+        "Acme",
+        "50.0% (1/2)",
+    ]
     assert "--cursor next-place" in result.stderr
     assert (
         json.loads(run("analytics", "query", "--product", PRODUCT_ID, "--from", "a", "--to", "b", "--json").stdout)
@@ -78,8 +154,18 @@ def test_query_sends_the_report_its_filters_and_order_and_prints_a_row_each(run:
 
 def test_a_refused_query_says_which_field(run: Aivis, api: FakeApi):
     api.on("POST", QUERY, error(422, "VALIDATION_FAILED", "validation failed", {"timeZone": "Not a time zone."}))
-    result = run("analytics", "query", "--product", PRODUCT_ID, "--from", "2026-11-01", "--to", "2026-11-02",
-                 "--time-zone", "Mars/Olympus")  # fmt: skip
+    result = run(
+        "analytics",
+        "query",
+        "--product",
+        PRODUCT_ID,
+        "--from",
+        "2026-11-01",
+        "--to",
+        "2026-11-02",
+        "--time-zone",
+        "Mars/Olympus",
+    )
     assert result.exit_code == 5
     assert "timeZone" in result.stderr and "Not a time zone." in result.stderr
 

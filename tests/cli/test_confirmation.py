@@ -44,11 +44,14 @@ def test_yes_skips_the_question_and_a_script_is_never_asked(run: Aivis, api: Fak
 def test_every_destructive_command_asks(run: Aivis, api: FakeApi):
     product = "0b0b0b0b-1111-4222-8333-444455556666"
     commands = [
-        ("apps", "delete", APP_ID), ("apps", "remove-resource", APP_ID, ENDPOINT_ID),
-        ("domains", "delete", APP_ID, ENDPOINT_ID), ("routes", "delete", APP_ID, ENDPOINT_ID),
-        ("webhooks", "delete", ENDPOINT_ID), ("pages", "delete", "--product", product, ENDPOINT_ID),
+        ("apps", "delete", APP_ID),
+        ("apps", "remove-resource", APP_ID, ENDPOINT_ID),
+        ("domains", "delete", APP_ID, ENDPOINT_ID),
+        ("routes", "delete", APP_ID, ENDPOINT_ID),
+        ("webhooks", "delete", ENDPOINT_ID),
+        ("pages", "delete", "--product", product, ENDPOINT_ID),
         ("personas", "delete", ENDPOINT_ID),
-    ]  # fmt: skip
+    ]
     for command in commands:
         result = run(*command, interactive=True, input="\n")
         assert (result.exit_code, "[y/N]" in result.stderr) == (1, True), (command, result.output)

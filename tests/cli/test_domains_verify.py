@@ -14,14 +14,26 @@ VERIFY = f"/api/v1/apps/{APP_ID}/domains/{DOMAIN_ID}/verify"
 
 
 def domain(**fields: object) -> dict:
-    return {"id": DOMAIN_ID, "domain": HOSTNAME, "appId": APP_ID, "verified": False, "verifiedAt": None,
-            "verification": [RECORD], "verificationError": None, "expiresAt": "2026-12-03T10:00:00+00:00",
-            "releasedAt": None, **fields}  # fmt: skip
+    return {
+        "id": DOMAIN_ID,
+        "domain": HOSTNAME,
+        "appId": APP_ID,
+        "verified": False,
+        "verifiedAt": None,
+        "verification": [RECORD],
+        "verificationError": None,
+        "expiresAt": "2026-12-03T10:00:00+00:00",
+        "releasedAt": None,
+        **fields,
+    }
 
 
 def test_a_hostname_is_looked_up_among_the_apps_domains_and_verified(run: Aivis, api: FakeApi):
-    api.on("GET", f"/api/v1/apps/{APP_ID}/domains", ok([domain(id="aaaa0000-1111-4222-8333-444455556666",
-                                                              domain="other.example.com"), domain()]))  # fmt: skip
+    api.on(
+        "GET",
+        f"/api/v1/apps/{APP_ID}/domains",
+        ok([domain(id="aaaa0000-1111-4222-8333-444455556666", domain="other.example.com"), domain()]),
+    )
     verified = domain(verified=True, verifiedAt="2026-11-26T10:00:00+00:00", expiresAt=None)
     api.on("POST", VERIFY, ok(verified))
     result = run("domains", "verify", APP_ID, HOSTNAME, "--json")

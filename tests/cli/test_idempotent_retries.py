@@ -7,9 +7,17 @@ import httpx2 as httpx
 from tests.cli.conftest import Aivis, FakeApi, error, ok
 
 APPS = "/api/v1/apps"
-APP = {"id": "5a5a5a5a-1111-4222-8333-444455556666", "name": "Docs", "slug": "docs", "organizationId": "o",
-       "metadata": {}, "createdAt": "2026-11-26T00:00:00Z", "updatedAt": "2026-11-26T00:00:00Z", "deletedAt": None,
-       "appConfig": None}  # fmt: skip
+APP = {
+    "id": "5a5a5a5a-1111-4222-8333-444455556666",
+    "name": "Docs",
+    "slug": "docs",
+    "organizationId": "o",
+    "metadata": {},
+    "createdAt": "2026-11-26T00:00:00Z",
+    "updatedAt": "2026-11-26T00:00:00Z",
+    "deletedAt": None,
+    "appConfig": None,
+}
 
 
 def keys_sent(api: FakeApi, method: str, path: str) -> list[str | None]:

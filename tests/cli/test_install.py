@@ -23,8 +23,13 @@ def test_the_client_installs_alone_in_a_clean_venv_and_answers_help(tmp_path: Pa
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = str(venv / "bin" / "python")
-    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(project)],
-                               capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert installed.returncode == 0, installed.stderr
     helped = subprocess.run([str(venv / "bin" / "aivis"), "--help"], capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0, helped.stderr
@@ -32,8 +37,13 @@ def test_the_client_installs_alone_in_a_clean_venv_and_answers_help(tmp_path: Pa
     assert "whoami" in helped.stdout and "completion" in helped.stdout
     version = subprocess.run([str(venv / "bin" / "aivis"), "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("aivis, version ")
-    listed = subprocess.run([python, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"],
-                            capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     names = {package["name"].lower() for package in json.loads(listed.stdout)}
     assert {"aivis", "click", "httpx2", "rich"} <= names
     assert names & SERVICES_ONLY == set()

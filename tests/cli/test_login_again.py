@@ -20,9 +20,15 @@ STARTED = {
     "verification_uri": "http://api.test/device",
     "verification_uri_complete": "http://api.test/device?c",
 }
-TOKENS = {"access_token": "at-new", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "avr_new",
-          "scope": "content:read", "user": {"id": "u1", "email": "ada@example.com", "name": "Ada"},
-          "organization": {"id": "o", "slug": "acme", "name": "Acme"}}  # fmt: skip
+TOKENS = {
+    "access_token": "at-new",
+    "token_type": "Bearer",
+    "expires_in": 3600,
+    "refresh_token": "avr_new",
+    "scope": "content:read",
+    "user": {"id": "u1", "email": "ada@example.com", "name": "Ada"},
+    "organization": {"id": "o", "slug": "acme", "name": "Acme"},
+}
 
 
 def forms(api: FakeApi, path: str) -> list[dict[str, str]]:

@@ -24,9 +24,16 @@ async def test_login_waits_the_interval_and_slows_down_when_told(tmp_path):
     async def device_code(request: web.Request) -> web.Response:
         form = await request.post()
         assert form["client_id"] == "aivis-cli"
-        return web.json_response({"device_code": "dc", "user_code": "BCDF-GHJK", "interval": 1, "expires_in": 60,
-                                  "verification_uri": "http://x/device",
-                                  "verification_uri_complete": "http://x/device?user_code=BCDF-GHJK"})  # fmt: skip
+        return web.json_response(
+            {
+                "device_code": "dc",
+                "user_code": "BCDF-GHJK",
+                "interval": 1,
+                "expires_in": 60,
+                "verification_uri": "http://x/device",
+                "verification_uri_complete": "http://x/device?user_code=BCDF-GHJK",
+            }
+        )
 
     async def token(request: web.Request) -> web.Response:
         polls.append(time.monotonic())
@@ -34,10 +41,17 @@ async def test_login_waits_the_interval_and_slows_down_when_told(tmp_path):
         assert form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code" and form["device_code"] == "dc"
         if len(polls) <= len(ANSWERS):
             return web.json_response({"error": ANSWERS[len(polls) - 1], "error_description": "wait"}, status=400)
-        return web.json_response({"access_token": "at", "token_type": "Bearer", "expires_in": 3600,
-                                  "refresh_token": "avr_rt", "scope": "content:read",
-                                  "user": {"id": "u", "email": "dev@example.com", "name": ""},
-                                  "organization": {"id": "o", "slug": "acme", "name": "Acme"}})  # fmt: skip
+        return web.json_response(
+            {
+                "access_token": "at",
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "refresh_token": "avr_rt",
+                "scope": "content:read",
+                "user": {"id": "u", "email": "dev@example.com", "name": ""},
+                "organization": {"id": "o", "slug": "acme", "name": "Acme"},
+            }
+        )
 
     app = web.Application()
     app.router.add_post("/api/v1/oauth/device/code", device_code)
@@ -47,9 +61,14 @@ async def test_login_waits_the_interval_and_slows_down_when_told(tmp_path):
         environ.pop("AIVIS_API_KEY", None)
         started = time.monotonic()
         process = await asyncio.create_subprocess_exec(
-            AIVIS, "login", "--base-url", str(server.make_url("")).rstrip("/"), env=environ,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+            AIVIS,
+            "login",
+            "--base-url",
+            str(server.make_url("")).rstrip("/"),
+            env=environ,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, stderr
     assert stdout.decode().splitlines()[:2] == ["To sign in, open http://x/device", "and enter the code BCDF-GHJK"]

@@ -13,11 +13,16 @@ RUNS = "/api/v1/agent-simulation/runs"
 
 
 def a_run(number: int, **fields: object) -> dict[str, object]:
-    return {"id": f"{number:08x}-aaaa-4bbb-8ccc-{number:012x}", "status": "completed", "passed": True,
-            "overallScore": 0.92, "task": {"id": "t", "name": "Checkout flow with a very long task name indeed",
-                                            "category": "web"},
-            "environment": {"id": "e", "name": "browser"},
-            "createdAt": (datetime.now(UTC) - timedelta(hours=number)).isoformat(), **fields}  # fmt: skip
+    return {
+        "id": f"{number:08x}-aaaa-4bbb-8ccc-{number:012x}",
+        "status": "completed",
+        "passed": True,
+        "overallScore": 0.92,
+        "task": {"id": "t", "name": "Checkout flow with a very long task name indeed", "category": "web"},
+        "environment": {"id": "e", "name": "browser"},
+        "createdAt": (datetime.now(UTC) - timedelta(hours=number)).isoformat(),
+        **fields,
+    }
 
 
 def test_a_table_on_a_terminal_fits_80_columns_with_short_ids_and_relative_times(run: Aivis, api: FakeApi):
@@ -88,9 +93,16 @@ def test_counts_in_messages_agree_with_their_number(run: Aivis, api: FakeApi):
 
 def test_ids_commands_cannot_take_short_are_shown_whole_and_long_text_gives_way(run: Aivis, api: FakeApi):
     product = "0b6c9f7e-1111-4222-8333-444455556666"
-    pages = [{"id": f"7c7c7c7c-1111-4222-8333-{n:012d}", "title": "A title far too long for any terminal " * 3,
-              "filePath": "/docs/" + "deep/" * 12, "status": "published", "updatedAt": datetime.now(UTC).isoformat()}
-             for n in range(2)]  # fmt: skip
+    pages = [
+        {
+            "id": f"7c7c7c7c-1111-4222-8333-{n:012d}",
+            "title": "A title far too long for any terminal " * 3,
+            "filePath": "/docs/" + "deep/" * 12,
+            "status": "published",
+            "updatedAt": datetime.now(UTC).isoformat(),
+        }
+        for n in range(2)
+    ]
     api.on("GET", "/api/v1/site/pages", ok({"items": pages, "page": 1, "totalPages": 1, "total": 2}))
     result = run("pages", "list", "--product", product, interactive=True)
     assert result.exit_code == 0, result.output

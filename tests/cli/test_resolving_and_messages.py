@@ -12,8 +12,10 @@ APP_ID = "5a5a5a5a-1111-4222-8333-444455556666"
 
 
 def test_runs_get_takes_the_short_id_a_table_shows(run: Aivis, api: FakeApi):
-    runs = [{"id": f"{prefix}-aaaa-4bbb-8ccc-000000000000", "status": "completed"}
-            for prefix in ("1234abcd", "1234ffff", "9999aaaa")]  # fmt: skip
+    runs = [
+        {"id": f"{prefix}-aaaa-4bbb-8ccc-000000000000", "status": "completed"}
+        for prefix in ("1234abcd", "1234ffff", "9999aaaa")
+    ]
     api.on("GET", RUNS, ok({"runs": runs[:2], "total": 3}), ok({"runs": runs[2:], "total": 3}))
     api.on("GET", f"{RUNS}/{runs[2]['id']}", ok(runs[2]))
     result = run("runs", "get", "9999aaaa")
@@ -58,8 +60,11 @@ def test_apps_take_a_short_id(run: Aivis, api: FakeApi):
 
 
 def test_unknown_status_values_are_refused_before_any_request(run: Aivis, api: FakeApi):
-    for args in (("runs", "list", "--status", "done"), ("pages", "list", "--product", PRODUCT["id"], "--status", "x"),
-                 ("suggestions", "list", "--product", PRODUCT["id"], "--status", "maybe")):  # fmt: skip
+    for args in (
+        ("runs", "list", "--status", "done"),
+        ("pages", "list", "--product", PRODUCT["id"], "--status", "x"),
+        ("suggestions", "list", "--product", PRODUCT["id"], "--status", "maybe"),
+    ):
         result = run(*args)
         assert result.exit_code == 2, args
         assert "Invalid value for '--status'" in result.stderr
@@ -93,8 +98,11 @@ def test_api_field_errors_count_items_from_one(run: Aivis, api: FakeApi):
     api.on("POST", "/api/v1/site/pages", error(422, "VALIDATION_FAILED", "invalid body", details))
     result = run("pages", "create", "--product", PRODUCT["id"], "--slug", "Bad Slug", "--title", "x")
     assert result.exit_code == 5
-    assert result.stderr.splitlines() == ["error: VALIDATION_FAILED: invalid body", "  page 1: slug: Invalid slug.",
-                                          "  productId: Missing."]  # fmt: skip
+    assert result.stderr.splitlines() == [
+        "error: VALIDATION_FAILED: invalid body",
+        "  page 1: slug: Invalid slug.",
+        "  productId: Missing.",
+    ]
 
 
 def test_conflicting_rows_are_counted_in_words(run: Aivis, api: FakeApi, tmp_path):

@@ -21,13 +21,23 @@ LONG_PATH = "/guides/" + "very-long-section-name/" * 2 + "and-a-page-name-that-g
 
 
 def endpoint(endpoint_id: str) -> dict:
-    return {"id": endpoint_id, "url": "https://hooks.example.com/in", "events": ["*"], "enabled": True,
-            "disabledReason": None}  # fmt: skip
+    return {
+        "id": endpoint_id,
+        "url": "https://hooks.example.com/in",
+        "events": ["*"],
+        "enabled": True,
+        "disabledReason": None,
+    }
 
 
 def delivery(delivery_id: str) -> dict:
-    return {"id": delivery_id, "eventType": "ping", "status": "succeeded", "createdAt": "2026-11-28T10:00:00+00:00",
-            "nextAttemptAt": None}  # fmt: skip
+    return {
+        "id": delivery_id,
+        "eventType": "ping",
+        "status": "succeeded",
+        "createdAt": "2026-11-28T10:00:00+00:00",
+        "nextAttemptAt": None,
+    }
 
 
 def test_webhook_commands_take_the_endpoints_and_the_deliverys_short_ids(run: Aivis, api: FakeApi):
@@ -36,8 +46,12 @@ def test_webhook_commands_take_the_endpoints_and_the_deliverys_short_ids(run: Ai
     assert run("webhooks", "get", "e1e1e1e1").exit_code == 0
     # Deliveries are read a page at a time until the one named is found.
     second_page = {"deliveries": [delivery(DELIVERY_ID)], "nextCursor": None}
-    api.on("GET", DELIVERIES, ok({"deliveries": [delivery("d9" * 4 + DELIVERY_ID[8:])], "nextCursor": "c2"}),
-           ok(second_page))  # fmt: skip
+    api.on(
+        "GET",
+        DELIVERIES,
+        ok({"deliveries": [delivery("d9" * 4 + DELIVERY_ID[8:])], "nextCursor": "c2"}),
+        ok(second_page),
+    )
     retry = f"{DELIVERIES}/{DELIVERY_ID}/retry"
     api.on("POST", retry, ok(delivery(DELIVERY_ID), status=202))
     result = run("webhooks", "retry", "e1e1", "d1d1d1d1")
@@ -67,13 +81,20 @@ def test_routes_resources_and_domains_take_short_ids(run: Aivis, api: FakeApi):
     assert run("domains", "delete", APP_ID, "docs.example.com").exit_code == 0
     assert run("domains", "delete", APP_ID, "d0d0d0d0").exit_code == 0
     assert [r.url.path for r in api.requests if r.method == "DELETE"] == [f"{resources}/{RESOURCE_ID}"] + [
-        f"{domains}/{DOMAIN_ID}"] * 2  # fmt: skip
+        f"{domains}/{DOMAIN_ID}"
+    ] * 2
 
 
 def test_tables_show_short_ids_and_keep_a_routes_path_whole_up_to_70_columns(run: Aivis, api: FakeApi):
     routes = f"/api/v1/apps/{APP_ID}/routes"
-    rows = [{"id": ROUTE_ID, "path": LONG_PATH[:70], "targetId": "0" * 8 + APP_ID[8:],
-             "target": {"title": "A page with a long title that gives way first"}}]  # fmt: skip
+    rows = [
+        {
+            "id": ROUTE_ID,
+            "path": LONG_PATH[:70],
+            "targetId": "0" * 8 + APP_ID[8:],
+            "target": {"title": "A page with a long title that gives way first"},
+        }
+    ]
     api.on("GET", routes, ok({"routes": rows, "nextCursor": None}))
     result = run("routes", "list", APP_ID, interactive=True, width=120)
     assert result.exit_code == 0, result.output

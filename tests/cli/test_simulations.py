@@ -13,26 +13,67 @@ RUN_ID = "7c7c7c7c-1111-4222-8333-444455556666"
 
 
 def _run(status: str, passed: bool | None = None) -> dict:
-    return {"id": RUN_ID, "status": status, "passed": passed, "overallScore": 1.0 if passed else None,
-            "metadata": {"trial": 1, "answer": "$49 per month" if passed else None}}  # fmt: skip
+    return {
+        "id": RUN_ID,
+        "status": status,
+        "passed": passed,
+        "overallScore": 1.0 if passed else None,
+        "metadata": {"trial": 1, "answer": "$49 per month" if passed else None},
+    }
 
 
 def test_tasks_create_sends_required_and_weighed_criteria(run: Aivis, api: FakeApi):
     api.on("POST", f"{BASE}/tasks", ok({"id": "t1", "name": "Price"}, 201))
-    result = run("simulations", "tasks", "create", "--name", "Price", "--category", "pricing", "--goal",
-                 "How much is Team?", "--app", APP_ID, "--must", "must_include=$49", "--weigh",
-                 "page_reached=/pricing", "--rerun-on-change")  # fmt: skip
+    result = run(
+        "simulations",
+        "tasks",
+        "create",
+        "--name",
+        "Price",
+        "--category",
+        "pricing",
+        "--goal",
+        "How much is Team?",
+        "--app",
+        APP_ID,
+        "--must",
+        "must_include=$49",
+        "--weigh",
+        "page_reached=/pricing",
+        "--rerun-on-change",
+    )
     assert result.exit_code == 0, result.output
-    assert api.bodies("POST", f"{BASE}/tasks") == [{
-        "name": "Price", "category": "pricing", "goal": "How much is Team?", "appId": APP_ID, "rerunOnChange": True,
-        "criteria": [{"type": "must_include", "value": "$49", "required": True},
-                     {"type": "page_reached", "value": "/pricing", "required": False}],
-    }]  # fmt: skip
+    assert api.bodies("POST", f"{BASE}/tasks") == [
+        {
+            "name": "Price",
+            "category": "pricing",
+            "goal": "How much is Team?",
+            "appId": APP_ID,
+            "rerunOnChange": True,
+            "criteria": [
+                {"type": "must_include", "value": "$49", "required": True},
+                {"type": "page_reached", "value": "/pricing", "required": False},
+            ],
+        }
+    ]
 
 
 def test_a_criterion_without_a_known_type_is_refused_before_any_request(run: Aivis, api: FakeApi):
-    result = run("simulations", "tasks", "create", "--name", "n", "--category", "c", "--goal", "g", "--app", APP_ID,
-                 "--must", "contains=$49")  # fmt: skip
+    result = run(
+        "simulations",
+        "tasks",
+        "create",
+        "--name",
+        "n",
+        "--category",
+        "c",
+        "--goal",
+        "g",
+        "--app",
+        APP_ID,
+        "--must",
+        "contains=$49",
+    )
     assert result.exit_code == 5
     assert "TYPE=VALUE" in result.stderr and api.requests == []
 
@@ -48,8 +89,17 @@ def test_run_wait_polls_until_the_run_ends_and_counts_the_passes(run: Aivis, api
 
 
 def test_steps_reads_every_page(run: Aivis, api: FakeApi):
-    step = {"seq": 1, "kind": "check", "name": "llms_txt", "url": "/llms.txt", "status": 200, "bytes": 10,
-            "tokens": 0, "ok": True, "detail": {}}  # fmt: skip
+    step = {
+        "seq": 1,
+        "kind": "check",
+        "name": "llms_txt",
+        "url": "/llms.txt",
+        "status": 200,
+        "bytes": 10,
+        "tokens": 0,
+        "ok": True,
+        "detail": {},
+    }
     pages = [ok({"items": [step], "nextCursor": "c2"}), ok({"items": [{**step, "seq": 2}], "nextCursor": None})]
     api.on("GET", f"{BASE}/runs/{RUN_ID}/steps", *pages)
     result = run("simulations", "steps", RUN_ID, "--json")

@@ -12,8 +12,13 @@ from tests.cli.conftest import Aivis, FakeApi, error, ok
 CREDENTIAL = "/api/v1/credential"
 ORGANIZATION = {"id": "0b6c9f7e-1111-4222-8333-444455556666", "slug": "acme", "name": "Acme"}
 KEY = {"id": "k1", "name": "deploy", "prefix": "avk_test_ke", "expiresAt": None}
-KEY_CREDENTIAL = {"kind": "api_key", "organization": ORGANIZATION, "scopes": ["content:read", "runs:read"],
-                  "user": None, "key": KEY}  # fmt: skip
+KEY_CREDENTIAL = {
+    "kind": "api_key",
+    "organization": ORGANIZATION,
+    "scopes": ["content:read", "runs:read"],
+    "user": None,
+    "key": KEY,
+}
 
 
 def sign_in(run: Aivis, profile: str = "default", expires_in: int = 3600, **fields: str) -> None:
@@ -22,11 +27,15 @@ def sign_in(run: Aivis, profile: str = "default", expires_in: int = 3600, **fiel
     path = run.config_dir / "credentials.json"
     stored = json.loads(path.read_text()) if path.exists() else {"profiles": {}}
     stored["profiles"][profile] = {
-        "base_url": "http://api.test", "client_id": "aivis-cli", "access_token": fields.get("access", "at-1"),
-        "refresh_token": fields.get("refresh", "avr_rt-1"), "expires_at": int(time.time()) + expires_in,
-        "scope": "content:read", "user": {"id": "u1", "email": "ada@example.com", "name": "Ada"},
+        "base_url": "http://api.test",
+        "client_id": "aivis-cli",
+        "access_token": fields.get("access", "at-1"),
+        "refresh_token": fields.get("refresh", "avr_rt-1"),
+        "expires_at": int(time.time()) + expires_in,
+        "scope": "content:read",
+        "user": {"id": "u1", "email": "ada@example.com", "name": "Ada"},
         "organization": ORGANIZATION,
-    }  # fmt: skip
+    }
     path.write_text(json.dumps(stored))
     run.api_key = None
 
@@ -92,15 +101,20 @@ def test_logout_revokes_the_access_token_and_the_refresh_token(run: Aivis, api: 
     assert "Signed out of http://api.test." in result.stdout
     forms = [dict(httpx.QueryParams(r.content.decode())) for r in api.requests]
     assert [(f["token"], f["token_type_hint"], f["client_id"]) for f in forms] == [
-        ("at-9", "access_token", "aivis-cli"), ("avr_rt-9", "refresh_token", "aivis-cli")]  # fmt: skip
+        ("at-9", "access_token", "aivis-cli"),
+        ("avr_rt-9", "refresh_token", "aivis-cli"),
+    ]
     assert run("whoami").exit_code == 3
 
 
 def test_logout_goes_on_when_the_server_cannot_revoke_access_tokens(run: Aivis, api: FakeApi):
     sign_in(run)
-    api.on("POST", "/api/v1/oauth/revoke",
-           httpx.Response(400, json={"error": "unsupported_token_type", "error_description": "no"}),
-           httpx.Response(200, json={}))  # fmt: skip
+    api.on(
+        "POST",
+        "/api/v1/oauth/revoke",
+        httpx.Response(400, json={"error": "unsupported_token_type", "error_description": "no"}),
+        httpx.Response(200, json={}),
+    )
     result = run("logout")
     assert result.exit_code == 0, result.output
     assert len(api.requests) == 2
@@ -145,8 +159,11 @@ def test_profiles_list_and_switch(run: Aivis, api: FakeApi):
     result = run("profiles", "use", "work")
     assert (result.exit_code, result.stdout) == (0, "Using the profile 'work'.\n")
     assert run("profiles").stdout.splitlines()[-1].split("\t")[:2] == ["*", "work"]
-    api.on("GET", CREDENTIAL, ok({**KEY_CREDENTIAL, "kind": "bearer", "user": {"id": "u", "email": "a@b.c",
-                                                                              "name": ""}, "key": None}))  # fmt: skip
+    api.on(
+        "GET",
+        CREDENTIAL,
+        ok({**KEY_CREDENTIAL, "kind": "bearer", "user": {"id": "u", "email": "a@b.c", "name": ""}, "key": None}),
+    )
     assert run("whoami").exit_code == 0
     assert api.requests[-1].headers["authorization"] == "Bearer at-work"
     missing = run("profiles", "use", "nope")

@@ -9,8 +9,13 @@ from tests.cli.conftest import Aivis, FakeApi, error, ok
 APP_ID = "5a5a5a5a-1111-4222-8333-444455556666"
 APP = {"id": APP_ID, "slug": "docs", "name": "Docs"}
 APPS = "/api/v1/apps"
-ROUTE = {"id": "7e7e7e7e-1111-4222-8333-444455556666", "path": "/guide", "targetType": "product_document",
-         "targetId": "0d0d0d0d-1111-4222-8333-444455556666", "target": {"title": "Guide"}}  # fmt: skip
+ROUTE = {
+    "id": "7e7e7e7e-1111-4222-8333-444455556666",
+    "path": "/guide",
+    "targetType": "product_document",
+    "targetId": "0d0d0d0d-1111-4222-8333-444455556666",
+    "target": {"title": "Guide"},
+}
 DELETED_AT = "2026-11-26T10:00:00+00:00"
 
 
@@ -54,11 +59,17 @@ def test_routes_list_asks_for_a_page_and_names_the_next(run: Aivis, api: FakeApi
 def test_routes_delete_and_domains_delete_and_remove_resource(run: Aivis, api: FakeApi):
     domain_id, resource_id = "d0d0d0d0-1111-4222-8333-444455556666", "e0e0e0e0-1111-4222-8333-444455556666"
     api.on("DELETE", f"{APPS}/{APP_ID}/routes/{ROUTE['id']}", ok({**ROUTE, "deletedAt": DELETED_AT}))
-    api.on("DELETE", f"{APPS}/{APP_ID}/domains/{domain_id}",
-           ok({"id": domain_id, "domain": "a.example.com", "deletedAt": DELETED_AT}))  # fmt: skip
+    api.on(
+        "DELETE",
+        f"{APPS}/{APP_ID}/domains/{domain_id}",
+        ok({"id": domain_id, "domain": "a.example.com", "deletedAt": DELETED_AT}),
+    )
     api.on("DELETE", f"{APPS}/{APP_ID}/resources/{resource_id}", ok({"id": resource_id, "deletedAt": DELETED_AT}))
-    for args in (("routes", "delete", APP_ID, ROUTE["id"]), ("domains", "delete", APP_ID, domain_id),
-                 ("apps", "remove-resource", APP_ID, resource_id)):  # fmt: skip
+    for args in (
+        ("routes", "delete", APP_ID, ROUTE["id"]),
+        ("domains", "delete", APP_ID, domain_id),
+        ("apps", "remove-resource", APP_ID, resource_id),
+    ):
         result = run(*args)
         assert result.exit_code == 0, (args, result.output)
         assert f"deletedAt\t{DELETED_AT}" in result.stdout

@@ -81,11 +81,21 @@ def test_a_verifier_remembers_a_token_until_it_expires_and_never_a_defective_one
         mint("x" * 48, CALLER),
         mint(SECRET, CALLER, now=time.time() - 61),
         jwt.encode({"sub": "s", "kind": "api_key", "iat": 0, "exp": 2**31}, SECRET, algorithm="HS256"),
-        jwt.encode({"iss": "aivis-internal", "aud": "aivis-services", "sub": "s", "kind": "root",
-                    "iat": int(time.time()), "exp": int(time.time()) + 60}, SECRET, algorithm="HS256"),
+        jwt.encode(
+            {
+                "iss": "aivis-internal",
+                "aud": "aivis-services",
+                "sub": "s",
+                "kind": "root",
+                "iat": int(time.time()),
+                "exp": int(time.time()) + 60,
+            },
+            SECRET,
+            algorithm="HS256",
+        ),
         "not.a.token",
     ],
-)  # fmt: skip
+)
 def test_defective_tokens_are_refused(token):
     with pytest.raises(Unauthorized, match="invalid internal token"):
         verify(SECRET, token)

@@ -62,16 +62,30 @@ HOSTNAME_254 = ".".join([LABEL_63] * 3) + "." + "a" * 59 + ".io"  # every label 
 @pytest.mark.parametrize(
     "hostname",
     ["example.com", "a.b.example.co", "xn--bcher-kva.example", f"{LABEL_63}.com", "a-b.example.com", HOSTNAME_253],
-)  # fmt: skip
+)
 def test_valid_hostnames(hostname):
     assert errors_of(hostname=hostname) == {}
 
 
 @pytest.mark.parametrize(
     "hostname",
-    ["", "localhost", "example.com.", "Example.com", "-bad.com", "bad-.com", f"{LABEL_64}.com", "exa mple.com",
-     "bücher.de", "example.c", "example.com\n", "a..com", "1.2.3.4", HOSTNAME_254],
-)  # fmt: skip
+    [
+        "",
+        "localhost",
+        "example.com.",
+        "Example.com",
+        "-bad.com",
+        "bad-.com",
+        f"{LABEL_64}.com",
+        "exa mple.com",
+        "bücher.de",
+        "example.c",
+        "example.com\n",
+        "a..com",
+        "1.2.3.4",
+        HOSTNAME_254,
+    ],
+)
 def test_invalid_hostnames(hostname):
     assert "hostname" in errors_of(hostname=hostname)
 
@@ -91,9 +105,15 @@ def test_normalising_a_hostname_lowercases_ascii_only():
 
 @pytest.mark.parametrize(
     ("raw", "normal"),
-    [("docs", "/docs"), ("/docs/", "/docs"), ("//docs//intro///", "/docs/intro"), ("/", "/"), ("", "/"),
-     ("/a/b", "/a/b")],
-)  # fmt: skip
+    [
+        ("docs", "/docs"),
+        ("/docs/", "/docs"),
+        ("//docs//intro///", "/docs/intro"),
+        ("/", "/"),
+        ("", "/"),
+        ("/a/b", "/a/b"),
+    ],
+)
 def test_route_paths_have_one_canonical_form(raw, normal):
     assert normalize_route_path(raw) == normal
 

@@ -9,12 +9,44 @@ import pytest
 from tests.content.api import Tenant
 
 FULL_DOCUMENT_KEYS = {
-    "id", "createdAt", "updatedAt", "deletedAt", "lastIndexedAt", "publishedAt", "filePath", "title", "content",
-    "sourceUrl", "cssSelector", "cssExcludeSelector", "sourceChecksum", "brandId", "isManual", "canonicalUrl",
-    "description", "descriptionForAgent", "image", "metaTitle", "metaDescription", "noIndex", "ogTitle",
-    "ogDescription", "ogImage", "twitterTitle", "twitterDescription", "twitterImage", "type", "tags",
-    "currentDraftId", "status", "priority", "promptId", "redirectToUrl", "metadata", "tiptapJson",
-}  # fmt: skip
+    "id",
+    "createdAt",
+    "updatedAt",
+    "deletedAt",
+    "lastIndexedAt",
+    "publishedAt",
+    "filePath",
+    "title",
+    "content",
+    "sourceUrl",
+    "cssSelector",
+    "cssExcludeSelector",
+    "sourceChecksum",
+    "brandId",
+    "isManual",
+    "canonicalUrl",
+    "description",
+    "descriptionForAgent",
+    "image",
+    "metaTitle",
+    "metaDescription",
+    "noIndex",
+    "ogTitle",
+    "ogDescription",
+    "ogImage",
+    "twitterTitle",
+    "twitterDescription",
+    "twitterImage",
+    "type",
+    "tags",
+    "currentDraftId",
+    "status",
+    "priority",
+    "promptId",
+    "redirectToUrl",
+    "metadata",
+    "tiptapJson",
+}
 
 
 async def test_a_document_is_the_full_shape(tenant: Tenant):
@@ -97,9 +129,15 @@ async def test_put_changes_the_given_fields_and_leaves_the_others(tenant: Tenant
     created = await tenant.create_page("put", content="kept", description="kept too")
     before = (await tenant.document(created["id"])).data
     changes = {
-        "title": "New", "tags": ["a", "b"], "tiptapJson": {"type": "doc", "content": []}, "noIndex": True,
-        "ogImage": "https://cdn.example.com/og.png", "cssSelector": "main", "priority": 80, "sourceUrl": "",
-    }  # fmt: skip
+        "title": "New",
+        "tags": ["a", "b"],
+        "tiptapJson": {"type": "doc", "content": []},
+        "noIndex": True,
+        "ogImage": "https://cdn.example.com/og.png",
+        "cssSelector": "main",
+        "priority": 80,
+        "sourceUrl": "",
+    }
     answer = await tenant.call("PUT", f"/api/v1/content/{created['id']}", changes)
     assert answer.status == 200
     after = answer.data

@@ -58,8 +58,13 @@ async def test_each_kind_of_change_is_announced_in_order(stack, redis, tenant: T
     await tenant.delete_pages(created["id"])
     events = await events_of(stack, redis, created["id"], 6)
     assert [event["type"] for event in events] == [
-        outbox.CREATED, outbox.PUBLISHED, outbox.CHANGED, outbox.CHANGED, outbox.UNPUBLISHED, outbox.DELETED,
-    ]  # fmt: skip
+        outbox.CREATED,
+        outbox.PUBLISHED,
+        outbox.CHANGED,
+        outbox.CHANGED,
+        outbox.UNPUBLISHED,
+        outbox.DELETED,
+    ]
 
 
 async def test_a_write_that_changes_nothing_is_not_announced(stack, redis, tenant: Tenant):

@@ -74,8 +74,11 @@ async def test_targets_come_in_path_then_id_order_page_after_page(
 ):
     org = await identity.organization()
     first, second = await identity.product(org), await identity.product(org)
-    made = [await content.document(org, product, slug, status="published")
-            for product in (first, second) for slug in ("b", "a", "c/d", "c")]  # fmt: skip
+    made = [
+        await content.document(org, product, slug, status="published")
+        for product in (first, second)
+        for slug in ("b", "a", "c/d", "c")
+    ]
     gone = await content.document(org, first, "bb", status="published")
     await content.delete(org, first, gone["id"])
     expected = [target(document) for document in sorted(made, key=lambda d: (d["file_path"], d["id"]))]

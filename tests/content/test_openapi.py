@@ -34,9 +34,20 @@ async def test_query_parameters_and_nullable_fields_are_declared(gateway):
     document = await (await gateway.get("/api/v1/openapi.json")).json()
     parameters = document["paths"]["/api/v1/site/pages"]["get"]["parameters"]
     assert [parameter["name"] for parameter in parameters] == [
-        "productId", "page", "pageSize", "query", "status", "type", "isManual", "pathPrefix", "hasContent",
-        "domainId", "domain", "orderBy", "orderByDirection",
-    ]  # fmt: skip
+        "productId",
+        "page",
+        "pageSize",
+        "query",
+        "status",
+        "type",
+        "isManual",
+        "pathPrefix",
+        "hasContent",
+        "domainId",
+        "domain",
+        "orderBy",
+        "orderByDirection",
+    ]
     schemas = document["components"]["schemas"]
     assert schemas["ContentDocument"]["properties"]["publishedAt"]["type"] == ["string", "null"]
     priority = schemas["ContentDocument"]["properties"]["priority"]

@@ -59,10 +59,19 @@ async def test_items_have_the_contract_shape_and_the_query_is_echoed(tenant: Ten
 
 async def test_every_given_parameter_is_echoed(tenant: Tenant):
     params = {
-        "page": "2", "pageSize": "5", "query": "q", "status": "published", "type": "doc", "isManual": "false",
-        "pathPrefix": "/docs", "hasContent": "true", "domainId": "8d1f1c1e-2f3a-4b5c-9d6e-7f8091a2b3c4",
-        "domain": "docs.example.com", "orderBy": "createdAt", "orderByDirection": "asc",
-    }  # fmt: skip
+        "page": "2",
+        "pageSize": "5",
+        "query": "q",
+        "status": "published",
+        "type": "doc",
+        "isManual": "false",
+        "pathPrefix": "/docs",
+        "hasContent": "true",
+        "domainId": "8d1f1c1e-2f3a-4b5c-9d6e-7f8091a2b3c4",
+        "domain": "docs.example.com",
+        "orderBy": "createdAt",
+        "orderByDirection": "asc",
+    }
     data = (await tenant.list_pages(**params)).data
     echoed = {name: data[name] for name in params}
     assert echoed == {**params, "page": 2, "pageSize": 5, "isManual": False, "hasContent": True}
@@ -72,12 +81,17 @@ async def test_every_given_parameter_is_echoed(tenant: Tenant):
 async def test_pages_and_totals_are_exact(tenant: Tenant):
     for index in range(7):
         await tenant.create_page(f"p{index}")
-    pages = [(await tenant.list_pages(pageSize=3, page=page, orderBy="createdAt", orderByDirection="asc")).data
-             for page in (1, 2, 3, 4)]  # fmt: skip
+    pages = [
+        (await tenant.list_pages(pageSize=3, page=page, orderBy="createdAt", orderByDirection="asc")).data
+        for page in (1, 2, 3, 4)
+    ]
     assert [(data["total"], data["totalPages"]) for data in pages] == [(7, 3)] * 4
     assert [[item["filePath"] for item in data["items"]] for data in pages] == [
-        ["/p0", "/p1", "/p2"], ["/p3", "/p4", "/p5"], ["/p6"], []
-    ]  # fmt: skip
+        ["/p0", "/p1", "/p2"],
+        ["/p3", "/p4", "/p5"],
+        ["/p6"],
+        [],
+    ]
 
 
 async def test_both_orderings_in_both_directions(tenant: Tenant):
@@ -195,15 +209,21 @@ async def test_totals_match_the_items_for_every_combination_of_filters(
     one, two = await domains.create(tenant.org), await domains.create(tenant.org)
     for index in range(8):
         attached = [one["id"], two["id"]][: index % 3]
-        await tenant.create_page(f"p{index}", domainIds=attached, content="x" * (index % 2),
-                                 status="published" if index % 4 else "draft")  # fmt: skip
+        await tenant.create_page(
+            f"p{index}", domainIds=attached, content="x" * (index % 2), status="published" if index % 4 else "draft"
+        )
     await content.document(tenant.org, tenant.product, "imported", type="doc", is_manual=False)
     combinations = [
-        {}, {"status": "published"}, {"domainId": one["id"]}, {"domain": two["domain"]},
+        {},
+        {"status": "published"},
+        {"domainId": one["id"]},
+        {"domain": two["domain"]},
         {"domainId": one["id"], "status": "published", "hasContent": "true"},
-        {"domain": one["domain"], "domainId": two["id"]}, {"domain": one["domain"], "query": "p"},
-        {"domainId": two["id"], "pathPrefix": "/p"}, {"type": "doc", "isManual": "false"},
-    ]  # fmt: skip
+        {"domain": one["domain"], "domainId": two["id"]},
+        {"domain": one["domain"], "query": "p"},
+        {"domainId": two["id"], "pathPrefix": "/p"},
+        {"type": "doc", "isManual": "false"},
+    ]
     for params in combinations:
         data = (await tenant.list_pages(pageSize=100, **params)).data
         assert data["total"] == len(data["items"]), params
@@ -234,9 +254,15 @@ async def test_facet_totals_follow_every_kind_of_write_and_survive_folding(tenan
     await tenant.update_pages({"id": pages[1]["id"], "status": "draft"})
     await tenant.delete_pages(pages[4]["id"])
     combinations = [
-        {}, {"status": "published"}, {"status": "draft"}, {"hasContent": "true"}, {"hasContent": "false"},
-        {"isManual": "false"}, {"type": "doc", "isManual": "false"}, {"status": "draft", "hasContent": "true"},
-    ]  # fmt: skip
+        {},
+        {"status": "published"},
+        {"status": "draft"},
+        {"hasContent": "true"},
+        {"hasContent": "false"},
+        {"isManual": "false"},
+        {"type": "doc", "isManual": "false"},
+        {"status": "draft", "hasContent": "true"},
+    ]
 
     async def totals() -> list[int]:
         found = []
@@ -250,8 +276,11 @@ async def test_facet_totals_follow_every_kind_of_write_and_survive_folding(tenan
     assert before[:3] == [6, 1, 5]
     async with transaction(content.pool) as cur:
         await fold_counts(cur)
-        await cur.execute("SELECT count(*) AS rows, count(DISTINCT (status, type, is_manual, has_content)) AS kinds"
-                          " FROM document_counts WHERE product_id = %s", (tenant.product["id"],))  # fmt: skip
+        await cur.execute(
+            "SELECT count(*) AS rows, count(DISTINCT (status, type, is_manual, has_content)) AS kinds"
+            " FROM document_counts WHERE product_id = %s",
+            (tenant.product["id"],),
+        )
         counted = await cur.fetchone()
         assert (counted["rows"], counted["kinds"]) == (5, 5)  # one row for each kind of page
     assert await totals() == before

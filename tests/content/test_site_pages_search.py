@@ -29,9 +29,13 @@ async def ids_by_ilike(content: ContentFactory, tenant: Tenant, query: str, para
         rows = await fetch_all(
             cur,
             f"SELECT id FROM documents WHERE {' AND '.join(conditions)} ORDER BY {order} {direction}, id {direction}",
-            {"product": tenant.product["id"], "pattern": f"%{like_escape(query)}%",
-             "status": params.get("status"), "prefix": like_escape(params.get("pathPrefix", "")) + "%"},
-        )  # fmt: skip
+            {
+                "product": tenant.product["id"],
+                "pattern": f"%{like_escape(query)}%",
+                "status": params.get("status"),
+                "prefix": like_escape(params.get("pathPrefix", "")) + "%",
+            },
+        )
     return [str(row["id"]) for row in rows]
 
 
@@ -48,10 +52,18 @@ async def listed(tenant: Tenant, **params: Any) -> tuple[int, list[str]]:
 
 async def test_matches_and_their_order_are_those_of_ilike_on_the_documents(tenant: Tenant, content: ContentFactory):
     titles = {
-        "pricing": "Our Plans", "about": "PRICING history", "contact": "Write to us", "unicode": "Ünïcode ÉTÉ",
-        "guides/Über-Uns": "Über uns", "percent": "100% sure_thing", "backslash": "a\\b", "turkish": "İstanbul",
-        "guides/pricing-faq": "Questions", "straße": "Straße", "blank": "   ",
-    }  # fmt: skip
+        "pricing": "Our Plans",
+        "about": "PRICING history",
+        "contact": "Write to us",
+        "unicode": "Ünïcode ÉTÉ",
+        "guides/Über-Uns": "Über uns",
+        "percent": "100% sure_thing",
+        "backslash": "a\\b",
+        "turkish": "İstanbul",
+        "guides/pricing-faq": "Questions",
+        "straße": "Straße",
+        "blank": "   ",
+    }
     for slug, title in titles.items():
         await content.document(tenant.org, tenant.product, slug, title=title)
     await tenant.update_pages(
@@ -61,8 +73,12 @@ async def test_matches_and_their_order_are_those_of_ilike_on_the_documents(tenan
         ]
     )
     queries = ["pricing", "PRIC", "ü", "Ü", "é", "ÉTÉ", "%", "_", "\\", "i", "İ", "ss", "ß", "uns", "/", " ", "nothing"]
-    params_of = [{}, {"orderBy": "createdAt", "orderByDirection": "asc"}, {"status": "published"},
-                 {"pathPrefix": "/guides/"}]  # fmt: skip
+    params_of = [
+        {},
+        {"orderBy": "createdAt", "orderByDirection": "asc"},
+        {"status": "published"},
+        {"pathPrefix": "/guides/"},
+    ]
     for query in queries:
         for params in params_of:
             expected = await ids_by_ilike(content, tenant, query, params)
@@ -77,11 +93,14 @@ async def test_search_totals_follow_edits_paths_and_deletes(tenant: Tenant):
         return data["total"], [item["filePath"] for item in data["items"]]
 
     assert await found() == (0, [])
-    await tenant.update_pages({"id": pages["one"]["id"], "title": "Pricing of one"},
-                              {"id": pages["two"]["id"], "filePath": "/plans/pricing-two"})  # fmt: skip
+    await tenant.update_pages(
+        {"id": pages["one"]["id"], "title": "Pricing of one"},
+        {"id": pages["two"]["id"], "filePath": "/plans/pricing-two"},
+    )
     assert await found() == (2, ["/plans/pricing-two", "/one"])
-    await tenant.update_pages({"id": pages["one"]["id"], "title": "Just one"},
-                              {"id": pages["three"]["id"], "title": "PRICING three"})  # fmt: skip
+    await tenant.update_pages(
+        {"id": pages["one"]["id"], "title": "Just one"}, {"id": pages["three"]["id"], "title": "PRICING three"}
+    )
     assert await found() == (2, ["/three", "/plans/pricing-two"])
     await tenant.delete_pages(pages["two"]["id"])
     assert await found() == (1, ["/three"])
@@ -121,14 +140,17 @@ async def test_a_document_moved_to_another_product_is_searched_and_counted_there
 
 async def test_the_listing_is_every_live_document_as_written(tenant: Tenant, content: ContentFactory):
     pages = [await tenant.create_page(f"l{index}", title=f"Title {index}") for index in range(4)]
-    await tenant.update_pages({"id": pages[0]["id"], "title": "Ändert", "content": "now"},
-                              {"id": pages[1]["id"], "filePath": "/Elsewhere", "status": "published"},
-                              {"id": pages[2]["id"], "isManual": False})  # fmt: skip
+    await tenant.update_pages(
+        {"id": pages[0]["id"], "title": "Ändert", "content": "now"},
+        {"id": pages[1]["id"], "filePath": "/Elsewhere", "status": "published"},
+        {"id": pages[2]["id"], "isManual": False},
+    )
     await tenant.delete_pages(pages[3]["id"])
     await content.document(tenant.org, tenant.product, "imported", title="IMPORTED", type="doc")
     async with transaction(content.pool) as cur:
-        listing = await fetch_all(cur, "SELECT * FROM listed_documents WHERE product_id = %s ORDER BY id",
-                                  (tenant.product["id"],))  # fmt: skip
+        listing = await fetch_all(
+            cur, "SELECT * FROM listed_documents WHERE product_id = %s ORDER BY id", (tenant.product["id"],)
+        )
         expected = await fetch_all(
             cur,
             "SELECT l.* FROM documents d, document_listing(d) l"

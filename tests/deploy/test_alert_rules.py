@@ -60,8 +60,14 @@ def scraped_cases() -> list[dict[str, Any]]:
         for missing in SCRAPED
     ]
     everything = {"eval_time": "14m", "alertname": "PartNotScraped", "exp_alerts": []}
-    cases.append({"name": "PartNotScraped: all scraped", "interval": "1m", "input_series": up(SCRAPED),
-                  "alert_rule_test": [everything]})  # fmt: skip
+    cases.append(
+        {
+            "name": "PartNotScraped: all scraped",
+            "interval": "1m",
+            "input_series": up(SCRAPED),
+            "alert_rule_test": [everything],
+        }
+    )
     return cases
 
 
@@ -75,8 +81,9 @@ def test_the_rules_are_valid_and_pass_their_unit_tests(tmp_path):
     tested = promtool("test", "rules", TESTS.name)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     scraped = tmp_path / "scraped.test.yaml"
-    scraped.write_text(yaml.safe_dump({"rule_files": [str(ALERTS)], "evaluation_interval": "1m",
-                                       "tests": scraped_cases()}))  # fmt: skip
+    scraped.write_text(
+        yaml.safe_dump({"rule_files": [str(ALERTS)], "evaluation_interval": "1m", "tests": scraped_cases()})
+    )
     tested = promtool("test", "rules", str(scraped))
     assert tested.returncode == 0, tested.stdout + tested.stderr
 

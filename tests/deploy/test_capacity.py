@@ -47,8 +47,9 @@ def test_a_pgbouncer_surge_would_count_and_break_the_budget():
 
 
 def test_the_relays_session_pool_holds_every_outboxs_lock_and_forgets_a_gone_holders():
-    ini = pgbouncer.render({"POSTGRES_HOST": "db", **{f"{p.name.upper()}_DB_PASSWORD": "x" for p in PARTS}},
-                           capacity.ROOT / "etc", "s")["pgbouncer.ini"]  # fmt: skip
+    ini = pgbouncer.render(
+        {"POSTGRES_HOST": "db", **{f"{p.name.upper()}_DB_PASSWORD": "x" for p in PARTS}}, capacity.ROOT / "etc", "s"
+    )["pgbouncer.ini"]
     (line,) = [line for line in ini.splitlines() if line.startswith("aivis_sessions = ")]
     assert "pool_mode=session" in line
     assert f"max_db_connections={pgbouncer.session_connections()}" in line

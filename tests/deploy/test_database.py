@@ -94,9 +94,18 @@ async def test_the_demo_account_signs_in_to_the_dashboard(database, tmp_path, ga
 
 
 def table_counts(database) -> dict[str, int]:
-    tables = ("identity.organizations", "identity.products", "identity.users", "identity.memberships",
-              "identity.api_keys", "simulations.tasks", "simulations.environments", "simulations.runs",
-              "content.documents", "content.outbox")  # fmt: skip
+    tables = (
+        "identity.organizations",
+        "identity.products",
+        "identity.users",
+        "identity.memberships",
+        "identity.api_keys",
+        "simulations.tasks",
+        "simulations.environments",
+        "simulations.runs",
+        "content.documents",
+        "content.outbox",
+    )
     conn = psycopg2.connect(database.admin_dsn)
     counts = {}
     with conn, conn.cursor() as cur:
@@ -114,13 +123,23 @@ def test_a_part_waits_for_its_migrations_before_serving(database):
     db.ensure_database(admin)
     try:
         command = [sys.executable, "-m", "deploy.db", "wait", "content", "--timeout", "0"]
-        before = subprocess.run(command, env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
-                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        before = subprocess.run(
+            command,
+            env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert before.returncode == 1
         assert "001_" in before.stderr
         db.setup(admin)
-        after = subprocess.run(command, env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
-                               capture_output=True, text=True, timeout=60)  # fmt: skip
+        after = subprocess.run(
+            command,
+            env={**os.environ, "DATABASE_URL": db.part_dsn(admin, CONTENT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert (after.returncode, after.stdout.strip()) == (0, "content: schema up to date")
     finally:
         drop_database(database.admin_dsn, fresh)
@@ -131,8 +150,10 @@ def test_two_migrate_jobs_at_once_on_a_fresh_database_both_succeed(database):
     env = {**os.environ, "DATABASE_URL": make_dsn(database.admin_dsn, dbname=fresh)}
     command = [sys.executable, "-m", "deploy.db", "setup"]
     try:
-        jobs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                for _ in range(2)]  # fmt: skip
+        jobs = [
+            subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
         finished = [job.communicate(timeout=120) for job in jobs]
         assert [job.returncode for job in jobs] == [0, 0], [stderr for _, stderr in finished]
         conn = psycopg2.connect(db.part_dsn(env["DATABASE_URL"], CONTENT))

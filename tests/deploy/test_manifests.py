@@ -164,15 +164,20 @@ def test_network_policies_follow_the_declared_calls():
             sources = {source["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for source in http["from"]}
             assert sources == {caller.name for caller in callers_of(part)}
             assert GATEWAY.name in sources or part.name not in GATEWAY.calls
-        reached = {rule["to"][0]["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
-                   for rule in policy["egress"] if "to" in rule and "podSelector" in rule["to"][0]
-                   and "namespaceSelector" not in rule["to"][0]}  # fmt: skip
+        reached = {
+            rule["to"][0]["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+            for rule in policy["egress"]
+            if "to" in rule and "podSelector" in rule["to"][0] and "namespaceSelector" not in rule["to"][0]
+        }
         assert reached == {*part.calls, PGBOUNCER}
         egress_ports = {port.get("port") for rule in policy["egress"] for port in rule.get("ports", [])}
         assert {PGBOUNCER_PORT, 6379, 53} <= egress_ports
         assert 5432 not in egress_ports  # every connection of a part, relays' included, goes through PgBouncer
-        public = [rule for rule in policy["egress"] if "ipBlock" in rule.get("to", [{}])[0]
-                  and rule["to"][0]["ipBlock"]["cidr"] == "0.0.0.0/0"]  # fmt: skip
+        public = [
+            rule
+            for rule in policy["egress"]
+            if "ipBlock" in rule.get("to", [{}])[0] and rule["to"][0]["ipBlock"]["cidr"] == "0.0.0.0/0"
+        ]
         assert bool(public) == part.public_egress, part.name  # webhook receivers and origins: events and edge
         for rule in public:
             assert {"10.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16"} <= set(rule["to"][0]["ipBlock"]["except"])
@@ -207,8 +212,11 @@ def test_images_name_a_registry_an_immutable_tag_and_a_digest():
             assert container["image"] in {release.platform, release.pgbouncer, release.caddy}
             images.check_reference(container["image"])
     images.check_reference(release.platform, release=True)
-    for bad in ("aivis-platform:0.1.0", "registry.example.com/aivis/platform:0.1.0@sha256:" + "0" * 64,
-                "aivis/platform:0.1.0-abcdef1@sha256:" + "0" * 64):  # fmt: skip
+    for bad in (
+        "aivis-platform:0.1.0",
+        "registry.example.com/aivis/platform:0.1.0@sha256:" + "0" * 64,
+        "aivis/platform:0.1.0-abcdef1@sha256:" + "0" * 64,
+    ):
         with pytest.raises(images.ImageError):
             images.check_reference(bad, release=True)
 
@@ -248,8 +256,10 @@ def test_the_migrate_job_sets_every_role_password_the_parts_and_pgbouncer_log_in
     (job,) = of_kind("Job")
     (container,) = job["spec"]["template"]["spec"]["containers"]
     keys = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"]}
-    assert keys == {"DATABASE_URL": "admin-database-url",
-                    **{f"{part.name.upper()}_DB_PASSWORD": f"{part.name}-db-password" for part in PARTS}}  # fmt: skip
+    assert keys == {
+        "DATABASE_URL": "admin-database-url",
+        **{f"{part.name.upper()}_DB_PASSWORD": f"{part.name}-db-password" for part in PARTS},
+    }
     for deployment in part_deployments():
         name = deployment["metadata"]["name"]
         (main,) = deployment["spec"]["template"]["spec"]["containers"]
@@ -284,16 +294,20 @@ def test_public_url_is_the_ingress_host_and_trusted_proxies_are_set():
 
 def test_help_writes_nothing(tmp_path):
     before = {path: path.read_bytes() for path in K8S.glob("*")}
-    done = subprocess.run([sys.executable, "-m", "deploy.manifests", "--help"], cwd=ROOT, capture_output=True,
-                          text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "deploy.manifests", "--help"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and "usage" in done.stdout
     assert {path: path.read_bytes() for path in K8S.glob("*")} == before
 
 
 def test_a_changed_setting_rolls_exactly_the_pods_that_read_it(monkeypatch):
     def digests() -> dict[str, str]:  # Caddy reads none of the settings
-        return {d["metadata"]["name"]: d["spec"]["template"]["metadata"]["annotations"][CONFIG_DIGEST]
-                for d in of_kind("Deployment") if d["metadata"]["name"] != CADDY}  # fmt: skip
+        return {
+            d["metadata"]["name"]: d["spec"]["template"]["metadata"]["annotations"][CONFIG_DIGEST]
+            for d in of_kind("Deployment")
+            if d["metadata"]["name"] != CADDY
+        }
 
     before = digests()
     assert set(before) == {*(part.name for part in PARTS), PGBOUNCER}
@@ -332,6 +346,9 @@ def test_caddy_ends_tls_for_the_apps_domains_asking_the_edge():
     }  # certificates survive a restart and are shared by the replicas
     (policy,) = [p for p in of_kind("NetworkPolicy") if p["metadata"]["name"] == CADDY]
     targets = [rule["to"][0] for rule in policy["spec"]["egress"] if "to" in rule]
-    reached = [to["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for to in targets
-               if "podSelector" in to and "namespaceSelector" not in to]  # fmt: skip
+    reached = [
+        to["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+        for to in targets
+        if "podSelector" in to and "namespaceSelector" not in to
+    ]
     assert reached == [EDGE.name]

@@ -82,8 +82,17 @@ def fresh_postgres(directory: Path, port: int, password: str) -> Iterator[None]:
     if prefix:
         for path in (directory, data, pwfile):
             shutil.chown(path, "postgres")
-    initdb = [*prefix, "initdb", "-D", str(data), "-U", "postgres", "--auth-local=trust",
-              "--auth-host=scram-sha-256", f"--pwfile={pwfile}"]  # fmt: skip
+    initdb = [
+        *prefix,
+        "initdb",
+        "-D",
+        str(data),
+        "-U",
+        "postgres",
+        "--auth-local=trust",
+        "--auth-host=scram-sha-256",
+        f"--pwfile={pwfile}",
+    ]
     subprocess.run(initdb, check=True, stdout=subprocess.DEVNULL)
     start_postgres(data, port)
     try:
@@ -181,8 +190,10 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
         if built.base_seconds is not None:
             base = local_image.BASE_IMAGE
             print(f"\nrollout test: base image {base} made in {built.base_seconds:.0f}s (kept for next runs)")
-        print(f"\nrollout test: images built in {built.image_seconds:.0f}s; not honoured here:\n"
-              + "".join(f"  - {line}\n" for line in NOT_HONOURED))  # fmt: skip
+        print(
+            f"\nrollout test: images built in {built.image_seconds:.0f}s; not honoured here:\n"
+            + "".join(f"  - {line}\n" for line in NOT_HONOURED)
+        )
     assert {item["metadata"].get("namespace") for item in cluster.objects if item["kind"] != "Namespace"} == {NAMESPACE}
     release = images.load()
     local = {release.platform: local_image.PLATFORM_IMAGE, release.pgbouncer: local_image.PGBOUNCER_IMAGE}
@@ -238,10 +249,27 @@ def test_a_first_rollout_in_containers_comes_up_from_the_manifests_and_serves(
             assert done.returncode == 0, f"{args}: {done.stdout}{done.stderr}"
             return done.stdout
 
-        org = json.loads(exec_in("gateway", "python", "-m", "gateway.admin", "--json", "create-org", "--slug", "first",
-                                 "--name", "First"))  # fmt: skip
-        key = json.loads(exec_in("gateway", "python", "-m", "gateway.admin", "--json", "create-key", "--org", "first",
-                                 "--name", "rollout", "--scopes", "all"))  # fmt: skip
+        org = json.loads(
+            exec_in(
+                "gateway", "python", "-m", "gateway.admin", "--json", "create-org", "--slug", "first", "--name", "First"
+            )
+        )
+        key = json.loads(
+            exec_in(
+                "gateway",
+                "python",
+                "-m",
+                "gateway.admin",
+                "--json",
+                "create-key",
+                "--org",
+                "first",
+                "--name",
+                "rollout",
+                "--scopes",
+                "all",
+            )
+        )
         gateway_url = f"http://{cluster.addresses[f'{GATEWAY.name}:{GATEWAY.port}']}"
         request = urllib.request.Request(
             f"{gateway_url}/api/v1/agent-simulation/runs", headers={"x-api-key": key["key"]}

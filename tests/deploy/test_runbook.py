@@ -84,8 +84,9 @@ def test_restarting_every_part_restarts_the_parts_and_never_pgbouncer():
 
 @pytest.mark.parametrize("module", sorted({m for s in SNIPPETS for m in re.findall(r"python -m ([a-z_.]+)", s)}))
 def test_every_python_command_of_the_runbook_answers(module):
-    done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120, cwd=ROOT, check=False
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -106,12 +107,20 @@ async def test_the_runbooks_sql_runs_as_written_and_does_what_it_says(
         announced_before = cur.fetchone()[0]
     conn.close()
     for statement in SQL:  # as an administrator types it into psql
-        done = subprocess.run(["psql", database.admin_dsn, "-v", "ON_ERROR_STOP=1", "-c", statement],
-                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        done = subprocess.run(
+            ["psql", database.admin_dsn, "-v", "ON_ERROR_STOP=1", "-c", statement],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 0, f"{statement}\n{done.stderr}"
     with psycopg2.connect(database.admin_dsn) as conn, conn.cursor() as cur:
-        cur.execute("SELECT count(*) FROM content.outbox WHERE organization_id = %s AND published_at IS NULL"
-                    " AND position IS NULL", (org.id,))  # fmt: skip
+        cur.execute(
+            "SELECT count(*) FROM content.outbox WHERE organization_id = %s AND published_at IS NULL"
+            " AND position IS NULL",
+            (org.id,),
+        )
         assert cur.fetchone()[0] > 0  # the replay put the span's events back in line
         cur.execute("SELECT count(*) FROM identity.product_outbox")
         assert cur.fetchone()[0] > announced_before  # the products announced again
@@ -137,8 +146,12 @@ def test_the_key_rotations_openssl_commands_make_keys_the_gateway_signs_and_veri
     assert new.verify(token)["sub"] == "user"
     assert new.verify(new.mint("user", "org", ["content:read"]))["sub"] == "user"
     # Step 2: the new public half, announced, lets the old signer verify the new key's tokens.
-    announced = TokenSigner((tmp_path / "old.pem").read_text(), "https://api.example.com", "aivis",
-                            verify_keys=(tmp_path / "new.pub.pem").read_text())  # fmt: skip
+    announced = TokenSigner(
+        (tmp_path / "old.pem").read_text(),
+        "https://api.example.com",
+        "aivis",
+        verify_keys=(tmp_path / "new.pub.pem").read_text(),
+    )
     assert announced.verify(new.mint("user", "org", ["content:read"]))["sub"] == "user"
     secret = printed["openssl rand -base64 48"].strip()
     assert len(secret) >= 32  # what INTERNAL_TOKEN_SECRET requires

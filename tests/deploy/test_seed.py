@@ -22,8 +22,11 @@ async def test_seeding_twice_leaves_one_app_and_a_legacy_routing_config(database
         apps = await fetch_value(cur, "SELECT count(*) FROM apps WHERE organization_id = %s", (organization_id,))
         domains = await fetch_value(cur, "SELECT count(*) FROM domains WHERE organization_id = %s", (organization_id,))
         routing = await domain_queries.find_legacy_routing(cur, organization_id, seed.LEGACY_DOMAIN["id"])
-        routes = await fetch_value(cur, "SELECT json_agg(json_build_array(path, target_id)) FROM routes"
-                                   " WHERE app_id = %s AND deleted_at IS NULL", (seed.APP["id"],))  # fmt: skip
+        routes = await fetch_value(
+            cur,
+            "SELECT json_agg(json_build_array(path, target_id)) FROM routes WHERE app_id = %s AND deleted_at IS NULL",
+            (seed.APP["id"],),
+        )
     assert (apps, domains) == (1, 2)
     assert published and sorted(map(tuple, routes)) == sorted(published)
     assert routing is not None
@@ -35,8 +38,9 @@ async def test_the_demo_app_has_a_week_of_ai_traffic_seeded_once(database: conft
     for _ in range(2):
         await seed._seed_traffic(database.admin_dsn)
     async with create_pool(database.dsn(TRAFFIC), TRAFFIC.schema, 1, 1) as pool, cursor(pool) as cur:
-        stored = await fetch_value(cur, "SELECT count(*) FROM events WHERE organization_id = %s",
-                                   (seed.ORGANIZATION["id"],))  # fmt: skip
+        stored = await fetch_value(
+            cur, "SELECT count(*) FROM events WHERE organization_id = %s", (seed.ORGANIZATION["id"],)
+        )
         categories = await fetch_value(
             cur,
             "SELECT count(DISTINCT category) FROM agent_hourly WHERE organization_id = %s",

@@ -86,8 +86,15 @@ class Accounts:
     environ: dict[str, str]
 
     def admin(self, *args: str, stdin: str | None = None) -> dict:
-        done = subprocess.run([sys.executable, "-m", "gateway.admin", "--json", *args], cwd=ROOT, env=self.environ,
-                              input=stdin, capture_output=True, text=True, timeout=60)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "gateway.admin", "--json", *args],
+            cwd=ROOT,
+            env=self.environ,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         result: dict = json.loads(done.stdout)
         return result

@@ -36,8 +36,15 @@ class LiveStack:
 
 
 def admin(environ: dict[str, str], *args: str) -> dict:
-    done = subprocess.run([sys.executable, "-m", "gateway.admin", "--json", *args], cwd=ROOT, env=environ,
-                          capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "gateway.admin", "--json", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     result: dict = json.loads(done.stdout)
     return result
 
@@ -60,9 +67,18 @@ async def record_runs(stack: LiveStack, count: int) -> None:
             {"organizationId": org, "taskId": task["id"], "name": "browser", "agentConfig": {"steps": 10}},
         )
         for index in range(count):
-            await post("/internal/runs", {"organizationId": org, "environmentId": environment["id"],
-                                          "taskId": task["id"], "status": "completed", "passed": index % 2 == 0,
-                                          "overallScore": index / count, "metadata": {"index": index}})  # fmt: skip
+            await post(
+                "/internal/runs",
+                {
+                    "organizationId": org,
+                    "environmentId": environment["id"],
+                    "taskId": task["id"],
+                    "status": "completed",
+                    "passed": index % 2 == 0,
+                    "overallScore": index / count,
+                    "metadata": {"index": index},
+                },
+            )
 
 
 @pytest.fixture(scope="session")

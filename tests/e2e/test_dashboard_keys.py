@@ -81,8 +81,13 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
 
     curl = page.get_by_label("Try it").input_value()
     assert curl == f'curl -s -H "x-api-key: {secret}" {live_stack.gateway}{RUNS}'
-    pasted = subprocess.run(shlex.split(curl) + ["-o", "/dev/null", "-w", "%{http_code}"], capture_output=True,
-                            text=True, timeout=30, check=True)  # fmt: skip
+    pasted = subprocess.run(
+        shlex.split(curl) + ["-o", "/dev/null", "-w", "%{http_code}"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     assert pasted.stdout == "200"
     assert api_status(live_stack.gateway, secret) == 200
 
@@ -115,8 +120,15 @@ def test_create_a_key_call_the_api_with_it_then_revoke_it(
 def test_rotate_with_a_grace_period(page: Page, accounts: Accounts, live_stack: LiveStack):
     organization = accounts.organization("Initech")
     account = accounts.user((organization, "admin"))
-    old = accounts.admin("create-key", "--org", organization["slug"], "--name", "reports",
-                         "--scopes", "simulations:read,content:read,content:write")["key"]  # fmt: skip
+    old = accounts.admin(
+        "create-key",
+        "--org",
+        organization["slug"],
+        "--name",
+        "reports",
+        "--scopes",
+        "simulations:read,content:read,content:write",
+    )["key"]
     sign_in(page, account)
     page.goto(f"/{organization['slug']}/settings/api-keys")
     page.get_by_role("link", name="Rotate reports").click()

@@ -16,8 +16,12 @@ from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack
 from tests.e2e.test_dashboard_pages import NARROW, call, sticking_out
 
-TEXTS = ("Contoso Insights leads; Globex Analytics follows.", "Globex Analytics is the pick.",
-         "1. Contoso Insights\n2. Globex Analytics", "Nothing we track here.")  # fmt: skip
+TEXTS = (
+    "Contoso Insights leads; Globex Analytics follows.",
+    "Globex Analytics is the pick.",
+    "1. Contoso Insights\n2. Globex Analytics",
+    "Nothing we track here.",
+)
 
 
 def test_the_visibility_section(page: Page, accounts: Accounts, live_stack: LiveStack):
@@ -27,28 +31,64 @@ def test_the_visibility_section(page: Page, accounts: Accounts, live_stack: Live
     product = accounts.admin("create-product", "--org", slug, "--name", "Contoso Insights", "--slug", "insights")
     host = f"docs-{uuid.uuid4().hex[:8]}.example.com"
     call(live_stack, key, "PATCH", f"/api/v1/products/{product['id']}", {"brand": {"domains": [host]}})
-    call(live_stack, key, "POST", f"/api/v1/products/{product['id']}/competitors",
-         {"name": "Globex Analytics", "domains": ["globex.example"]})  # fmt: skip
-    created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": [
-        {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing"}]})  # fmt: skip
+    call(
+        live_stack,
+        key,
+        "POST",
+        f"/api/v1/products/{product['id']}/competitors",
+        {"name": "Globex Analytics", "domains": ["globex.example"]},
+    )
+    created = call(
+        live_stack,
+        key,
+        "POST",
+        "/api/v1/site/pages",
+        {
+            "productId": product["id"],
+            "pages": [{"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing"}],
+        },
+    )
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Docs site"})
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
-    call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/routes/batch", {"routes": [
-        {"path": "/pricing", "targetId": created["created"][0]["id"], "targetType": "product_document"}]})  # fmt: skip
+    call(
+        live_stack,
+        key,
+        "POST",
+        f"/api/v1/apps/{app['id']}/routes/batch",
+        {"routes": [{"path": "/pricing", "targetId": created["created"][0]["id"], "targetType": "product_document"}]},
+    )
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/domains", {"domain": host})
-    prompt = call(live_stack, key, "POST", f"/api/v1/products/{product['id']}/prompts",
-                  {"text": "Best analytics tool for a startup?"})  # fmt: skip
+    prompt = call(
+        live_stack,
+        key,
+        "POST",
+        f"/api/v1/products/{product['id']}/prompts",
+        {"text": "Best analytics tool for a startup?"},
+    )
     now = datetime.now(UTC)
     ids = []
     for day in range(12):
         for index, text in enumerate(TEXTS):
             cited = [{"url": f"https://{host}/pricing"}] if index == 0 else [{"url": "https://globex.example/plans"}]
-            ids.append(call(live_stack, key, "POST", "/api/v1/answers", {
-                "id": f"collector-{day}-{index}", "productId": product["id"], "text": text,
-                "promptId": prompt["id"] if index < 2 else None, "prompt": None if index < 2 else "Other question?",
-                "engine": ("perplexity-sonar", "openai-search")[(day + index) % 2], "model": "m",
-                "answeredAt": (now - timedelta(days=day, hours=index)).isoformat(), "citations": cited,
-            })["id"])  # fmt: skip
+            ids.append(
+                call(
+                    live_stack,
+                    key,
+                    "POST",
+                    "/api/v1/answers",
+                    {
+                        "id": f"collector-{day}-{index}",
+                        "productId": product["id"],
+                        "text": text,
+                        "promptId": prompt["id"] if index < 2 else None,
+                        "prompt": None if index < 2 else "Other question?",
+                        "engine": ("perplexity-sonar", "openai-search")[(day + index) % 2],
+                        "model": "m",
+                        "answeredAt": (now - timedelta(days=day, hours=index)).isoformat(),
+                        "citations": cited,
+                    },
+                )["id"]
+            )
     deadline = time.monotonic() + 60
     while call(live_stack, key, "GET", f"/api/v1/answers/{ids[-1]}")["analysis"] is None:
         assert time.monotonic() < deadline, "the answers were not analysed"

@@ -20,8 +20,9 @@ NARROW = {"width": 390, "height": 844}
 
 def call(stack: LiveStack, key: str, method: str, path: str, body: Any = None) -> Any:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(stack.gateway + path, data=data, method=method,
-                                     headers={"x-api-key": key, "Content-Type": "application/json"})  # fmt: skip
+    request = urllib.request.Request(
+        stack.gateway + path, data=data, method=method, headers={"x-api-key": key, "Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())["data"]
 
@@ -42,12 +43,24 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
     slug = org["slug"]
     key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
     product = accounts.admin("create-product", "--org", slug, "--name", "Docs site", "--slug", "docs")
-    pages = [{"slug": f"guides/guide-{index}", "title": f"Guide {index}", "status": "published",
-              "content": f"# Guide {index}\n\nStep **{index}**."} for index in range(1, 31)]  # fmt: skip
+    pages = [
+        {
+            "slug": f"guides/guide-{index}",
+            "title": f"Guide {index}",
+            "status": "published",
+            "content": f"# Guide {index}\n\nStep **{index}**.",
+        }
+        for index in range(1, 31)
+    ]
     created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages[:25]})
     call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages[25:]})
-    call(live_stack, key, "POST", f"/api/v1/products/{product['id']}/personas",
-         {"name": "Evaluator", "description": "Compares vendors before buying."})  # fmt: skip
+    call(
+        live_stack,
+        key,
+        "POST",
+        f"/api/v1/products/{product['id']}/personas",
+        {"name": "Evaluator", "description": "Compares vendors before buying."},
+    )
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Help center"})
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product["id"]})
     with ThreadPoolExecutor(1) as thread:  # Playwright runs an event loop in this one
@@ -137,9 +150,15 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
     shoot(page, "security")
 
     page.set_viewport_size(NARROW)
-    for path, name in (("", "landing"), ("/products/docs", "site-pages"), (f"/apps/{app['id']}/routes", "routes"),
-                       ("/runs", "runs"), ("/settings/members", "members"), ("/settings/api-keys", "api-keys"),
-                       ("/settings/security", "security")):  # fmt: skip
+    for path, name in (
+        ("", "landing"),
+        ("/products/docs", "site-pages"),
+        (f"/apps/{app['id']}/routes", "routes"),
+        ("/runs", "runs"),
+        ("/settings/members", "members"),
+        ("/settings/api-keys", "api-keys"),
+        ("/settings/security", "security"),
+    ):
         page.goto(f"/{slug}{path}")
         assert sticking_out(page) == [], f"{path or '/'} is wider than a phone"
         shoot(page, f"narrow-{name}")
@@ -149,8 +168,13 @@ def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, l
     org = accounts.organization("Fabrikam")
     key = accounts.admin("create-key", "--org", org["slug"], "--name", "setup", "--scopes", "all")["key"]
     product = accounts.admin("create-product", "--org", org["slug"], "--name", "Shop", "--slug", "shop")
-    call(live_stack, key, "POST", "/api/v1/site/pages",
-         {"productId": product["id"], "pages": [{"slug": "returns", "title": "Returns"}]})  # fmt: skip
+    call(
+        live_stack,
+        key,
+        "POST",
+        "/api/v1/site/pages",
+        {"productId": product["id"], "pages": [{"slug": "returns", "title": "Returns"}]},
+    )
     sign_in(page, accounts.user((org, "viewer")))
     page.goto(f"/{org['slug']}/products/shop")
     expect(page.get_by_role("link", name="Returns")).to_be_visible()
@@ -172,14 +196,18 @@ def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
     slug = org["slug"]
     key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
     product = accounts.admin("create-product", "--org", slug, "--name", "Manual", "--slug", "manual")
-    pages = [{"slug": f"guide-{index}", "title": f"Guide {index}", "status": "published",
-              "content": f"# Guide {index}"} for index in range(1, 4)]  # fmt: skip
+    pages = [
+        {"slug": f"guide-{index}", "title": f"Guide {index}", "status": "published", "content": f"# Guide {index}"}
+        for index in range(1, 4)
+    ]
     created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product["id"], "pages": pages})
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Manual site"})
     base = f"/api/v1/apps/{app['id']}"
     call(live_stack, key, "POST", f"{base}/resources", {"resourceId": product["id"]})
-    routes = [{"path": f"/manual/guide-{index}", "targetId": item["id"], "targetType": "product_document"}
-              for index, item in enumerate(created["created"], 1)]  # fmt: skip
+    routes = [
+        {"path": f"/manual/guide-{index}", "targetId": item["id"], "targetType": "product_document"}
+        for index, item in enumerate(created["created"], 1)
+    ]
     call(live_stack, key, "POST", f"{base}/routes/batch", {"routes": routes})
     hostname = f"{slug}.example.com"
     domain = call(live_stack, key, "POST", f"{base}/domains", {"domain": hostname})
@@ -205,7 +233,9 @@ def test_an_app_is_managed_routes_domains_llms_txt_delete_and_restore(
     page.get_by_role("button", name="Delete route").click()
     expect(page.get_by_role("status")).to_have_text("The route /manual/guide-2 is deleted.")
     assert [route["path"] for route in call(live_stack, key, "GET", f"{base}/routes")["routes"]] == [
-        "/manual/guide-1", "/manual/guide-3"]  # fmt: skip
+        "/manual/guide-1",
+        "/manual/guide-3",
+    ]
     shoot(page, "routes-after-delete")
 
     page.set_viewport_size(NARROW)

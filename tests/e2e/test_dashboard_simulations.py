@@ -18,17 +18,26 @@ PRICING = "# Pricing\n\n## Team\n\nThe Team plan costs $49 per month and adds fi
 
 
 def _published_app(live_stack: LiveStack, database: conftest.TestDatabase, key: str, product_id: str) -> dict:
-    pages = [{"slug": "pricing", "title": "Pricing", "status": "published", "content": PRICING,
-              "description": "Plans and prices"},
-             {"slug": "about", "title": "About", "status": "published", "content": "# About\n\nDocs."}]  # fmt: skip
+    pages = [
+        {
+            "slug": "pricing",
+            "title": "Pricing",
+            "status": "published",
+            "content": PRICING,
+            "description": "Plans and prices",
+        },
+        {"slug": "about", "title": "About", "status": "published", "content": "# About\n\nDocs."},
+    ]
     created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product_id, "pages": pages})
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Help center"})
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product_id})
     hostname = f"help-{uuid.uuid4().hex[:8]}.example.com"
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/domains", {"domain": hostname, "type": "web"})
     verify(database, hostname)  # only a verified domain is the App's address
-    routes = [{"path": f"/{item['slug']}", "targetId": item["id"], "targetType": "product_document"}
-              for item in created["created"]]  # fmt: skip
+    routes = [
+        {"path": f"/{item['slug']}", "targetId": item["id"], "targetType": "product_document"}
+        for item in created["created"]
+    ]
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/routes/batch", {"routes": routes})
     return app
 

@@ -15,13 +15,17 @@ from tests.e2e.test_dashboard_pages import NARROW, call, sticking_out
 
 # Each from an address of its operator's published list (services/traffic/data/agents.json): verified.
 AGENTS = {
-    "gptbot": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
-               "20.171.206.40"),
+    "gptbot": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+        "20.171.206.40",
+    ),
     "oai-searchbot": ("Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", "51.8.102.40"),
-    "chatgpt-user": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
-                     "23.98.142.180"),
+    "chatgpt-user": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
+        "23.98.142.180",
+    ),
     "ccbot": ("CCBot/2.0 (https://commoncrawl.org/faq/)", "18.97.14.84"),
-}  # fmt: skip
+}
 
 
 def events(host: str) -> list[dict]:
@@ -30,11 +34,19 @@ def events(host: str) -> list[dict]:
     for day in range(6):
         for index, (agent, (user_agent, address)) in enumerate(AGENTS.items()):
             for visit in range((day + index) % 4 + 1):
-                found.append({
-                    "id": str(uuid.uuid4()), "occurredAt": (now - timedelta(days=day, minutes=visit * 7)).isoformat(),
-                    "host": host, "path": f"/docs/{agent}-{visit % 3}.md", "method": "GET",
-                    "status": 404 if visit == 3 else 200, "userAgent": user_agent, "ip": address, "bytes": 900,
-                })  # fmt: skip
+                found.append(
+                    {
+                        "id": str(uuid.uuid4()),
+                        "occurredAt": (now - timedelta(days=day, minutes=visit * 7)).isoformat(),
+                        "host": host,
+                        "path": f"/docs/{agent}-{visit % 3}.md",
+                        "method": "GET",
+                        "status": 404 if visit == 3 else 200,
+                        "userAgent": user_agent,
+                        "ip": address,
+                        "bytes": 900,
+                    }
+                )
     return found
 
 

@@ -28,15 +28,28 @@ def _routed_pricing(
 ) -> tuple[str, Any, Any]:
     """An App of the product on a verified domain under the brand's, routing /pricing: its hostname,
     the app and the route."""
-    created = call(live_stack, key, "POST", "/api/v1/site/pages", {"productId": product_id, "pages": [
-        {"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing"}]})  # fmt: skip
+    created = call(
+        live_stack,
+        key,
+        "POST",
+        "/api/v1/site/pages",
+        {
+            "productId": product_id,
+            "pages": [{"slug": "pricing", "title": "Pricing", "status": "published", "content": "# Pricing"}],
+        },
+    )
     app = call(live_stack, key, "POST", "/api/v1/apps", {"name": "Contoso site"})
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/resources", {"resourceId": product_id})
     host = f"www-{uuid.uuid4().hex[:8]}.contoso.example"
     call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/domains", {"domain": host, "type": "web"})
     verify(database, host)  # only a verified domain is the App's address
-    routes = call(live_stack, key, "POST", f"/api/v1/apps/{app['id']}/routes/batch", {"routes": [
-        {"path": "/pricing", "targetId": created["created"][0]["id"], "targetType": "product_document"}]})  # fmt: skip
+    routes = call(
+        live_stack,
+        key,
+        "POST",
+        f"/api/v1/apps/{app['id']}/routes/batch",
+        {"routes": [{"path": "/pricing", "targetId": created["created"][0]["id"], "targetType": "product_document"}]},
+    )
     return host, app, routes["routes"][0]
 
 
@@ -47,8 +60,13 @@ def test_prompts_competitors_and_answers(
     slug = org["slug"]
     key = accounts.admin("create-key", "--org", slug, "--name", "setup", "--scopes", "all")["key"]
     product = accounts.admin("create-product", "--org", slug, "--name", "Contoso Insights", "--slug", "insights")
-    call(live_stack, key, "PATCH", f"/api/v1/products/{product['id']}",
-         {"brand": {"aliases": ["Contoso"], "domains": ["contoso.example"]}})  # fmt: skip
+    call(
+        live_stack,
+        key,
+        "PATCH",
+        f"/api/v1/products/{product['id']}",
+        {"brand": {"aliases": ["Contoso"], "domains": ["contoso.example"]}},
+    )
     host, app, route = _routed_pricing(live_stack, database, key, product["id"])
     for name, domain in (("Globex Analytics", "globex.example"), ("Initech", "initech.example")):
         call(
@@ -58,11 +76,22 @@ def test_prompts_competitors_and_answers(
             f"/api/v1/products/{product['id']}/competitors",
             {"name": name, "domains": [domain]},
         )
-    answer = call(live_stack, key, "POST", "/api/v1/answers", {
-        "id": "collector-1", "productId": product["id"], "prompt": "Best analytics tool for a startup?",
-        "engine": "perplexity-sonar", "model": "sonar", "text": ANSWER.format(host=host),
-        "answeredAt": "2026-11-27T10:00:00Z", "citations": [{"url": f"https://{host}/pricing", "title": "Pricing"}],
-    })  # fmt: skip
+    answer = call(
+        live_stack,
+        key,
+        "POST",
+        "/api/v1/answers",
+        {
+            "id": "collector-1",
+            "productId": product["id"],
+            "prompt": "Best analytics tool for a startup?",
+            "engine": "perplexity-sonar",
+            "model": "sonar",
+            "text": ANSWER.format(host=host),
+            "answeredAt": "2026-11-27T10:00:00Z",
+            "citations": [{"url": f"https://{host}/pricing", "title": "Pricing"}],
+        },
+    )
     deadline = time.monotonic() + 20
     while call(live_stack, key, "GET", f"/api/v1/answers/{answer['id']}")["analysis"] is None:
         assert time.monotonic() < deadline, "the answer was not analysed"
@@ -106,8 +135,12 @@ def test_prompts_competitors_and_answers(
     expect(page.get_by_label("Path")).to_have_value("/pricing")
 
     page.set_viewport_size(NARROW)
-    for path, name in (("/prompts", "prompts"), ("/competitors", "competitors"), ("/answers", "answers"),
-                       (f"/answers/{answer['id']}", "answer")):  # fmt: skip
+    for path, name in (
+        ("/prompts", "prompts"),
+        ("/competitors", "competitors"),
+        ("/answers", "answers"),
+        (f"/answers/{answer['id']}", "answer"),
+    ):
         page.goto(base + path)
         assert sticking_out(page) == [], path
         shoot(page, f"{name}-phone")

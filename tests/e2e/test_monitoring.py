@@ -20,9 +20,26 @@ from tests.e2e.conftest import LiveStack
 
 MONITORING = ROOT / "deploy" / "monitoring"
 PROMQL_WORDS = {
-    "sum", "max", "min", "avg", "count", "rate", "irate", "increase", "histogram_quantile", "by", "without",
-    "on", "ignoring", "and", "or", "unless", "bool", "offset", "le",
-}  # fmt: skip
+    "sum",
+    "max",
+    "min",
+    "avg",
+    "count",
+    "rate",
+    "irate",
+    "increase",
+    "histogram_quantile",
+    "by",
+    "without",
+    "on",
+    "ignoring",
+    "and",
+    "or",
+    "unless",
+    "bool",
+    "offset",
+    "le",
+}
 
 
 def alert_rules() -> list[dict]:

@@ -82,13 +82,38 @@ def test_schemathesis_finds_no_contract_violation(
     admin(environ, "create-org", "--slug", slug, "--name", "Contract")
     key = admin(environ, "create-key", "--org", slug, "--name", "schemathesis", "--scopes", "all")["key"]
     done = subprocess.run(
-        [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run",
-         f"{live_stack.gateway}/api/v1/openapi.json",
-         "--header", f"x-api-key: {key}", "--checks", "all", "--include-path-regex", pattern,
-         "--max-examples", "60", "--workers", "1", "--seed", "20261122", "--suppress-health-check", "all",
-         "--report", "junit", "--report-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=600, env={**os.environ, **HOOKS},
+        [
+            sys.executable,
+            "-m",
+            "schemathesis.cli",
+            "--config-file",
+            str(CONFIG),
+            "run",
+            f"{live_stack.gateway}/api/v1/openapi.json",
+            "--header",
+            f"x-api-key: {key}",
+            "--checks",
+            "all",
+            "--include-path-regex",
+            pattern,
+            "--max-examples",
+            "60",
+            "--workers",
+            "1",
+            "--seed",
+            "20261122",
+            "--suppress-health-check",
+            "all",
+            "--report",
+            "junit",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **HOOKS},
         cwd=tmp_path,  # its failure cache stays out of the tree
-    )  # fmt: skip
+    )
     failures = done.stdout.find("FAILURES")  # the failures first: the warnings after them are long
     assert done.returncode == 0, done.stdout[max(failures, 0) :][:8000] + done.stderr[-2000:]

@@ -64,8 +64,11 @@ def test_metrics_aggregate_every_worker(live_stack: LiveStack):
     for _ in range(4):
         get(f"{live_stack.gateway}/api/v1/agent-simulation/runs", {"x-api-key": live_stack.api_key})
     text = scrape(live_stack.metrics["gateway"])
-    lines = [line for line in text.splitlines() if line.startswith("http_requests_total{") and 'status="200"' in line
-             and "agent-simulation" in line]  # fmt: skip
+    lines = [
+        line
+        for line in text.splitlines()
+        if line.startswith("http_requests_total{") and 'status="200"' in line and "agent-simulation" in line
+    ]
     assert lines and sum(float(line.split()[-1]) for line in lines) >= 4
 
 

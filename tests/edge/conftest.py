@@ -72,8 +72,9 @@ class App:
         return await self.content.document(self.org, self.product, slug, **{"status": "published", **columns})
 
     async def route(self, path: str, document: dict[str, Any]) -> dict[str, Any]:
-        status, body = await call(self.gateway, "POST", f"{self.base}/routes/batch", self.headers,
-                                  json={"routes": [item(path, document)]})  # fmt: skip
+        status, body = await call(
+            self.gateway, "POST", f"{self.base}/routes/batch", self.headers, json={"routes": [item(path, document)]}
+        )
         assert status == 200, body
         route: dict[str, Any] = body["data"]["routes"][0]
         return route
@@ -91,16 +92,21 @@ class App:
         return name
 
     async def configure(self, config: dict[str, Any]) -> None:
-        status, body = await call(self.gateway, "PATCH", f"{self.base}/app-config", self.headers,
-                                  json={"config": config})  # fmt: skip
+        status, body = await call(
+            self.gateway, "PATCH", f"{self.base}/app-config", self.headers, json={"config": config}
+        )
         assert status == 200, body
 
 
 class Apps:
     def __init__(
-        self, gateway: Any, identity: IdentityFactory, apps_products: AppsProducts, domains: DomainFactory,
+        self,
+        gateway: Any,
+        identity: IdentityFactory,
+        apps_products: AppsProducts,
+        domains: DomainFactory,
         content: ContentFactory,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.gateway, self.identity, self.apps_products = gateway, identity, apps_products
         self.domains, self.content = domains, content
 
@@ -113,8 +119,9 @@ class Apps:
         status, body = await call(self.gateway, "POST", "/api/v1/apps", headers, json=created)
         assert status == 201, body
         record = body["data"]
-        status, body = await call(self.gateway, "POST", f"/api/v1/apps/{record['id']}/resources", headers,
-                                  json={"resourceId": product["id"]})  # fmt: skip
+        status, body = await call(
+            self.gateway, "POST", f"/api/v1/apps/{record['id']}/resources", headers, json={"resourceId": product["id"]}
+        )
         assert status == 201, body
         app = App(self.gateway, org, product, headers, record, "", self.domains, self.content)
         app.hostname = await app.domain()
@@ -123,7 +130,10 @@ class Apps:
 
 @pytest.fixture
 def apps(
-    gateway: Any, identity: IdentityFactory, apps_products: AppsProducts, domains: DomainFactory,
+    gateway: Any,
+    identity: IdentityFactory,
+    apps_products: AppsProducts,
+    domains: DomainFactory,
     content: ContentFactory,
-) -> Apps:  # fmt: skip
+) -> Apps:
     return Apps(gateway, identity, apps_products, domains, content)

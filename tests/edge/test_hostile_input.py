@@ -151,8 +151,9 @@ async def test_another_organizations_claim_of_a_verified_host_serves_nothing_of_
     mine, theirs = await apps.new(), await apps.new(name="Claimant")
     await mine.page("/pricing", title="Mine", content="my pricing")
     await theirs.page("/pricing", title="Theirs", content="their pricing")
-    status, _ = await call(theirs.gateway, "POST", f"{theirs.base}/domains", theirs.headers,
-                           json={"domain": mine.hostname, "type": "web"})  # fmt: skip
+    status, _ = await call(
+        theirs.gateway, "POST", f"{theirs.base}/domains", theirs.headers, json={"domain": mine.hostname, "type": "web"}
+    )
     assert status in (201, 409)
 
     response = await edge.get(mine.hostname, "/pricing.md")

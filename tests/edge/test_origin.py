@@ -59,10 +59,12 @@ async def test_unrouted_paths_go_to_the_origin_with_method_body_and_forwarding_h
     await app.page("/pricing", title="Pricing", content="ours")
 
     response = await edge.get(
-        host, "/api/items%2F1?q=a%20b", {"X-Custom": "kept", "Connection": "keep-alive, X-Hop", "X-Hop": "dropped",
-                                          "Content-Type": "application/json"},
-        method="POST", data=b'{"name": "x"}',
-    )  # fmt: skip
+        host,
+        "/api/items%2F1?q=a%20b",
+        {"X-Custom": "kept", "Connection": "keep-alive, X-Hop", "X-Hop": "dropped", "Content-Type": "application/json"},
+        method="POST",
+        data=b'{"name": "x"}',
+    )
 
     assert response.status == 200
     echoed = await response.json()
@@ -98,9 +100,16 @@ async def test_without_an_origin_an_unrouted_path_is_the_404_page(edge: Edge, ap
 
 
 @pytest.mark.parametrize(
-    "internal", ["http://127.0.0.1:{port}", "http://localhost:{port}", "http://[::1]:{port}", "http://10.0.0.1:{port}",
-                 "http://169.254.169.254:{port}", "http://[::ffff:127.0.0.1]:{port}"],
-)  # fmt: skip
+    "internal",
+    [
+        "http://127.0.0.1:{port}",
+        "http://localhost:{port}",
+        "http://[::1]:{port}",
+        "http://10.0.0.1:{port}",
+        "http://169.254.169.254:{port}",
+        "http://[::ffff:127.0.0.1]:{port}",
+    ],
+)
 async def test_an_origin_at_an_internal_address_is_refused(edge: Edge, apps: Apps, origin: str, internal: str):
     app = await apps.new()
     port = origin.rsplit(":", 1)[1]
@@ -116,9 +125,12 @@ async def test_every_answered_request_is_in_the_request_log(edge: Edge, apps: Ap
     app = await apps.new()
     await app.page("/signed", title="Signed", content="hello agents")
     headers = {
-        "User-Agent": "ExampleBot/1.0", "Referer": "https://search.example/", "Signature": "sig1=:abc:",
-        "Signature-Input": 'sig1=("@authority");keyid="k"', "Signature-Agent": '"https://bot.example"',
-    }  # fmt: skip
+        "User-Agent": "ExampleBot/1.0",
+        "Referer": "https://search.example/",
+        "Signature": "sig1=:abc:",
+        "Signature-Input": 'sig1=("@authority");keyid="k"',
+        "Signature-Agent": '"https://bot.example"',
+    }
 
     response = await edge.get(app.hostname, "/signed.md", headers)
     assert response.status == 200

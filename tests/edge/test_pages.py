@@ -18,10 +18,16 @@ Pay **monthly**. <script>alert(1)</script>
 async def test_a_routed_page_is_html_for_people_with_its_metadata(edge: Edge, apps: Apps):
     app = await apps.new()
     await app.page(
-        "/pricing", title="Pricing", content=DOC, meta_title="Pricing | Acme", meta_description="What it costs",
-        canonical_url="https://acme.example/pricing", og_title="OG pricing", og_image="https://cdn.example/p.png",
+        "/pricing",
+        title="Pricing",
+        content=DOC,
+        meta_title="Pricing | Acme",
+        meta_description="What it costs",
+        canonical_url="https://acme.example/pricing",
+        og_title="OG pricing",
+        og_image="https://cdn.example/p.png",
         twitter_title="Tw pricing",
-    )  # fmt: skip
+    )
 
     response = await edge.get(app.hostname, "/pricing", {"Accept": "text/html"})
 

@@ -45,11 +45,15 @@ async def test_robots_txt_follows_the_apps_config(edge: Edge, apps: Apps):
     sitemap_line = f"Sitemap: https://{app.hostname}/sitemap.xml\n"
     assert await default.text() == "User-agent: *\nAllow: /\n\n" + sitemap_line
 
-    await app.configure({"robots": [
-        {"userAgent": ["GPTBot", "CCBot"], "disallow": ["/"]},
-        {"userAgent": "OAI-SearchBot", "allow": ["/"], "disallow": ["/private\nInjected: yes"]},
-        "not a rule",
-    ]})  # fmt: skip
+    await app.configure(
+        {
+            "robots": [
+                {"userAgent": ["GPTBot", "CCBot"], "disallow": ["/"]},
+                {"userAgent": "OAI-SearchBot", "allow": ["/"], "disallow": ["/private\nInjected: yes"]},
+                "not a rule",
+            ]
+        }
+    )
 
     async def changed() -> bool:
         return "GPTBot" in await (await edge.get(app.hostname, "/robots.txt")).text()
@@ -65,8 +69,9 @@ async def test_robots_txt_follows_the_apps_config(edge: Edge, apps: Apps):
 async def test_unknown_unverified_and_deleted_hostnames_are_a_plain_404(edge: Edge, apps: Apps):
     app = await apps.new()
     await app.page("/pricing", title="Pricing", content="secret pricing")
-    status, body = await call(app.gateway, "POST", f"{app.base}/domains", app.headers,
-                              json={"domain": "claim-" + app.hostname, "type": "web"})  # fmt: skip
+    status, body = await call(
+        app.gateway, "POST", f"{app.base}/domains", app.headers, json={"domain": "claim-" + app.hostname, "type": "web"}
+    )
     assert status == 201 and body["data"]["verified"] is False
     unverified = body["data"]["domain"]
     deleted = await app.domain()
@@ -88,8 +93,9 @@ async def test_unknown_unverified_and_deleted_hostnames_are_a_plain_404(edge: Ed
 
 async def test_caddys_ask_is_yes_for_a_verified_domain_only(edge: Edge, apps: Apps):
     app = await apps.new()
-    status, body = await call(app.gateway, "POST", f"{app.base}/domains", app.headers,
-                              json={"domain": "claim-" + app.hostname, "type": "web"})  # fmt: skip
+    status, body = await call(
+        app.gateway, "POST", f"{app.base}/domains", app.headers, json={"domain": "claim-" + app.hostname, "type": "web"}
+    )
     assert status == 201
 
     yes = await edge.get(None, f"/tls/ask?domain={app.hostname.upper()}")
@@ -115,8 +121,9 @@ async def test_a_change_to_a_document_or_a_route_reaches_the_edge_within_two_sec
     assert await (await edge.get(app.hostname, "/news.md")).text() == "old news"
     assert (await edge.get(app.hostname, "/later.md")).status == 404
 
-    status, body = await call(app.gateway, "PUT", f"/api/v1/content/{page['id']}", app.headers,
-                              json={"content": "fresh news"})  # fmt: skip
+    status, body = await call(
+        app.gateway, "PUT", f"/api/v1/content/{page['id']}", app.headers, json={"content": "fresh news"}
+    )
     assert status == 200, body
 
     async def document_changed() -> bool:

@@ -50,8 +50,10 @@ def caddy(stack: Stack, tmp_path: Path) -> Iterator[tuple[int, Path]]:
     environ = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path)}
     process = subprocess.Popen(
         ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
-        env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         yield https_port, tmp_path / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     finally:
@@ -77,8 +79,9 @@ async def test_caddy_serves_a_verified_domain_over_https_and_refuses_a_certifica
     port, root = caddy
     app = await apps.new()
     await app.page("/pricing", title="Pricing", content="served over TLS")
-    status, body = await call(app.gateway, "POST", f"{app.base}/domains", app.headers,
-                              json={"domain": "claim-" + app.hostname, "type": "web"})  # fmt: skip
+    status, body = await call(
+        app.gateway, "POST", f"{app.base}/domains", app.headers, json={"domain": "claim-" + app.hostname, "type": "web"}
+    )
     assert status == 201
 
     async def ca_ready() -> bool:

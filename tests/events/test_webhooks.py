@@ -191,8 +191,9 @@ async def test_another_organizations_endpoint_is_404(
 
 async def test_scopes_are_required(identity: IdentityFactory, tenant: Tenant):
     reader = await identity.api_key(tenant.org, frozenset({"webhooks:read"}))
-    status, answer = await tenant.call("POST", "/api/v1/webhook-endpoints", key=reader,
-                                       json={"url": "https://example.com/h", "events": ["*"]})  # fmt: skip
+    status, answer = await tenant.call(
+        "POST", "/api/v1/webhook-endpoints", key=reader, json={"url": "https://example.com/h", "events": ["*"]}
+    )
     assert status == 403 and answer["details"] == {"requiredScope": "webhooks:write"}
     nothing = await identity.api_key(tenant.org, ALL_SCOPES - {"webhooks:read"})
     status, _ = await tenant.call("GET", "/api/v1/webhook-endpoints", key=nothing)

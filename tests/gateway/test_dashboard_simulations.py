@@ -23,10 +23,19 @@ async def test_the_environment_form_refuses_an_engine_without_its_key_and_saves_
 ):
     org = await identity.organization()
     key = await identity.api_key(org)
-    task = await api(stack.gateway, key, "POST", "/api/v1/agent-simulation/tasks", json={
-        "name": "Price", "category": "pricing", "goal": "How much is Team?", "appId": str(uuid.uuid4()),
-        "criteria": [{"type": "must_include", "value": "$49"}],
-    })  # fmt: skip
+    task = await api(
+        stack.gateway,
+        key,
+        "POST",
+        "/api/v1/agent-simulation/tasks",
+        json={
+            "name": "Price",
+            "category": "pricing",
+            "goal": "How much is Team?",
+            "appId": str(uuid.uuid4()),
+            "criteria": [{"type": "must_include", "value": "$49"}],
+        },
+    )
     owner = await signed_in(stack.gateway, *await identity.account((org, "owner")))
     path = f"/{org.slug}/simulations"
     form = {"name": "Engine", "taskId": task["id"], "agent": "llm:openai-search", "entryPoint": "llms_txt"}

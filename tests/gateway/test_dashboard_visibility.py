@@ -27,8 +27,11 @@ async def test_prompts_competitors_and_an_answer_highlighted(stack: Stack, ident
     _, listing = await tenant.call("GET", f"/api/v1/products/{tenant.product['id']}/prompts")
     stored = listing["data"]["items"][0]
     assert (stored["text"], stored["cadence"], stored["engines"], stored["tags"]) == (
-        "Best BI tool?", "weekly", ["perplexity-sonar"], ["bi", "pricing"],
-    )  # fmt: skip
+        "Best BI tool?",
+        "weekly",
+        ["perplexity-sonar"],
+        ["bi", "pricing"],
+    )
     html = await page(client, base + "/prompts")
     assert "Best BI tool?" in html and "Prompt tracked." in html
     # No engine holds a key in this stack: the run button says so and is disabled.
@@ -36,8 +39,9 @@ async def test_prompts_competitors_and_an_answer_highlighted(stack: Stack, ident
     refused = await submit(client, base + "/prompts", {"text": "best bi tool?", "cadence": "daily"})
     assert refused.status == 409 and "already tracks a prompt with this text" in await refused.text()
 
-    response = await submit(client, base + "/competitors", {"name": "Initech", "aliases": "Initech Corp",
-                                                           "domains": "initech.com"})  # fmt: skip
+    response = await submit(
+        client, base + "/competitors", {"name": "Initech", "aliases": "Initech Corp", "domains": "initech.com"}
+    )
     assert response.status == 303
     html = await page(client, base + "/competitors")
     for text in ("Initech Corp", "initech.com", "Globex", "set version 3", "acme.com"):
@@ -48,8 +52,10 @@ async def test_prompts_competitors_and_an_answer_highlighted(stack: Stack, ident
     html = await page(client, base + f"/answers/{answer['id']}")
     assert '<mark class="mention mention-brand" title="Acme (your brand), position 2">Acme Cloud</mark>' in html
     assert '<mark class="mention mention-competitor" title="Globex, position 1">Globex</mark>' in html
-    assert ('<a class="cited cited-owned" href="https://acme.com/pricing" rel="noopener noreferrer nofollow"'
-            ' title="Your page">https://acme.com/pricing</a>') in html and ">owned<" in html  # fmt: skip
+    assert (
+        '<a class="cited cited-owned" href="https://acme.com/pricing" rel="noopener noreferrer nofollow"'
+        ' title="Your page">https://acme.com/pricing</a>'
+    ) in html and ">owned<" in html
 
 
 async def test_a_page_an_app_route_serves_links_to_the_routes_page_for_those_who_may_edit_routes(

@@ -27,7 +27,7 @@ ROUTES = (
     write("POST", "/api/v1/held", "content", "content:write", "held", "Held"),
     write("POST", "/api/v1/flaky", "content", "content:write", "flaky", "Fails once", status=201),
     write("POST", "/api/v1/taken", "content", "content:write", "taken", "Always 409"),
-)  # fmt: skip
+)
 
 
 @dataclass

@@ -38,8 +38,9 @@ class Site:
         return await self.route_items(items)
 
     async def route_items(self, items: list[dict[str, str]]) -> list[dict[str, Any]]:
-        status, body = await call(self.gateway, "POST", f"{self.base}/routes/batch", self.headers,
-                                  json={"routes": items})  # fmt: skip
+        status, body = await call(
+            self.gateway, "POST", f"{self.base}/routes/batch", self.headers, json={"routes": items}
+        )
         assert status == 200, body
         routes: list[dict[str, Any]] = body["data"]["routes"]
         return routes
@@ -47,8 +48,9 @@ class Site:
     async def add_domain(self, hostname: str | None = None, verified: bool = True) -> str:
         """A web domain claimed through the API, then verified unless asked not to."""
         hostname = hostname or f"docs-{uuid.uuid4().hex[:10]}.example.com"
-        status, body = await call(self.gateway, "POST", f"{self.base}/domains", self.headers,
-                                  json={"domain": hostname, "type": "web"})  # fmt: skip
+        status, body = await call(
+            self.gateway, "POST", f"{self.base}/domains", self.headers, json={"domain": hostname, "type": "web"}
+        )
         assert status == 201, body
         if verified:
             await self.domains.verify(hostname)
@@ -68,8 +70,9 @@ async def new_site(
     assert status == 201, body
     site = Site(gateway, headers, body["data"], "", domains)
     for product in products:
-        status, body = await call(gateway, "POST", f"{site.base}/resources", headers,
-                                  json={"resourceId": product["id"]})  # fmt: skip
+        status, body = await call(
+            gateway, "POST", f"{site.base}/resources", headers, json={"resourceId": product["id"]}
+        )
         assert status == 201, body
     site.domain = await site.add_domain()
     return site

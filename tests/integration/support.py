@@ -18,8 +18,9 @@ async def new_app(gateway, headers: dict[str, str]) -> dict[str, Any]:
 
 async def new_app_of(gateway, headers: dict[str, str], product: dict[str, Any]) -> dict[str, Any]:
     app = await new_app(gateway, headers)
-    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers,
-                              json={"resourceId": product["id"]})  # fmt: skip
+    status, body = await call(
+        gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers, json={"resourceId": product["id"]}
+    )
     assert status == 201, body
     return app
 

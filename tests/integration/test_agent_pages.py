@@ -35,10 +35,10 @@ async def test_llms_full_has_every_listed_document_once_with_its_headings_moved_
 ):
     org, product, headers = tenant
     guide = await content.document(org, product, "a", title="Guide", status="published", priority=80, content=GUIDE)
-    faq = await content.document(org, product, "b", title="FAQ", status="published", priority=10,
-                                 content="Ask away.")  # fmt: skip
-    draft = await content.document(org, product, "c", title="Draft", status="published", no_index=True,
-                                   content="# secret")  # fmt: skip
+    faq = await content.document(org, product, "b", title="FAQ", status="published", priority=10, content="Ask away.")
+    draft = await content.document(
+        org, product, "c", title="Draft", status="published", no_index=True, content="# secret"
+    )
     site = await new_site(gateway, headers, domains, product, description="All of it.")
     await site.route(guide=guide, docs__guide=guide, faq=faq, draft=draft)
 

@@ -21,8 +21,9 @@ async def test_published_documents_become_candidates_with_their_real_targets(gat
     guide = await content.document(org, product, "guides/intro", title="Intro", status="published")
     await content.document(org, product, "drafts/later", status="draft")
     app = await new_app_of(gateway, headers, product)
-    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                              params={"productId": product["id"]})  # fmt: skip
+    status, body = await call(
+        gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers, params={"productId": product["id"]}
+    )
     assert status == 200, body
     [candidate] = body["data"]["candidates"]
     assert candidate["targetId"] == guide["id"]
@@ -30,9 +31,15 @@ async def test_published_documents_become_candidates_with_their_real_targets(gat
     assert candidate["pathStatus"] == "available"
     assert candidate["product"] == product
     assert candidate["target"] == {
-        "id": guide["id"], "title": "Intro", "filePath": guide["file_path"], "sourceUrl": guide["source_url"],
-        "status": "published", "type": guide["type"], "redirectToUrl": None, "productId": product["id"],
-    }  # fmt: skip
+        "id": guide["id"],
+        "title": "Intro",
+        "filePath": guide["file_path"],
+        "sourceUrl": guide["source_url"],
+        "status": "published",
+        "type": guide["type"],
+        "redirectToUrl": None,
+        "productId": product["id"],
+    }
 
 
 async def test_a_batch_routes_real_documents_and_candidates_see_it(gateway, tenant, content: ContentFactory):
@@ -41,15 +48,26 @@ async def test_a_batch_routes_real_documents_and_candidates_see_it(gateway, tena
     second = await content.document(org, product, "b", status="published")
     app = await new_app_of(gateway, headers, product)
     routes = f"/api/v1/apps/{app['id']}/routes"
-    status, preview = await call(gateway, "POST", f"{routes}/import-preview", headers,
-                                 json={"routes": [item("/first", first), item("/second", second)]})  # fmt: skip
+    status, preview = await call(
+        gateway,
+        "POST",
+        f"{routes}/import-preview",
+        headers,
+        json={"routes": [item("/first", first), item("/second", second)]},
+    )
     assert (status, preview["data"]["valid"], preview["data"]["createCount"]) == (200, True, 2)
-    status, made = await call(gateway, "POST", f"{routes}/batch", headers,
-                              json={"routes": [item("/first", first), item("/second", second)]})  # fmt: skip
+    status, made = await call(
+        gateway, "POST", f"{routes}/batch", headers, json={"routes": [item("/first", first), item("/second", second)]}
+    )
     assert (status, made["data"]["createdCount"]) == (200, 2)
     assert {route["target"]["id"] for route in made["data"]["routes"]} == {first["id"], second["id"]}
-    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                              params={"productId": product["id"], "includeRouted": "true"})  # fmt: skip
+    status, body = await call(
+        gateway,
+        "GET",
+        f"/api/v1/apps/{app['id']}/route-candidates",
+        headers,
+        params={"productId": product["id"], "includeRouted": "true"},
+    )
     assert {c["pathStatus"] for c in body["data"]["candidates"]} == {"already_routed"}
 
 
@@ -61,8 +79,9 @@ async def test_another_organizations_document_is_never_a_target(
     theirs = await content.document(other, await identity.product(other), "secret", status="published")
     app = await new_app(gateway, headers)
     routes = f"/api/v1/apps/{app['id']}/routes"
-    status, preview = await call(gateway, "POST", f"{routes}/import-preview", headers,
-                                 json={"routes": [item("/x", theirs)]})  # fmt: skip
+    status, preview = await call(
+        gateway, "POST", f"{routes}/import-preview", headers, json={"routes": [item("/x", theirs)]}
+    )
     entry = preview["data"]["routes"][0]
     assert (entry["action"], entry["issues"], entry["target"]) == ("conflict", ["target_not_found"], None)
     status, refused = await call(gateway, "POST", f"{routes}/batch", headers, json={"routes": [item("/x", theirs)]})
@@ -81,8 +100,9 @@ async def test_a_deleted_document_leaves_the_candidates(gateway, tenant, content
     gone = await content.document(org, product, "gone", status="published")
     await content.delete(org, product, gone["id"])
     app = await new_app_of(gateway, headers, product)
-    status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                              params={"productId": product["id"]})  # fmt: skip
+    status, body = await call(
+        gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers, params={"productId": product["id"]}
+    )
     assert [c["targetId"] for c in body["data"]["candidates"]] == [kept["id"]]
 
 
@@ -103,8 +123,9 @@ async def test_without_a_product_the_candidates_of_every_product_of_the_app_are_
     status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers)
     assert status == 200
     assert [(c["targetId"], c["product"]) for c in body["data"]["candidates"]] == [
-        (mine["id"], product), (other["id"], other_product)
-    ]  # fmt: skip
+        (mine["id"], product),
+        (other["id"], other_product),
+    ]
 
 
 async def test_a_product_outside_the_app_or_the_organization_is_not_found(gateway, tenant, identity: IdentityFactory):
@@ -123,8 +144,10 @@ async def call_apps_service(stack, org: Org, path: str, product: dict[str, Any] 
     named = None if product is None else Product(product["id"], product["name"], product["slug"])
     caller = Caller("api_key", "key", Organization(org.id, org.slug, org.name), ALL_SCOPES, product=named)
     headers = {HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], caller)}
-    async with aiohttp.ClientSession() as session, session.get(stack.servers["apps"].make_url(path),
-                                                               headers=headers) as response:  # fmt: skip
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(stack.servers["apps"].make_url(path), headers=headers) as response,
+    ):
         return response.status, await response.json()
 
 

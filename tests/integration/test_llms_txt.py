@@ -21,18 +21,34 @@ async def test_llms_txt_lists_the_published_indexable_routes_by_priority_in_sect
     gateway, tenant, content: ContentFactory, domains: DomainFactory
 ):
     org, product, headers = tenant
-    intro = await content.document(org, product, "a", title="Intro", status="published", priority=90,
-                                   description="For people", description_for_agent="Start here")  # fmt: skip
-    setup = await content.document(org, product, "b", title="Setup [beta]", status="published", priority=60,
-                                   description="Install\nit")  # fmt: skip
+    intro = await content.document(
+        org,
+        product,
+        "a",
+        title="Intro",
+        status="published",
+        priority=90,
+        description="For people",
+        description_for_agent="Start here",
+    )
+    setup = await content.document(
+        org, product, "b", title="Setup [beta]", status="published", priority=60, description="Install\nit"
+    )
     pricing = await content.document(org, product, "c", title="Pricing", status="published", priority=70)
     legal = await content.document(org, product, "d", title="Legal", status="published", priority=5)
     draft = await content.document(org, product, "e", title="Draft", status="draft", priority=99)
     hidden = await content.document(org, product, "f", title="Hidden", status="published", no_index=True)
     gone = await content.document(org, product, "g", title="Gone", status="published", priority=99)
     site = await new_site(gateway, headers, domains, product, description="Docs for agents.")
-    await site.route(docs__intro=intro, docs__setup=setup, pricing=pricing, legal=legal, docs__draft=draft,
-                     docs__hidden=hidden, docs__gone=gone)  # fmt: skip
+    await site.route(
+        docs__intro=intro,
+        docs__setup=setup,
+        pricing=pricing,
+        legal=legal,
+        docs__draft=draft,
+        docs__hidden=hidden,
+        docs__gone=gone,
+    )
     await content.delete(org, product, gone["id"])
 
     response = await site.get("/llms.txt")
@@ -96,8 +112,9 @@ async def test_the_primary_domain_is_the_first_web_domain_unless_the_config_name
     first = parse_llms_file(await (await site.get("/llms.txt")).text())
     assert first["sections"]["Pages"][0]["url"] == f"https://{site.domain}/page"
 
-    status, _ = await call(gateway, "PATCH", f"{site.base}/app-config", headers,
-                           json={"config": {"primaryDomain": second}})  # fmt: skip
+    status, _ = await call(
+        gateway, "PATCH", f"{site.base}/app-config", headers, json={"config": {"primaryDomain": second}}
+    )
     assert status == 200
     named = parse_llms_file(await (await site.get("/llms.txt")).text())
     assert named["sections"]["Pages"][0]["url"] == f"https://{second}/page"
@@ -111,8 +128,9 @@ async def test_an_unverified_claim_is_never_an_apps_address(
     site = await new_site(gateway, headers, domains, product)
     await site.route(page=page)
     claimed = await site.add_domain(verified=False)
-    status, _ = await call(gateway, "PATCH", f"{site.base}/app-config", headers,
-                           json={"config": {"primaryDomain": claimed}})  # fmt: skip
+    status, _ = await call(
+        gateway, "PATCH", f"{site.base}/app-config", headers, json={"config": {"primaryDomain": claimed}}
+    )
     assert status == 200
 
     llms, sitemap = await site.get("/llms.txt"), await site.get("/sitemap.xml")
@@ -161,8 +179,9 @@ async def test_a_current_etag_is_a_304_and_every_change_is_seen_on_the_next_read
     seen.append(after_route.headers["ETag"])
 
     second = await site.add_domain()
-    status, _ = await call(gateway, "PATCH", f"{site.base}/app-config", headers,
-                           json={"config": {"primaryDomain": second}})  # fmt: skip
+    status, _ = await call(
+        gateway, "PATCH", f"{site.base}/app-config", headers, json={"config": {"primaryDomain": second}}
+    )
     after_domain = await site.get("/llms.txt")
     assert f"https://{second}/moved" in await after_domain.text()
     seen.append(after_domain.headers["ETag"])

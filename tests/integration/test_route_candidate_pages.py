@@ -17,8 +17,13 @@ async def pages_of(gateway, headers: dict[str, str], app: dict[str, Any], limit:
     pages: list[dict] = []
     while not pages or pages[-1]["nextCursor"] is not None:
         after = {"cursor": pages[-1]["nextCursor"]} if pages else {}
-        status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                                  params={"limit": str(limit), **after, **params})  # fmt: skip
+        status, body = await call(
+            gateway,
+            "GET",
+            f"/api/v1/apps/{app['id']}/route-candidates",
+            headers,
+            params={"limit": str(limit), **after, **params},
+        )
         assert status == 200, body
         pages.append(body["data"])
     return pages
@@ -26,26 +31,38 @@ async def pages_of(gateway, headers: dict[str, str], app: dict[str, Any], limit:
 
 @pytest.mark.parametrize("include_routed", ["false", "true"])
 async def test_pages_of_two_products_are_the_streamed_list_cut_in_order(
-    gateway, tenant, identity: IdentityFactory, content: ContentFactory, apps_products: AppsProducts,
+    gateway,
+    tenant,
+    identity: IdentityFactory,
+    content: ContentFactory,
+    apps_products: AppsProducts,
     include_routed: str,
-):  # fmt: skip
+):
     org, product, headers = tenant
     second = await identity.product(org, "Blog")
     await apps_products.until_known(second)
-    documents = [await content.document(org, owner, slug, status="published")
-                 for owner in (product, second) for slug in SLUGS]  # fmt: skip
+    documents = [
+        await content.document(org, owner, slug, status="published") for owner in (product, second) for slug in SLUGS
+    ]
     await content.document(org, product, "drafts/one")  # another status
     gone = await content.document(org, product, "gone", status="published")
     await content.delete(org, product, gone["id"])
     app = await new_app_of(gateway, headers, product)
-    status, _ = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers,
-                           json={"resourceId": second["id"]})  # fmt: skip
+    status, _ = await call(
+        gateway, "POST", f"/api/v1/apps/{app['id']}/resources", headers, json={"resourceId": second["id"]}
+    )
     routed = [documents[1], documents[12]]
-    status, _ = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/routes/batch", headers,
-                           json={"routes": [item(f"/r/{n}", d) for n, d in enumerate(routed)]})  # fmt: skip
+    status, _ = await call(
+        gateway,
+        "POST",
+        f"/api/v1/apps/{app['id']}/routes/batch",
+        headers,
+        json={"routes": [item(f"/r/{n}", d) for n, d in enumerate(routed)]},
+    )
     assert status == 200
-    status, whole = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                               params={"includeRouted": include_routed})  # fmt: skip
+    status, whole = await call(
+        gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers, params={"includeRouted": include_routed}
+    )
     assert set(whole["data"]) == {"appId", "candidateCount", "candidates"}
     listed = documents if include_routed == "true" else [d for d in documents if d not in routed]
     expected = sorted(listed, key=lambda d: (d["file_path"], d["id"]))
@@ -60,8 +77,10 @@ async def test_documents_routed_or_added_between_pages_are_neither_repeated_nor_
     gateway, tenant, content: ContentFactory
 ):
     org, product, headers = tenant
-    documents = sorted([await content.document(org, product, f"p{n:02}", status="published") for n in range(10)],
-                       key=lambda d: d["file_path"])  # fmt: skip
+    documents = sorted(
+        [await content.document(org, product, f"p{n:02}", status="published") for n in range(10)],
+        key=lambda d: d["file_path"],
+    )
     app = await new_app_of(gateway, headers, product)
     candidates = f"/api/v1/apps/{app['id']}/route-candidates"
     status, body = await call(gateway, "GET", candidates, headers, params={"limit": "4", "productId": product["id"]})
@@ -73,8 +92,9 @@ async def test_documents_routed_or_added_between_pages_are_neither_repeated_nor_
     after = await content.document(org, product, "p04b", status="published")  # after it
     rest, cursor = [], first["nextCursor"]
     while cursor is not None:
-        status, body = await call(gateway, "GET", candidates, headers,
-                                  params={"limit": "4", "cursor": cursor, "productId": product["id"]})  # fmt: skip
+        status, body = await call(
+            gateway, "GET", candidates, headers, params={"limit": "4", "cursor": cursor, "productId": product["id"]}
+        )
         rest += body["data"]["candidates"]
         cursor = body["data"]["nextCursor"]
         assert body["data"]["candidateCount"] == 10  # 12 documents, 2 routed
@@ -90,29 +110,49 @@ async def test_a_page_counts_the_routes_and_documents_as_they_are_now(gateway, t
     app = await new_app_of(gateway, headers, product)
 
     async def count() -> int:
-        status, body = await call(gateway, "GET", f"/api/v1/apps/{app['id']}/route-candidates", headers,
-                                  params={"limit": "2", "productId": product["id"]})  # fmt: skip
+        status, body = await call(
+            gateway,
+            "GET",
+            f"/api/v1/apps/{app['id']}/route-candidates",
+            headers,
+            params={"limit": "2", "productId": product["id"]},
+        )
         assert status == 200, body
         assert len(body["data"]["candidates"]) == 2
         return int(body["data"]["candidateCount"])
 
     assert await count() == 6
-    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/routes/batch", headers,
-                              json={"routes": [item("/one", documents[0]), item("/two", documents[1])]})  # fmt: skip
+    status, body = await call(
+        gateway,
+        "POST",
+        f"/api/v1/apps/{app['id']}/routes/batch",
+        headers,
+        json={"routes": [item("/one", documents[0]), item("/two", documents[1])]},
+    )
     assert status == 200, body
     first, second = body["data"]["routes"]
     assert await count() == 4
     assert await count() == 4  # read again: the same routes, the same count
-    status, body = await call(gateway, "POST", f"/api/v1/apps/{app['id']}/routes/batch", headers,
-                              json={"routes": [item("/three", documents[2])]})  # fmt: skip
+    status, body = await call(
+        gateway,
+        "POST",
+        f"/api/v1/apps/{app['id']}/routes/batch",
+        headers,
+        json={"routes": [item("/three", documents[2])]},
+    )
     assert status == 200, body
     assert await count() == 3
     status, body = await call(gateway, "DELETE", f"/api/v1/apps/{app['id']}/routes/{first['id']}", headers)
     assert status == 200, body
     assert await count() == 4
     # Moved to a document already routed: one routed document fewer, the route count the same.
-    status, body = await call(gateway, "PATCH", f"/api/v1/apps/{app['id']}/routes/{second['id']}", headers,
-                              json={"targetId": documents[2]["id"], "targetType": "product_document"})  # fmt: skip
+    status, body = await call(
+        gateway,
+        "PATCH",
+        f"/api/v1/apps/{app['id']}/routes/{second['id']}",
+        headers,
+        json={"targetId": documents[2]["id"], "targetType": "product_document"},
+    )
     assert status == 200, body
     assert await count() == 5
     # A routed document deleted: one candidate fewer to count and one routed fewer to subtract.

@@ -15,8 +15,14 @@ USER_CODE = re.compile(r"^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$")
 
 async def test_form_request_answers_codes_and_the_device_page(oauth, identity: IdentityFactory):
     body = await start_device(oauth, scope="content:read simulations:read")
-    assert set(body) == {"device_code", "user_code", "verification_uri", "verification_uri_complete",
-                         "expires_in", "interval"}  # fmt: skip
+    assert set(body) == {
+        "device_code",
+        "user_code",
+        "verification_uri",
+        "verification_uri_complete",
+        "expires_in",
+        "interval",
+    }
     assert USER_CODE.match(body["user_code"])
     origin = str(oauth.make_url("/")).rstrip("/")
     assert body["verification_uri"] == f"{origin}/device"
@@ -65,8 +71,9 @@ async def test_unknown_scope_is_invalid_scope(oauth):
 
 
 async def test_other_content_types_and_repeated_parameters_are_invalid_requests(oauth):
-    response = await oauth.post("/api/v1/oauth/device/code", data=b"client_id=aivis-cli",
-                                headers={"Content-Type": "text/plain"})  # fmt: skip
+    response = await oauth.post(
+        "/api/v1/oauth/device/code", data=b"client_id=aivis-cli", headers={"Content-Type": "text/plain"}
+    )
     assert response.status == 400
     assert (await response.json())["error"] == "invalid_request"
     response = await oauth.post("/api/v1/oauth/device/code", data=[("client_id", CLI), ("client_id", CLI)])

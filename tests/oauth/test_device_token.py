@@ -107,6 +107,7 @@ async def test_unknown_device_code_and_grant_type_are_refused(oauth):
     status, body = await post_form(oauth, "/api/v1/oauth/token", grant_type="password", client_id="aivis-cli")
     assert status == 400
     assert body == {"error": "unsupported_grant_type", "error_description": "grant_type 'password' is not supported"}
-    status, body = await post_form(oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id="nobody",
-                                   refresh_token="avr_x")  # fmt: skip
+    status, body = await post_form(
+        oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id="nobody", refresh_token="avr_x"
+    )
     assert (status, body["error"]) == (401, "invalid_client")

@@ -54,8 +54,9 @@ async def test_reusing_a_spent_refresh_token_revokes_the_family(oauth, clock: Cl
 async def test_revocation_ends_the_grant(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
     _, tokens = await approved_tokens(oauth, clock, identity, org)
-    status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["refresh_token"],
-                                   token_type_hint="refresh_token")  # fmt: skip
+    status, body = await post_form(
+        oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["refresh_token"], token_type_hint="refresh_token"
+    )
     assert (status, body) == (200, {})
     assert (await grant_state(identity, tokens["refresh_token"]))[0] == "revoked"
     status, body = await refresh(oauth, tokens["refresh_token"])
@@ -70,8 +71,9 @@ async def test_revoking_an_unknown_token_succeeds_and_an_access_token_revokes_it
     org = await identity.organization()
     for hint in ({"token_type_hint": "access_token"}, {}):
         _, tokens = await approved_tokens(oauth, clock, identity, org)
-        status, body = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["access_token"],
-                                       **hint)  # fmt: skip
+        status, body = await post_form(
+            oauth, "/api/v1/oauth/revoke", client_id=CLI, token=tokens["access_token"], **hint
+        )
         assert (status, body) == (200, {})
         assert (await grant_state(identity, tokens["refresh_token"]))[0] == "revoked"
 
@@ -87,12 +89,24 @@ async def test_an_access_token_issued_outside_a_grant_cannot_be_revoked(oauth, i
 async def test_a_narrowed_family_never_widens_again(oauth, clock: Clock, identity: IdentityFactory):
     org = await identity.organization()
     _, tokens = await approved_tokens(oauth, clock, identity, org)
-    status, narrowed = await post_form(oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id=CLI,
-                                       refresh_token=tokens["refresh_token"], scope="content:read")  # fmt: skip
+    status, narrowed = await post_form(
+        oauth,
+        "/api/v1/oauth/token",
+        grant_type="refresh_token",
+        client_id=CLI,
+        refresh_token=tokens["refresh_token"],
+        scope="content:read",
+    )
     assert (status, narrowed["scope"]) == (200, "content:read")
     wider = "content:read content:write"
-    status, body = await post_form(oauth, "/api/v1/oauth/token", grant_type="refresh_token", client_id=CLI,
-                                   refresh_token=narrowed["refresh_token"], scope=wider)  # fmt: skip
+    status, body = await post_form(
+        oauth,
+        "/api/v1/oauth/token",
+        grant_type="refresh_token",
+        client_id=CLI,
+        refresh_token=narrowed["refresh_token"],
+        scope=wider,
+    )
     assert (status, body["error"]) == (400, "invalid_scope")
     status, body = await refresh(oauth, narrowed["refresh_token"])  # no scope: the family's, narrowed
     assert (status, body["scope"]) == (200, "content:read")

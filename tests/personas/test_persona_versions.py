@@ -20,9 +20,11 @@ async def send(tenant: Tenant, method: str, path: str, json: Any = None, **heade
 
 async def test_a_persona_carries_an_etag_that_each_write_moves(tenant: Tenant):
     _, created, created_headers = await send(
-        tenant, "POST", f"/api/v1/products/{tenant.product['id']}/personas",
+        tenant,
+        "POST",
+        f"/api/v1/products/{tenant.product['id']}/personas",
         {"name": "Versioned", "description": "Reads the docs."},
-    )  # fmt: skip
+    )
     path = f"/api/v1/personas/{created['data']['id']}"
     status, body, headers = await send(tenant, "GET", path)
     assert status == 200 and body["data"] == created["data"]

@@ -53,10 +53,12 @@ async def test_create_without_a_system_prompt_stores_null(tenant: Tenant, stored
         ({"name": "", "description": "d"}, {"name": "Length must be between 1 and 200."}),
         ({"name": "n" * 201, "description": "d"}, {"name": "Length must be between 1 and 200."}),
         ({"name": "n", "description": "d" * 4001}, {"description": "Length must be between 1 and 4000."}),
-        ({"name": "n", "description": "d", "systemPrompt": "s" * 20_001},
-         {"systemPrompt": "Longer than maximum length 20000."}),
+        (
+            {"name": "n", "description": "d", "systemPrompt": "s" * 20_001},
+            {"systemPrompt": "Longer than maximum length 20000."},
+        ),
     ],
-)  # fmt: skip
+)
 async def test_create_enforces_the_persona_limits(tenant: Tenant, body: dict, details: dict):
     status, answer = await tenant.call("POST", personas_path(tenant), json=body)
     assert status == 422
@@ -103,11 +105,13 @@ async def test_list_leaves_out_deleted_personas_and_other_products(tenant: Tenan
         ({"limit": "0"}, {"limit": "Must be greater than or equal to 1 and less than or equal to 200."}),
         ({"limit": "201"}, {"limit": "Must be greater than or equal to 1 and less than or equal to 200."}),
         ({"offset": "-1"}, {"offset": "Must be greater than or equal to 0 and less than or equal to 1000000000."}),
-        ({"offset": "1000000001"},
-         {"offset": "Must be greater than or equal to 0 and less than or equal to 1000000000."}),
+        (
+            {"offset": "1000000001"},
+            {"offset": "Must be greater than or equal to 0 and less than or equal to 1000000000."},
+        ),
         ({"sort": "name"}, {"sort": "Unknown field."}),
     ],
-)  # fmt: skip
+)
 async def test_list_refuses_bad_paging_and_unknown_parameters(tenant: Tenant, params: dict, details: dict):
     status, answer = await tenant.call("GET", personas_path(tenant), params=params)
     assert status == 422

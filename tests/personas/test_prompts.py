@@ -153,8 +153,10 @@ async def test_accepting_a_suggestion_can_track_it_once(tenant: Tenant, stored: 
     prompt_id = reviewed["data"]["trackedPromptId"]
     _, prompt = await tenant.call("GET", f"/api/v1/prompts/{prompt_id}")
     assert (prompt["data"]["text"], prompt["data"]["topicId"], prompt["data"]["suggestionId"]) == (
-        suggestion["prompt"], suggestion["topicId"], suggestion["id"],
-    )  # fmt: skip
+        suggestion["prompt"],
+        suggestion["topicId"],
+        suggestion["id"],
+    )
     _, again = await tenant.call("PATCH", path, json={"status": "accepted", "track": True})
     assert again["data"]["trackedPromptId"] == prompt_id
     _, listing = await tenant.call("GET", prompts_path(tenant))

@@ -98,6 +98,16 @@ def private_stack(base_environ: dict[str, str], request: pytest.FixtureRequest) 
         organization = admin(gateway_environ, "create-org", "--slug", slug, "--name", "Faults")
         product = admin(gateway_environ, "create-product", "--org", slug, "--slug", "handbook", "--name", "Handbook")
         key = admin(gateway_environ, "create-key", "--org", slug, "--name", "faults", "--scopes", "all")
-        yield PrivateStack(directory, environ, f"http://127.0.0.1:{ports['gateway']}", running, postgres_port,
-                           redis_port, key["key"], organization["id"], product["id"], DATA / f"{directory.name}.log",
-                           restarted)  # fmt: skip
+        yield PrivateStack(
+            directory,
+            environ,
+            f"http://127.0.0.1:{ports['gateway']}",
+            running,
+            postgres_port,
+            redis_port,
+            key["key"],
+            organization["id"],
+            product["id"],
+            DATA / f"{directory.name}.log",
+            restarted,
+        )

@@ -103,8 +103,9 @@ async def test_expired_codes_are_deleted(oauth, clock: Clock, identity: Identity
     async def stored(user_code: str) -> bool:
         async with cursor(identity.pool) as cur:
             code = user_code.replace("-", "")
-            return bool(await fetch_value(cur, "SELECT count(*) FROM device_authorizations WHERE user_code = %s",
-                                          (code,)))  # fmt: skip
+            return bool(
+                await fetch_value(cur, "SELECT count(*) FROM device_authorizations WHERE user_code = %s", (code,))
+            )
 
     later = clock.now + timedelta(seconds=device.EXPIRES_IN_SECONDS) + timedelta(minutes=11)
     await device.delete_expired(identity.pool, lambda: later)

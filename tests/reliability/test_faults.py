@@ -81,10 +81,12 @@ class Load:
     async def create(self, session: aiohttp.ClientSession, count: int = 1) -> None:
         """`count` pages in one request, each with its marker as its slug."""
         words = [marker() for _ in range(count)]
-        pages = [{"slug": word, "title": "Fault page", "content": paragraph(word), "status": "published"}
-                 for word in words]  # fmt: skip
-        data = await self.one(session, "create", "POST", "/api/v1/site/pages",
-                              {"productId": self.stack.product_id, "pages": pages})  # fmt: skip
+        pages = [
+            {"slug": word, "title": "Fault page", "content": paragraph(word), "status": "published"} for word in words
+        ]
+        data = await self.one(
+            session, "create", "POST", "/api/v1/site/pages", {"productId": self.stack.product_id, "pages": pages}
+        )
         for created in data["created"] if data else []:
             self.acknowledged[created["id"]] = created["slug"]
 
@@ -226,8 +228,10 @@ async def check(stack: PrivateStack, name: str, load: Load, recovered: float) ->
     assert load.acknowledged
     assert await stored(stack, sorted(load.acknowledged)) == []
     seconds = await searchable(stack, load)
-    print(f"{name}: {len(load.acknowledged)} pages created, {load.edits} edited ({len(load.unsure)} unacknowledged),"
-          f" all found by search {seconds:.1f}s after healing")  # fmt: skip
+    print(
+        f"{name}: {len(load.acknowledged)} pages created, {load.edits} edited ({len(load.unsure)} unacknowledged),"
+        f" all found by search {seconds:.1f}s after healing"
+    )
 
 
 def logged_since(stack: PrivateStack, offset: int) -> list[dict]:
@@ -291,8 +295,12 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     deadline = time.monotonic() + 30
     async with aiohttp.ClientSession(headers={"x-api-key": private_stack.key}) as session:
         while len((ends := outages(lines := logged()))[1]) < len(ends[0]) and time.monotonic() < deadline:
-            for path in ("/api/v1/agent-simulation/runs", "/api/v1/apps", "/api/v1/products",
-                         f"/api/v1/site/pages?productId={private_stack.product_id}"):  # fmt: skip
+            for path in (
+                "/api/v1/agent-simulation/runs",
+                "/api/v1/apps",
+                "/api/v1/products",
+                f"/api/v1/site/pages?productId={private_stack.product_id}",
+            ):
                 async with session.get(private_stack.gateway + path) as response:
                     await response.read()
             await asyncio.sleep(0.5)
@@ -304,8 +312,10 @@ async def test_postgres_stopped_and_started_again(private_stack: PrivateStack):
     # Lines per process, not per failure (70 or so failed here): a process says it once, or twice
     # when PostgreSQL, starting again, answered one of its connections and refused the next.
     assert len(started) <= 2 * sum(part.workers for part in PARTS)
-    print(f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
-          + "; ".join(line["message"] for line in ended))  # fmt: skip
+    print(
+        f"PostgreSQL stopped: {len(lines)} log lines, {len(started)} outage starts and ends: "
+        + "; ".join(line["message"] for line in ended)
+    )
 
 
 async def test_a_service_worker_killed(private_stack: PrivateStack):

@@ -61,8 +61,11 @@ async def eventually(check: Callable[[], Any], seconds: float, what: str) -> Non
 def session(stack: PrivateStack) -> aiohttp.ClientSession:
     # A connection per request: one kept alive across a long wait may be closed by the gateway
     # just as it is reused, which would fail a check that has nothing to do with the fault.
-    return aiohttp.ClientSession(headers={"x-api-key": stack.key}, timeout=aiohttp.ClientTimeout(total=30),
-                                 connector=aiohttp.TCPConnector(force_close=True))  # fmt: skip
+    return aiohttp.ClientSession(
+        headers={"x-api-key": stack.key},
+        timeout=aiohttp.ClientTimeout(total=30),
+        connector=aiohttp.TCPConnector(force_close=True),
+    )
 
 
 async def test_searches_in_flight_when_the_search_worker_is_killed_are_answered(private_stack: PrivateStack):
@@ -85,8 +88,9 @@ async def test_searches_in_flight_when_the_search_worker_is_killed_are_answered(
 
 async def create_page(client: aiohttp.ClientSession, stack: PrivateStack, word: str) -> str:
     page = {"slug": word, "title": "Healing page", "content": paragraph(word), "status": "published"}
-    async with client.post(f"{stack.gateway}/api/v1/site/pages", json={"productId": stack.product_id,
-                                                                         "pages": [page]}) as response:  # fmt: skip
+    async with client.post(
+        f"{stack.gateway}/api/v1/site/pages", json={"productId": stack.product_id, "pages": [page]}
+    ) as response:
         assert response.status == 200, await response.text()
         return str((await response.json())["data"]["created"][0]["id"])
 
@@ -109,8 +113,9 @@ async def test_content_changes_reach_search_after_redis_came_back_empty(private_
             new = await create_page(client, stack, words["new"])
             edit = await client.put(f"{stack.gateway}/api/v1/content/{edited}", json={"content": paragraph("zqedit")})
             assert edit.status == 200
-            removal = await client.delete(f"{stack.gateway}/api/v1/site/pages",
-                                          json={"productId": stack.product_id, "pageIds": [deleted]})  # fmt: skip
+            removal = await client.delete(
+                f"{stack.gateway}/api/v1/site/pages", json={"productId": stack.product_id, "pageIds": [deleted]}
+            )
             assert removal.status == 200
             await eventually(lambda: all_published(stack, "content.outbox"), 10, "events relayed to the old stream")
             stack.restart_redis_empty()
@@ -198,8 +203,9 @@ def events_progress(stack: PrivateStack) -> set[str]:
 async def test_webhook_events_reach_their_receiver_after_redis_came_back_empty(private_stack: PrivateStack):
     stack = private_stack
     async with session(stack) as client, Receiver() as receiver:
-        async with client.post(f"{stack.gateway}/api/v1/webhook-endpoints",
-                               json={"url": receiver.url, "events": ["*"]}) as response:  # fmt: skip
+        async with client.post(
+            f"{stack.gateway}/api/v1/webhook-endpoints", json={"url": receiver.url, "events": ["*"]}
+        ) as response:
             assert response.status == 201, await response.text()
         first = await create_app(client, stack, "Before the loss")
         await eventually(lambda: first in receiver.resources("app.created"), HEAL_SECONDS, "a delivery before")
@@ -216,8 +222,9 @@ async def test_webhook_events_reach_their_receiver_after_redis_came_back_empty(p
             stack.signal_workers(EVENTS, signal.SIGCONT)
         started = time.monotonic()
         await eventually(lambda: apps <= receiver.resources("app.created"), HEAL_SECONDS, "app events delivered")
-        await eventually(lambda: pages <= receiver.resources("content.document.created"), HEAL_SECONDS,
-                         "content events delivered")  # fmt: skip
+        await eventually(
+            lambda: pages <= receiver.resources("content.document.created"), HEAL_SECONDS, "content events delivered"
+        )
         ids = [event_id for event_id, _, resource in receiver.received if resource in apps | pages]
         assert len(ids) == len(set(ids)), "an event delivered twice"
         print(f"webhook events lost with Redis were delivered {time.monotonic() - started:.1f}s after it came back")

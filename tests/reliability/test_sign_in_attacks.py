@@ -66,8 +66,12 @@ async def test_a_stranger_cannot_lock_an_account_out(stack: Stack, identity: Ide
         assert await burst_of_guesses(client, email, 1, forwarded_for="203.0.113.0") == [429]
         client.session.cookie_jar.clear()
         token = await token_of(client, "/login")
-        owner = await client.post("/login", data={"csrf_token": token, "email": email, "password": password},
-                                  headers={"X-Forwarded-For": "198.51.100.7"}, allow_redirects=False)  # fmt: skip
+        owner = await client.post(
+            "/login",
+            data={"csrf_token": token, "email": email, "password": password},
+            headers={"X-Forwarded-For": "198.51.100.7"},
+            allow_redirects=False,
+        )
         assert owner.status == 303
     finally:
         await client.close()

@@ -32,7 +32,7 @@ async def test_many_addresses_one_guess_each_are_slowed_and_the_owner_is_told(st
             "SIGN_IN_SLOW_DOWN_MILLISECONDS": "6000",
             # The stack's prefix, so its events part stores this gateway's audit records.
             "REDIS_PREFIX": stack.environ["REDIS_PREFIX"],
-        }  # fmt: skip
+        }
     )
     org = await identity.organization()
     email, password = await identity.account((org, "owner"))

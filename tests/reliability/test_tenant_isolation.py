@@ -52,9 +52,18 @@ async def organization_a(
     await gateway.patch(f"/api/v1/products/{product['id']}", json={"brand": {"aliases": [marker]}}, headers=headers)
     competitor = await post(f"/api/v1/products/{product['id']}/competitors", {"name": marker})
     prompt = await post(f"/api/v1/products/{product['id']}/prompts", {"text": marker})
-    answer = await post("/api/v1/answers", {"id": marker, "productId": product["id"], "promptId": prompt["id"],
-                                            "engine": "probe", "model": marker, "text": f"{marker} is named here.",
-                                            "answeredAt": "2026-11-20T00:00:00Z"})  # fmt: skip
+    answer = await post(
+        "/api/v1/answers",
+        {
+            "id": marker,
+            "productId": product["id"],
+            "promptId": prompt["id"],
+            "engine": "probe",
+            "model": marker,
+            "text": f"{marker} is named here.",
+            "answeredAt": "2026-11-20T00:00:00Z",
+        },
+    )
     return {
         "organization": org.id,
         "product": product["id"],

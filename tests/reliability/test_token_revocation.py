@@ -90,8 +90,9 @@ async def test_revoking_the_refresh_token_ends_the_access_tokens_of_the_family(
     assert status == 200
     headers = [bearer(first["access_token"]), bearer(rotated["access_token"])]
     await accepted(second, *headers)
-    status, _ = await post_form(oauth, "/api/v1/oauth/revoke", client_id=CLI, token=rotated["refresh_token"],
-                                token_type_hint="refresh_token")  # fmt: skip
+    status, _ = await post_form(
+        oauth, "/api/v1/oauth/revoke", client_id=CLI, token=rotated["refresh_token"], token_type_hint="refresh_token"
+    )
     assert status == 200
     await refused_in_time(second, *headers)
 
@@ -123,9 +124,10 @@ async def test_a_password_change_ends_every_session_and_token_of_the_user(
     assert (status, body["error"]) == (400, "invalid_grant")
     async with cursor(identity.pool) as cur:
         row = await fetch_one(
-            cur, "SELECT u.email, g.revoked_reason FROM users u JOIN oauth_grants g ON g.user_id = u.id"
-            " WHERE u.id = %s", (user_id,),
-        )  # fmt: skip
+            cur,
+            "SELECT u.email, g.revoked_reason FROM users u JOIN oauth_grants g ON g.user_id = u.id WHERE u.id = %s",
+            (user_id,),
+        )
     assert row is not None and row["revoked_reason"] == "password"
     # A sign-in with the new password works at once, on either replica.
     assert (await sign_in(second, row["email"], "a new password")).status == 303

@@ -20,8 +20,9 @@ def test_every_trigger_function_of_every_part_is_bound_to_its_schema(database: c
         functions = cur.fetchall()
     conn.close()
     assert functions
-    unbound = [f"{schema}.{name}" for schema, name, config in functions
-               if f"search_path={schema}" not in (config or [])]  # fmt: skip
+    unbound = [
+        f"{schema}.{name}" for schema, name, config in functions if f"search_path={schema}" not in (config or [])
+    ]
     assert unbound == []
 
 

@@ -34,12 +34,21 @@ def unit(*values: float) -> np.ndarray:
 
 def change(document_id: str, number: int, vectors: list[np.ndarray], **fields) -> tuple[dict, list[dict]]:
     row = {
-        "id": document_id, "product_id": fields.get("product_id", "p1"), "status": fields.get("status", "published"),
-        "type": fields.get("type", "page"), "title": document_id, "file_path": None, "source_url": None,
-        "indexed_at": datetime.now(UTC), "removed": fields.get("removed", False), "change": number,
-    }  # fmt: skip
-    chunks = [{"document_id": document_id, "chunk_index": n, "embedding": v.astype("<f4").tobytes()}
-              for n, v in enumerate(vectors)]  # fmt: skip
+        "id": document_id,
+        "product_id": fields.get("product_id", "p1"),
+        "status": fields.get("status", "published"),
+        "type": fields.get("type", "page"),
+        "title": document_id,
+        "file_path": None,
+        "source_url": None,
+        "indexed_at": datetime.now(UTC),
+        "removed": fields.get("removed", False),
+        "change": number,
+    }
+    chunks = [
+        {"document_id": document_id, "chunk_index": n, "embedding": v.astype("<f4").tobytes()}
+        for n, v in enumerate(vectors)
+    ]
     return row, chunks
 
 
@@ -56,8 +65,11 @@ def test_results_are_documents_by_their_best_chunk():
 
 def test_filters_and_removal():
     index = OrganizationVectors()
-    rows = [change("a", 1, [unit(1)], product_id="p1"), change("b", 2, [unit(1, 0.1)], product_id="p2"),
-            change("c", 3, [unit(1, 0.2)], status="draft")]  # fmt: skip
+    rows = [
+        change("a", 1, [unit(1)], product_id="p1"),
+        change("b", 2, [unit(1, 0.1)], product_id="p2"),
+        change("c", 3, [unit(1, 0.2)], status="draft"),
+    ]
     index.apply([row for row, _ in rows], [c for _, chunks in rows for c in chunks])
     assert [h.document.id for h in rank(index, unit(1), Filters(("published",), product_id="p2"), 5)] == ["b"]
     assert [h.document.id for h in rank(index, unit(1), Filters(("draft",)), 5)] == ["c"]

@@ -18,10 +18,12 @@ async def test_reindex_indexes_what_was_missed_and_drops_what_is_gone(
     stack: Stack, tenant, content: ContentFactory, capsys
 ):
     searcher, product = tenant
-    kept = await content.document(searcher.org, product, title="Tea", content="Green tea steeps for two minutes.",
-                                  status="published")  # fmt: skip
-    dropped = await content.document(searcher.org, product, title="Teapots", content="Clay teapots keep tea warm.",
-                                     status="published")  # fmt: skip
+    kept = await content.document(
+        searcher.org, product, title="Tea", content="Green tea steeps for two minutes.", status="published"
+    )
+    dropped = await content.document(
+        searcher.org, product, title="Teapots", content="Clay teapots keep tea warm.", status="published"
+    )
     assert await searcher.ids("tea") == []
 
     assert await admin.run(["--json", "reindex", "--org", searcher.org.id], stack.part_environ(SEARCH)) == 0

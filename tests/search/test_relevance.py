@@ -32,12 +32,21 @@ async def test_recall_at_5_and_paraphrases(gateway, identity: IdentityFactory, i
     ids = {document["key"]: str(uuid.uuid4()) for document in CORPUS["documents"]}
     now = datetime.now(UTC).isoformat()
     for document in CORPUS["documents"]:
-        await indexer.apply(org.id, {
-            "id": ids[document["key"]], "brandId": products[document["product"]]["id"], "status": "published",
-            "type": "page", "title": document["title"], "content": document["content"],
-            "filePath": f"/{document['product']}/{document['slug']}", "sourceUrl": None, "updatedAt": now,
-            "deletedAt": None,
-        })  # fmt: skip
+        await indexer.apply(
+            org.id,
+            {
+                "id": ids[document["key"]],
+                "brandId": products[document["product"]]["id"],
+                "status": "published",
+                "type": "page",
+                "title": document["title"],
+                "content": document["content"],
+                "filePath": f"/{document['product']}/{document['slug']}",
+                "sourceUrl": None,
+                "updatedAt": now,
+                "deletedAt": None,
+            },
+        )
     keys = {value: key for key, value in ids.items()}
 
     recalls, paraphrase_misses, report = [], [], []
@@ -51,8 +60,10 @@ async def test_recall_at_5_and_paraphrases(gateway, identity: IdentityFactory, i
             report.append(f"{labelled['query']!r}: wanted {sorted(relevant)}, got {top}")
     recall = sum(recalls) / len(recalls)
     paraphrases = sum(1 for labelled in CORPUS["queries"] if labelled["paraphrase"])
-    print(f"recall@5 {recall:.3f} over {len(recalls)} queries; paraphrases in the top 5:"
-          f" {paraphrases - len(paraphrase_misses)}/{paraphrases}")  # fmt: skip
+    print(
+        f"recall@5 {recall:.3f} over {len(recalls)} queries; paraphrases in the top 5:"
+        f" {paraphrases - len(paraphrase_misses)}/{paraphrases}"
+    )
     assert len(CORPUS["documents"]) >= 200 and len(recalls) >= 30
     assert recall >= MIN_RECALL_AT_5, "\n".join(report)
     assert paraphrase_misses == [], "\n".join(report)

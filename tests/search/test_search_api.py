@@ -46,15 +46,26 @@ async def test_an_empty_organization_answers_the_exact_shape(tenant):
     searcher, _ = tenant
     data = await searcher.search("anything at all")
     assert data == {
-        "ids": [[]], "distances": [[]], "metadatas": [[]], "embeddings": None, "documents": [[]], "uris": [[]],
-        "data": None, "included": ["documents", "metadatas", "distances", "uris"],
-    }  # fmt: skip
+        "ids": [[]],
+        "distances": [[]],
+        "metadatas": [[]],
+        "embeddings": None,
+        "documents": [[]],
+        "uris": [[]],
+        "data": None,
+        "included": ["documents", "metadatas", "distances", "uris"],
+    }
 
 
 async def test_a_published_document_is_found_with_its_metadata(tenant, content: ContentFactory):
     searcher, product = tenant
-    doc = await published(content, searcher, product, title="Returning an item",
-                          content="You can send any product back within thirty days for a full refund.")  # fmt: skip
+    doc = await published(
+        content,
+        searcher,
+        product,
+        title="Returning an item",
+        content="You can send any product back within thirty days for a full refund.",
+    )
     await content.document(searcher.org, product, title="Draft notes", content="Refunds are coming.")
     await wait_for(searcher, "money back on a purchase", doc["id"])
     data = await searcher.search("money back on a purchase")
@@ -63,10 +74,16 @@ async def test_a_published_document_is_found_with_its_metadata(tenant, content: 
     assert 0.0 <= distance < 0.8
     [[metadata]] = data["metadatas"]
     assert metadata == {
-        "documentId": doc["id"], "title": "Returning an item", "filePath": doc["file_path"],
-        "sourceUrl": doc["source_url"], "status": "published", "type": doc["type"], "productId": product["id"],
-        "chunkIndex": 0, "indexedAt": metadata["indexedAt"],
-    }  # fmt: skip
+        "documentId": doc["id"],
+        "title": "Returning an item",
+        "filePath": doc["file_path"],
+        "sourceUrl": doc["source_url"],
+        "status": "published",
+        "type": doc["type"],
+        "productId": product["id"],
+        "chunkIndex": 0,
+        "indexedAt": metadata["indexedAt"],
+    }
     assert data["documents"] == [["You can send any product back within thirty days for a full refund."]]
     assert data["uris"] == [[doc["source_url"] or doc["file_path"]]]
     assert (data["embeddings"], data["data"]) == (None, None)
@@ -154,9 +171,10 @@ async def test_deleted_and_unpublished_documents_leave_the_results(tenant, conte
     )
     assert response.status == 200
     response = await searcher.gateway.patch(
-        "/api/v1/site/pages", headers=searcher.headers,
+        "/api/v1/site/pages",
+        headers=searcher.headers,
         json={"productId": product["id"], "pages": [{"id": hidden["id"], "status": "draft"}]},
-    )  # fmt: skip
+    )
     assert response.status == 200
     assert await wait_for(searcher, "parking", gone["id"], present=False) < FRESHNESS_SECONDS
     assert await wait_for(searcher, "parking", hidden["id"], present=False) < FRESHNESS_SECONDS

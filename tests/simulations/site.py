@@ -56,13 +56,28 @@ async def product_site(
 ) -> tuple[Site, dict[str, dict[str, Any]]]:
     """An App routing /pricing, /security and /changelog to published documents."""
     documents = {
-        "pricing": await content.document(org, product, title="Pricing", status="published", priority=80,
-                                          description="Plans and prices", content=PRICING),
-        "security": await content.document(org, product, title="Security", status="published", priority=60,
-                                           description="SSO and data handling", content=SECURITY),
-        "changelog": await content.document(org, product, title="Changelog", status="published", priority=10,
-                                            content=CHANGELOG),
-    }  # fmt: skip
+        "pricing": await content.document(
+            org,
+            product,
+            title="Pricing",
+            status="published",
+            priority=80,
+            description="Plans and prices",
+            content=PRICING,
+        ),
+        "security": await content.document(
+            org,
+            product,
+            title="Security",
+            status="published",
+            priority=60,
+            description="SSO and data handling",
+            content=SECURITY,
+        ),
+        "changelog": await content.document(
+            org, product, title="Changelog", status="published", priority=10, content=CHANGELOG
+        ),
+    }
     site = await new_site(gateway, headers, domains, product, description="Docs for Acme.")
     await site.route(**documents)
     return site, documents
@@ -77,9 +92,12 @@ async def app_events_read(stack: Stack, domains: DomainFactory, org: Org, timeou
     try:
         while True:
             async with cursor(domains.pool) as cur:
-                outbox = await fetch_one(cur, "SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished,"
-                                         " max(position) AS last FROM webhook_outbox WHERE organization_id = %s",
-                                         (org.id,))  # fmt: skip
+                outbox = await fetch_one(
+                    cur,
+                    "SELECT count(*) FILTER (WHERE published_at IS NULL) AS unpublished,"
+                    " max(position) AS last FROM webhook_outbox WHERE organization_id = %s",
+                    (org.id,),
+                )
             assert outbox is not None
             if outbox["unpublished"] == 0:
                 if outbox["last"] is None:
@@ -99,8 +117,14 @@ def _text(value: bytes | str) -> str:
 
 
 async def task(gateway: Any, headers: dict[str, str], app_id: str, **fields: Any) -> dict[str, Any]:
-    body = {"name": "Find the Team price", "category": "pricing", "goal": "How much does the Team plan cost?",
-            "appId": app_id, "criteria": [{"type": "must_include", "value": "$49"}], **fields}  # fmt: skip
+    body = {
+        "name": "Find the Team price",
+        "category": "pricing",
+        "goal": "How much does the Team plan cost?",
+        "appId": app_id,
+        "criteria": [{"type": "must_include", "value": "$49"}],
+        **fields,
+    }
     status, answer = await call(gateway, "POST", f"{BASE}/tasks", headers, json=body)
     assert status == 201, answer
     created: dict[str, Any] = answer["data"]
@@ -116,8 +140,9 @@ async def environment(gateway: Any, headers: dict[str, str], task_id: str, **con
 
 
 async def run(gateway: Any, headers: dict[str, str], environment_id: str, trials: int = 1) -> list[dict[str, Any]]:
-    status, answer = await call(gateway, "POST", f"{BASE}/runs", headers,
-                                json={"environmentId": environment_id, "trials": trials})  # fmt: skip
+    status, answer = await call(
+        gateway, "POST", f"{BASE}/runs", headers, json={"environmentId": environment_id, "trials": trials}
+    )
     assert status == 202, answer
     runs: list[dict[str, Any]] = answer["data"]["runs"]
     return runs

@@ -49,8 +49,9 @@ async def test_analytics_count_completed_runs_per_task_and_environment(
     assert data["overall"]["runs"] == 5 and data["overall"]["passRate"]["count"] == passed + 1
     assert data["overall"]["passHatK"][0]["count"] == 2
     today = ended[runs[0]["id"]]["createdAt"][:10]
-    assert data["days"] == [{"day": today, "runs": 5, "passRate": {"value": (passed + 1) / 5, "count": passed + 1,
-                                                                   "total": 5}}]  # fmt: skip
+    assert data["days"] == [
+        {"day": today, "runs": 5, "passRate": {"value": (passed + 1) / 5, "count": passed + 1, "total": 5}}
+    ]
 
 
 async def test_an_empty_or_inverted_range(gateway, tenant):

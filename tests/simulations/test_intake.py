@@ -17,10 +17,21 @@ async def test_recording_a_run_stores_it(gateway, identity: IdentityFactory, sim
     environment = await simulations.environment(org)
     run_id = str(uuid.uuid4())
     run = await simulations.run(
-        org, environment, id=run_id, status="completed", passed=True, overallScore=0.75, tokensUsed=1200,
-        costUsd=0.02, startedAt="2026-11-20T10:00:00+00:00", completedAt="2026-11-20T10:05:00+00:00",
-        duration=300, volumeIds=["vol-1"], logS3Keys={"stdout": "logs/1"}, metadata={"attempt": 1},
-    )  # fmt: skip
+        org,
+        environment,
+        id=run_id,
+        status="completed",
+        passed=True,
+        overallScore=0.75,
+        tokensUsed=1200,
+        costUsd=0.02,
+        startedAt="2026-11-20T10:00:00+00:00",
+        completedAt="2026-11-20T10:05:00+00:00",
+        duration=300,
+        volumeIds=["vol-1"],
+        logS3Keys={"stdout": "logs/1"},
+        metadata={"attempt": 1},
+    )
     assert run["id"] == run_id
     assert run["startedAt"] == "2026-11-20T10:00:00+00:00"
     response = await gateway.get("/api/v1/agent-simulation/runs", headers={"x-api-key": await identity.api_key(org)})
@@ -49,8 +60,13 @@ async def test_replaying_a_run_id_returns_the_stored_run(identity: IdentityFacto
     org = await identity.organization()
     environment = await simulations.environment(org)
     first = await simulations.run(org, environment, id=str(uuid.uuid4()), status="running")
-    body = {"organizationId": org.id, "environmentId": environment["id"], "taskId": environment["task"]["id"],
-            "id": first["id"], "status": "completed"}  # fmt: skip
+    body = {
+        "organizationId": org.id,
+        "environmentId": environment["id"],
+        "taskId": environment["task"]["id"],
+        "id": first["id"],
+        "status": "completed",
+    }
     status, replay = await simulations.post("/internal/runs", body)
     assert status == 200
     assert replay == first  # the stored run, not overwritten by the replay
@@ -62,8 +78,13 @@ async def test_a_run_id_of_another_organization_is_a_conflict(
     org, other = await identity.organization(), await identity.organization()
     first = await simulations.run(org, await simulations.environment(org), id=str(uuid.uuid4()))
     environment = await simulations.environment(other)
-    body = {"organizationId": other.id, "environmentId": environment["id"], "taskId": environment["task"]["id"],
-            "id": first["id"], "status": "completed"}  # fmt: skip
+    body = {
+        "organizationId": other.id,
+        "environmentId": environment["id"],
+        "taskId": environment["task"]["id"],
+        "id": first["id"],
+        "status": "completed",
+    }
     status, answer = await simulations.post("/internal/runs", body)
     assert status == 409
     assert answer["code"] == "CONFLICT"
@@ -80,15 +101,29 @@ async def test_an_environment_of_another_organization_is_refused(identity: Ident
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("passed", "yes"), ("tokensUsed", "1200"), ("tokensUsed", -1), ("tokensUsed", True), ("costUsd", "0.1"),
-     ("overallScore", True), ("startedAt", "yesterday"), ("startedAt", "2026-11-20T10:00:00"), ("status", ""),
-     ("id", "123")],
-)  # fmt: skip
+    [
+        ("passed", "yes"),
+        ("tokensUsed", "1200"),
+        ("tokensUsed", -1),
+        ("tokensUsed", True),
+        ("costUsd", "0.1"),
+        ("overallScore", True),
+        ("startedAt", "yesterday"),
+        ("startedAt", "2026-11-20T10:00:00"),
+        ("status", ""),
+        ("id", "123"),
+    ],
+)
 async def test_ill_typed_fields_are_refused(identity: IdentityFactory, simulations: SimulationFactory, field, value):
     org = await identity.organization()
     environment = await simulations.environment(org)
-    body = {"organizationId": org.id, "environmentId": environment["id"], "taskId": environment["task"]["id"],
-            "status": "completed", field: value}  # fmt: skip
+    body = {
+        "organizationId": org.id,
+        "environmentId": environment["id"],
+        "taskId": environment["task"]["id"],
+        "status": "completed",
+        field: value,
+    }
     status, answer = await simulations.post("/internal/runs", body)
     assert status == 422
     assert field in answer["details"]

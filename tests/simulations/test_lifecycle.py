@@ -42,8 +42,13 @@ async def test_a_completed_run_is_delivered_to_webhooks_with_its_score(
 ):
     org, product, headers = tenant
     receiver = await start_receiver(receivers)
-    status, endpoint = await call(gateway, "POST", "/api/v1/webhook-endpoints", headers,
-                                  json={"url": receiver.url, "events": ["simulation.run.completed"]})  # fmt: skip
+    status, endpoint = await call(
+        gateway,
+        "POST",
+        "/api/v1/webhook-endpoints",
+        headers,
+        json={"url": receiver.url, "events": ["simulation.run.completed"]},
+    )
     assert status == 201, endpoint
     app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     environment = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
@@ -64,8 +69,13 @@ async def test_the_run_list_filters_by_creation_time_and_outcome(
     [run] = await s.run(gateway, headers, environment["id"])
     run = await s.ended(gateway, headers, run["id"])
     created = run["createdAt"]
-    for params, total in (({"from": created}, 1), ({"to": created}, 0), ({"passed": "true"}, 1),
-                          ({"passed": "false"}, 0), ({"status": "completed", "taskId": run["taskId"]}, 1)):  # fmt: skip
+    for params, total in (
+        ({"from": created}, 1),
+        ({"to": created}, 0),
+        ({"passed": "true"}, 1),
+        ({"passed": "false"}, 0),
+        ({"status": "completed", "taskId": run["taskId"]}, 1),
+    ):
         status, listed = await call(gateway, "GET", f"{BASE}/runs", headers, params=params)
         assert status == 200 and listed["data"]["total"] == total, params
     status, refused = await call(gateway, "GET", f"{BASE}/runs", headers, params={"from": "yesterday"})

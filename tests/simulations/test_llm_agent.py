@@ -61,9 +61,16 @@ async def test_an_llm_agent_answers_from_the_pages_it_read_through_its_engine(
 ):
     org, product, headers = tenant
     app, _ = await s.product_site(keyed.gateway, headers, content, domains, org, product)
-    task = await s.task(keyed.gateway, headers, app.app["id"], goal=GOAL, criteria=[
-        {"type": "exact_match", "value": "$49 per month"}, {"type": "page_reached", "value": "/pricing"},
-    ])  # fmt: skip
+    task = await s.task(
+        keyed.gateway,
+        headers,
+        app.app["id"],
+        goal=GOAL,
+        criteria=[
+            {"type": "exact_match", "value": "$49 per month"},
+            {"type": "page_reached", "value": "/pricing"},
+        ],
+    )
     environment = await s.environment(keyed.gateway, headers, task["id"], kind="llm", engine=engine)
     assert environment["agentConfig"]["engine"] == engine
 
@@ -94,8 +101,13 @@ async def test_an_engine_that_finds_no_answer_fails_the_run_saying_so(
 ):
     org, product, headers = tenant
     app, _ = await s.product_site(keyed.gateway, headers, content, domains, org, product)
-    task = await s.task(keyed.gateway, headers, app.app["id"], goal="Is there a free trial?",
-                        criteria=[{"type": "must_include", "value": "trial"}])  # fmt: skip
+    task = await s.task(
+        keyed.gateway,
+        headers,
+        app.app["id"],
+        goal="Is there a free trial?",
+        criteria=[{"type": "must_include", "value": "trial"}],
+    )
     environment = await s.environment(keyed.gateway, headers, task["id"], kind="llm", engine="openai-search")
     [queued] = await s.run(keyed.gateway, headers, environment["id"])
     run = await s.ended(keyed.gateway, headers, queued["id"])
@@ -115,8 +127,9 @@ async def test_without_the_engine_key_an_llm_agent_is_refused_and_nothing_is_que
     status, answer = await call(gateway, "POST", f"{s.BASE}/environments", headers, json=body)
     assert (status, answer["code"]) == (422, "VALIDATION_FAILED")
     assert "OPENAI_API_KEY" in answer["message"] and "OPENAI_API_KEY" in answer["details"]["agentConfig.engine"]
-    status, answer = await call(gateway, "POST", f"{s.BASE}/environments", headers,
-                                json={**body, "agentConfig": {"kind": "llm"}})  # fmt: skip
+    status, answer = await call(
+        gateway, "POST", f"{s.BASE}/environments", headers, json={**body, "agentConfig": {"kind": "llm"}}
+    )
     assert status == 422 and "names its engine" in answer["message"]
 
     # Saved where the key is set, then asked to run where it is not: refused, and no run is queued.

@@ -14,15 +14,17 @@ from tests.simulations import site as s
 
 async def published(stack: Stack, org: Org, app_id: str, path: str) -> tuple[int, str, str]:
     caller = service_caller("simulations", Organization(org.id, org.slug, org.name))
-    url = internal.APP_PUBLISHED.url(str(stack.servers["apps"].make_url("")).rstrip("/"), [("path", path)],
-                                     appId=app_id)  # fmt: skip
+    url = internal.APP_PUBLISHED.url(
+        str(stack.servers["apps"].make_url("")).rstrip("/"), [("path", path)], appId=app_id
+    )
     headers = {HEADER: mint(stack.environ["INTERNAL_TOKEN_SECRET"], caller)}
     async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as response:
         return response.status, response.headers.get("Content-Type", ""), await response.text()
 
 
-async def test_each_path_of_the_site_answers_as_the_public_routes_do(stack, gateway, tenant, content: ContentFactory,
-                                                                      domains: DomainFactory, identity):  # fmt: skip
+async def test_each_path_of_the_site_answers_as_the_public_routes_do(
+    stack, gateway, tenant, content: ContentFactory, domains: DomainFactory, identity
+):
     org, product, headers = tenant
     app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     app_id = app.app["id"]

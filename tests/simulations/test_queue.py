@@ -27,11 +27,20 @@ async def queued(pool: Any, trials: int, organization_id: str | None = None) -> 
     """`trials` queued runs of a new environment of a new organization (or the one given)."""
     organization_id = organization_id or str(uuid.uuid4())
     async with transaction(pool) as cur:
-        task = await task_queries.create_task(cur, organization_id, {
-            "name": "t", "category": "c", "goal": "g", "app_id": str(uuid.uuid4()), "reference_answer": None,
-            "criteria": [{"type": "must_include", "value": "x", "required": True, "weight": 1.0}], "step_budget": 3,
-            "rerun_on_change": False,
-        })  # fmt: skip
+        task = await task_queries.create_task(
+            cur,
+            organization_id,
+            {
+                "name": "t",
+                "category": "c",
+                "goal": "g",
+                "app_id": str(uuid.uuid4()),
+                "reference_answer": None,
+                "criteria": [{"type": "must_include", "value": "x", "required": True, "weight": 1.0}],
+                "step_budget": 3,
+                "rerun_on_change": False,
+            },
+        )
         environment = await task_queries.create_environment(
             cur, organization_id, {"task_id": task["id"], "name": "e", "agent_config": {}}
         )
@@ -55,8 +64,15 @@ async def take_all(pool: Any, worker: str, organization_id: str, limit: int, lea
 
 
 def _failed(error: str) -> dict[str, Any]:
-    return {"status": "failed", "score": None, "passed": None, "tokens": 0, "cost": 0.0, "snapshot": None,
-            "metadata": {"error": error}}  # fmt: skip
+    return {
+        "status": "failed",
+        "score": None,
+        "passed": None,
+        "tokens": 0,
+        "cost": 0.0,
+        "snapshot": None,
+        "metadata": {"error": error},
+    }
 
 
 async def status_of(pool: Any, run_id: str) -> dict[str, Any]:
@@ -122,12 +138,18 @@ async def test_a_cancelled_run_is_not_taken_and_its_worker_is_told(pool):
 async def test_a_finished_run_announces_its_completion_with_its_score(pool):
     organization_id, [run] = await queued(pool, 1)
     [taken] = await take_all(pool, "w", organization_id, 1)
-    result = {"status": "completed", "score": 0.5, "passed": True, "tokens": 12, "cost": 0.0, "snapshot": "b2-x",
-              "metadata": {"answer": "yes"}}  # fmt: skip
+    result = {
+        "status": "completed",
+        "score": 0.5,
+        "passed": True,
+        "tokens": 12,
+        "cost": 0.0,
+        "snapshot": "b2-x",
+        "metadata": {"answer": "yes"},
+    }
     async with transaction(pool) as cur:
         assert await queue.finish(cur, taken, "w", 1, result) is True
-        event = await fetch_one(cur, "SELECT type, data FROM webhook_outbox WHERE resource_key = %s",
-                                (f"run:{taken}",))  # fmt: skip
+        event = await fetch_one(cur, "SELECT type, data FROM webhook_outbox WHERE resource_key = %s", (f"run:{taken}",))
     assert event is not None and event["type"] == "simulation.run.completed"
     assert (event["data"]["overallScore"], event["data"]["passed"], event["data"]["status"]) == (0.5, True, "completed")
     assert event["data"]["metadata"]["answer"] == "yes" and event["data"]["id"] == run["id"]

@@ -44,11 +44,20 @@ async def redis() -> AsyncIterator[aioredis.Redis]:
 async def environment_of(pool: Any, organization_id: str, app_id: str, rerun_on_change: bool) -> str:
     """A new environment of a new task visiting `app_id`."""
     async with transaction(pool) as cur:
-        task = await task_queries.create_task(cur, organization_id, {
-            "name": "t", "category": "c", "goal": "g", "app_id": app_id, "reference_answer": None,
-            "criteria": [{"type": "must_include", "value": "x", "required": True, "weight": 1.0}], "step_budget": 3,
-            "rerun_on_change": rerun_on_change,
-        })  # fmt: skip
+        task = await task_queries.create_task(
+            cur,
+            organization_id,
+            {
+                "name": "t",
+                "category": "c",
+                "goal": "g",
+                "app_id": app_id,
+                "reference_answer": None,
+                "criteria": [{"type": "must_include", "value": "x", "required": True, "weight": 1.0}],
+                "step_budget": 3,
+                "rerun_on_change": rerun_on_change,
+            },
+        )
         environment = await task_queries.create_environment(
             cur, organization_id, {"task_id": task["id"], "name": "e", "agent_config": {}}
         )
@@ -67,12 +76,22 @@ def app_event(event_type: str, organization_id: str, app_id: str) -> dict[bytes 
     """A stream entry as the apps part's webhook relay publishes it (libs/common/webhook_outbox.py)."""
     resource_id = str(uuid.uuid4())
     kind = event_type.split(".")[1]
-    event = event_from_row({
-        "id": str(uuid.uuid4()), "type": event_type, "occurred_at": "2026-11-28T12:00:00+00:00",
-        "organization_id": organization_id, "resource_key": f"app.{kind}:{resource_id}",
-        "data": {"id": resource_id, "appId": app_id, "path": "/pricing", "targetType": "document",
-                 "targetId": str(uuid.uuid4())},
-    })  # fmt: skip
+    event = event_from_row(
+        {
+            "id": str(uuid.uuid4()),
+            "type": event_type,
+            "occurred_at": "2026-11-28T12:00:00+00:00",
+            "organization_id": organization_id,
+            "resource_key": f"app.{kind}:{resource_id}",
+            "data": {
+                "id": resource_id,
+                "appId": app_id,
+                "path": "/pricing",
+                "targetType": "document",
+                "targetId": str(uuid.uuid4()),
+            },
+        }
+    )
     return {"event": dumps(event)}
 
 
@@ -129,8 +148,9 @@ async def test_a_route_created_through_the_api_reruns_the_tasks_that_ask_for_it(
     org, product, headers = tenant
     app, _ = await s.product_site(gateway, headers, content, domains, org, product)
     await s.app_events_read(stack, domains, org)
-    watched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"],
-                                                                  rerunOnChange=True))["id"])  # fmt: skip
+    watched = await s.environment(
+        gateway, headers, (await s.task(gateway, headers, app.app["id"], rerunOnChange=True))["id"]
+    )
     unwatched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
     status, listed = await call(gateway, "GET", f"{BASE}/runs", headers)
     assert (status, listed["data"]["total"]) == (200, 0)
@@ -166,14 +186,21 @@ async def test_a_content_change_reruns_the_tasks_that_ask_for_it_on_the_apps_rou
     own = await content.document(org, product, title="Blog", status="published", content="# Blog\n\nNews.")
     await elsewhere.route(blog=own)
     await s.app_events_read(stack, domains, org)
-    watched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"],
-                                                                  rerunOnChange=True))["id"])  # fmt: skip
+    watched = await s.environment(
+        gateway, headers, (await s.task(gateway, headers, app.app["id"], rerunOnChange=True))["id"]
+    )
     unwatched = await s.environment(gateway, headers, (await s.task(gateway, headers, app.app["id"]))["id"])
-    other_app = await s.environment(gateway, headers, (await s.task(gateway, headers, elsewhere.app["id"],
-                                                                    rerunOnChange=True))["id"])  # fmt: skip
+    other_app = await s.environment(
+        gateway, headers, (await s.task(gateway, headers, elsewhere.app["id"], rerunOnChange=True))["id"]
+    )
 
-    status, _ = await call(gateway, "PUT", f"/api/v1/content/{documents['security']['id']}", headers,
-                           json={"content": "# Security\n\nSSO is in every plan."})  # fmt: skip
+    status, _ = await call(
+        gateway,
+        "PUT",
+        f"/api/v1/content/{documents['security']['id']}",
+        headers,
+        json={"content": "# Security\n\nSSO is in every plan."},
+    )
     assert status == 200
     [run] = await s.queued_runs(gateway, headers, 1)
     assert run["environmentId"] == watched["id"] and run["metadata"]["trigger"] == "content_change"
@@ -186,8 +213,9 @@ async def test_a_content_change_reruns_the_tasks_that_ask_for_it_on_the_apps_rou
         assert others["data"]["total"] == 0
 
     # The other App's page changes: its task runs again, the first App's does not.
-    status, _ = await call(gateway, "PUT", f"/api/v1/content/{own['id']}", headers,
-                           json={"content": "# Blog\n\nMore news."})  # fmt: skip
+    status, _ = await call(
+        gateway, "PUT", f"/api/v1/content/{own['id']}", headers, json={"content": "# Blog\n\nMore news."}
+    )
     assert status == 200
     await s.queued_runs(gateway, headers, 2)
     await asyncio.sleep(1)

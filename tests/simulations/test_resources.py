@@ -22,8 +22,9 @@ async def test_a_task_is_stored_listed_changed_and_deleted(gateway, tenant):
 
     status, page = await call(gateway, "GET", f"{BASE}/tasks", headers, params={"limit": "1"})
     assert status == 200 and [item["id"] for item in page["data"]["items"]] == [second["id"]]
-    status, rest = await call(gateway, "GET", f"{BASE}/tasks", headers,
-                              params={"limit": "1", "cursor": page["data"]["nextCursor"]})  # fmt: skip
+    status, rest = await call(
+        gateway, "GET", f"{BASE}/tasks", headers, params={"limit": "1", "cursor": page["data"]["nextCursor"]}
+    )
     assert [item["id"] for item in rest["data"]["items"]] == [task["id"]] and rest["data"]["nextCursor"] is None
 
     status, changed = await call(gateway, "PATCH", f"{BASE}/tasks/{task['id']}", headers, json={"stepBudget": 3})
@@ -59,10 +60,16 @@ async def test_an_environment_shows_its_agent_with_every_default(gateway, tenant
     task = await s.task(gateway, headers, str(uuid.uuid4()))
     environment = await s.environment(gateway, headers, task["id"], maxPages=2)
     assert environment["agentConfig"] == {
-        "kind": "deterministic", "entryPoint": "llms_txt", "maxSteps": 8, "maxBytes": 2_000_000,
-        "maxTokens": 100_000, "maxPages": 2, "userAgent": "AivisSimulator/1.0 (+agent-simulation)", "seed": 0,
+        "kind": "deterministic",
+        "entryPoint": "llms_txt",
+        "maxSteps": 8,
+        "maxBytes": 2_000_000,
+        "maxTokens": 100_000,
+        "maxPages": 2,
+        "userAgent": "AivisSimulator/1.0 (+agent-simulation)",
+        "seed": 0,
         "temperature": 0.0,
-    }  # fmt: skip
+    }
     assert environment["task"] == {"id": task["id"], "name": task["name"], "category": task["category"]}
     status, listed = await call(gateway, "GET", f"{BASE}/environments", headers, params={"taskId": task["id"]})
     assert status == 200 and listed["data"]["items"] == [environment]
@@ -84,8 +91,9 @@ async def test_another_organizations_tasks_environments_and_runs_are_out_of_reac
     assert status == 404
     status, answer = await call(gateway, "DELETE", f"{BASE}/tasks/{task['id']}", theirs)
     assert status == 404
-    status, answer = await call(gateway, "POST", f"{BASE}/environments", theirs,
-                                json={"name": "e", "taskId": task["id"]})  # fmt: skip
+    status, answer = await call(
+        gateway, "POST", f"{BASE}/environments", theirs, json={"name": "e", "taskId": task["id"]}
+    )
     assert (status, answer["details"]) == (422, {"taskId": "No such task in this organization."})
     status, answer = await call(gateway, "POST", f"{BASE}/runs", theirs, json={"environmentId": environment["id"]})
     assert (status, answer["details"]) == (422, {"environmentId": "No such environment in this organization."})

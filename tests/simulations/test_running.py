@@ -16,12 +16,17 @@ async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(
 ):
     org, product, headers = tenant
     app, _ = await s.product_site(gateway, headers, content, domains, org, product)
-    task = await s.task(gateway, headers, app.app["id"], criteria=[
-        {"type": "must_include", "value": "$49"},
-        {"type": "exact_match", "value": "$49 per month"},
-        {"type": "page_reached", "value": "/pricing"},
-        {"type": "url_visited", "value": "/llms.txt", "required": False, "weight": 2},
-    ])  # fmt: skip
+    task = await s.task(
+        gateway,
+        headers,
+        app.app["id"],
+        criteria=[
+            {"type": "must_include", "value": "$49"},
+            {"type": "exact_match", "value": "$49 per month"},
+            {"type": "page_reached", "value": "/pricing"},
+            {"type": "url_visited", "value": "/llms.txt", "required": False, "weight": 2},
+        ],
+    )
     environment = await s.environment(gateway, headers, task["id"])
 
     [queued] = await s.run(gateway, headers, environment["id"])
@@ -65,8 +70,19 @@ async def test_a_run_finds_the_price_on_the_pricing_page_and_passes(
 
 def _trajectory(steps: list[dict]) -> list[tuple]:
     """What a run did, without when and how long."""
-    return [(step["kind"], step["name"], step["url"], step["status"], step["bytes"], step["tokens"], step["ok"],
-             {key: value for key, value in step["detail"].items() if key != "kept"}) for step in steps]  # fmt: skip
+    return [
+        (
+            step["kind"],
+            step["name"],
+            step["url"],
+            step["status"],
+            step["bytes"],
+            step["tokens"],
+            step["ok"],
+            {key: value for key, value in step["detail"].items() if key != "kept"},
+        )
+        for step in steps
+    ]
 
 
 async def test_a_run_is_reproduced_by_its_seed_and_content_and_moves_when_the_content_does(
@@ -86,8 +102,13 @@ async def test_a_run_is_reproduced_by_its_seed_and_content_and_moves_when_the_co
         await s.steps(gateway, headers, again["id"])
     )
 
-    status, _ = await s.call(gateway, "PUT", f"/api/v1/content/{documents['pricing']['id']}", headers,
-                             json={"content": s.PRICING.replace("$49", "$59")})  # fmt: skip
+    status, _ = await s.call(
+        gateway,
+        "PUT",
+        f"/api/v1/content/{documents['pricing']['id']}",
+        headers,
+        json={"content": s.PRICING.replace("$49", "$59")},
+    )
     assert status == 200
     changed = await s.ended(gateway, headers, (await s.run(gateway, headers, environment["id"]))[0]["id"])
     assert changed["sandboxSnapshot"] != first["sandboxSnapshot"]
@@ -101,8 +122,13 @@ async def test_trials_get_consecutive_seeds_and_a_task_the_site_cannot_answer_fa
 ):
     org, product, headers = tenant
     app, _ = await s.product_site(gateway, headers, content, domains, org, product)
-    task = await s.task(gateway, headers, app.app["id"], goal="Is there an on-premise edition?",
-                        criteria=[{"type": "page_reached", "value": "/on-premise"}])  # fmt: skip
+    task = await s.task(
+        gateway,
+        headers,
+        app.app["id"],
+        goal="Is there an on-premise edition?",
+        criteria=[{"type": "page_reached", "value": "/on-premise"}],
+    )
     environment = await s.environment(gateway, headers, task["id"], seed=100)
     queued = await s.run(gateway, headers, environment["id"], trials=3)
     assert [run["metadata"]["trial"] for run in queued] == [1, 2, 3]

@@ -12,10 +12,29 @@ from tests.factories import IdentityFactory, SimulationFactory
 RUNS = "/api/v1/agent-simulation/runs"
 
 RUN_KEYS = {
-    "id", "environmentId", "taskId", "organizationId", "status", "sandboxId", "sandboxSnapshot", "overallScore",
-    "passed", "tokensUsed", "costUsd", "startedAt", "completedAt", "createdAt", "updatedAt", "deletedAt",
-    "duration", "volumeIds", "logS3Keys", "metadata", "environment", "task",
-}  # fmt: skip
+    "id",
+    "environmentId",
+    "taskId",
+    "organizationId",
+    "status",
+    "sandboxId",
+    "sandboxSnapshot",
+    "overallScore",
+    "passed",
+    "tokensUsed",
+    "costUsd",
+    "startedAt",
+    "completedAt",
+    "createdAt",
+    "updatedAt",
+    "deletedAt",
+    "duration",
+    "volumeIds",
+    "logS3Keys",
+    "metadata",
+    "environment",
+    "task",
+}
 
 
 async def list_runs(gateway, key: str, **params):
@@ -28,8 +47,13 @@ async def org_with_runs(identity: IdentityFactory, simulations: SimulationFactor
     """An organization with five runs in two environments, recorded oldest first."""
     org = await identity.organization()
     browser, chat = await simulations.environment(org, "browser"), await simulations.environment(org, "chat")
-    outcomes = [(browser, "completed", True), (browser, "failed", False), (chat, "completed", True),
-                (chat, "running", None), (browser, "completed", False)]  # fmt: skip
+    outcomes = [
+        (browser, "completed", True),
+        (browser, "failed", False),
+        (chat, "completed", True),
+        (chat, "running", None),
+        (browser, "completed", False),
+    ]
     runs = [await simulations.run(org, env, status=status, passed=passed) for env, status, passed in outcomes]
     return org, await identity.api_key(org), runs, browser, chat
 
@@ -47,9 +71,11 @@ async def test_lists_runs_newest_first_with_environment_and_task(gateway, org_wi
     assert first["organizationId"] == org.id
     assert first["deletedAt"] is None
     assert first["environment"] == {
-        "id": browser["id"], "name": "browser", "agentConfig": {"model": "m"},
+        "id": browser["id"],
+        "name": "browser",
+        "agentConfig": {"model": "m"},
         "task": {"id": browser["task"]["id"], "name": "task", "category": "web"},
-    }  # fmt: skip
+    }
     assert first["task"] == {"id": browser["task"]["id"], "name": "task", "category": "web"}
 
 

@@ -34,9 +34,13 @@ async def key_directory(aiohttp_server: Any) -> KeyDirectory:
 # Every case runs on both stores: PostgreSQL, and ClickHouse embedded by chdb.
 @pytest.fixture(params=["postgres", "clickhouse"])
 async def traffic(
-    request: pytest.FixtureRequest, stack: Stack, dns: FakeDns, key_directory: KeyDirectory, tmp_path: Any,
+    request: pytest.FixtureRequest,
+    stack: Stack,
+    dns: FakeDns,
+    key_directory: KeyDirectory,
+    tmp_path: Any,
     aiohttp_server: Any,
-) -> AsyncIterator[TrafficApi]:  # fmt: skip
+) -> AsyncIterator[TrafficApi]:
     """The gateway, through a traffic service reading the test catalog and asking the loopback DNS."""
     catalog = write_test_catalog(tmp_path / "agents.json", key_directory.origin)
     environ = stack.part_environ(TRAFFIC, AI_TRAFFIC_CATALOG=str(catalog), AI_TRAFFIC_CAPTURE="on", **dns_environ(dns))

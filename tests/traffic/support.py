@@ -42,16 +42,29 @@ BROWSER_UA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 
 def write_test_catalog(path: Path, key_directory_origin: str) -> Path:
     """The committed catalog plus `testbot`, verifiable by every means."""
     snapshot = loads(SNAPSHOT.read_bytes())
-    snapshot["agents"].insert(0, {
-        "id": "testbot", "name": "TestBot", "operator": "Test Operator", "category": "search",
-        "robotsToken": "TestBot", "patterns": ["TestBot/"], "docs": "https://testbot.example/bot",
-        "source": "curated",
-        "verification": {
-            "ipRanges": {"url": "https://testbot.example/ranges.json", "prefixes": [TESTBOT_RANGE],
-                         "complete": True, "fetchedAt": "2026-11-28T00:00:00+00:00"},
-            "rdnsSuffixes": [TESTBOT_SUFFIX], "signatureAgents": [key_directory_origin],
+    snapshot["agents"].insert(
+        0,
+        {
+            "id": "testbot",
+            "name": "TestBot",
+            "operator": "Test Operator",
+            "category": "search",
+            "robotsToken": "TestBot",
+            "patterns": ["TestBot/"],
+            "docs": "https://testbot.example/bot",
+            "source": "curated",
+            "verification": {
+                "ipRanges": {
+                    "url": "https://testbot.example/ranges.json",
+                    "prefixes": [TESTBOT_RANGE],
+                    "complete": True,
+                    "fetchedAt": "2026-11-28T00:00:00+00:00",
+                },
+                "rdnsSuffixes": [TESTBOT_SUFFIX],
+                "signatureAgents": [key_directory_origin],
+            },
         },
-    })  # fmt: skip
+    )
     path.write_bytes(dumps(snapshot))
     return path
 
@@ -70,10 +83,18 @@ class TrafficApi:
 def event(host: str, **fields: Any) -> dict[str, Any]:
     """A GPTBot request to `host` now, unless `fields` say otherwise."""
     return {
-        "id": fields.pop("id", str(uuid.uuid4())), "occurredAt": datetime.now(UTC).isoformat(), "host": host,
-        "path": "/llms.txt", "method": "GET", "status": 200, "userAgent": GPTBOT_UA, "ip": GPTBOT_IP,
-        "bytes": 1200, "durationMs": 12.5, **fields,
-    }  # fmt: skip
+        "id": fields.pop("id", str(uuid.uuid4())),
+        "occurredAt": datetime.now(UTC).isoformat(),
+        "host": host,
+        "path": "/llms.txt",
+        "method": "GET",
+        "status": 200,
+        "userAgent": GPTBOT_UA,
+        "ip": GPTBOT_IP,
+        "bytes": 1200,
+        "durationMs": 12.5,
+        **fields,
+    }
 
 
 @dataclass
@@ -156,7 +177,16 @@ class KeyDirectory:
             signature_algorithm=algorithms.ED25519,
             key_resolver=MappingKeyResolver(public_keys={}, private_keys={key_id: key or self.key}),
         )
-        signer.sign(request, key_id=key_id, created=at, tag=TAG, label="sig1",
-                    covered_component_ids=("@authority", "signature-agent"))  # fmt: skip
-        return {"signature": request.headers["Signature"], "signatureInput": request.headers["Signature-Input"],
-                "signatureAgent": request.headers["Signature-Agent"]}  # fmt: skip
+        signer.sign(
+            request,
+            key_id=key_id,
+            created=at,
+            tag=TAG,
+            label="sig1",
+            covered_component_ids=("@authority", "signature-agent"),
+        )
+        return {
+            "signature": request.headers["Signature"],
+            "signatureInput": request.headers["Signature-Input"],
+            "signatureAgent": request.headers["Signature-Agent"],
+        }

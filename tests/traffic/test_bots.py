@@ -15,7 +15,11 @@ async def test_any_credential_reads_the_catalog_with_its_source(gateway, identit
     assert data["source"]["userAgents"]["package"] == "crawler-user-agents"
     gptbot = next(item for item in data["items"] if item["id"] == "gptbot")
     assert {k: gptbot[k] for k in ("operator", "category", "robotsToken", "patterns")} == {
-        "operator": "OpenAI", "category": "training", "robotsToken": "GPTBot", "patterns": ["GPTBot"]}  # fmt: skip
+        "operator": "OpenAI",
+        "category": "training",
+        "robotsToken": "GPTBot",
+        "patterns": ["GPTBot"],
+    }
     assert {item["category"] for item in data["items"]} <= {
         "training",
         "search",

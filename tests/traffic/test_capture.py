@@ -15,11 +15,24 @@ LOGS = "/api/v1/ai-traffic/logs"
 
 def edge_entry(tenant: Tenant, domain_id: str, **fields: str) -> dict[str, str]:
     return {
-        "occurredAt": datetime.now(UTC).isoformat(), "host": tenant.host, "path": "/llms-full.txt", "method": "GET",
-        "status": "200", "userAgent": GPTBOT_UA, "ip": "20.171.206.9", "referer": "", "bytes": "5120",
-        "durationMs": "3.5", "signature": "", "signatureInput": "", "signatureAgent": "",
-        "organizationId": tenant.org.id, "appId": tenant.app_id, "domainId": domain_id, **fields,
-    }  # fmt: skip
+        "occurredAt": datetime.now(UTC).isoformat(),
+        "host": tenant.host,
+        "path": "/llms-full.txt",
+        "method": "GET",
+        "status": "200",
+        "userAgent": GPTBOT_UA,
+        "ip": "20.171.206.9",
+        "referer": "",
+        "bytes": "5120",
+        "durationMs": "3.5",
+        "signature": "",
+        "signatureInput": "",
+        "signatureAgent": "",
+        "organizationId": tenant.org.id,
+        "appId": tenant.app_id,
+        "domainId": domain_id,
+        **fields,
+    }
 
 
 async def test_a_request_the_edge_answered_is_recorded(stack: Stack, tenant: Tenant):
@@ -39,9 +52,14 @@ async def test_a_request_the_edge_answered_is_recorded(stack: Stack, tenant: Ten
         await eventually(recorded)
         assert len(found) == 1
         assert {k: found[0][k] for k in ("id", "source", "domainId", "path", "bytes", "botId", "clientNetwork")} == {
-            "id": f"edge-{entry_id}", "source": "edge", "domainId": domain_id, "path": "/llms-full.txt",
-            "bytes": 5120, "botId": "gptbot", "clientNetwork": "20.171.206.0/24",
-        }  # fmt: skip
+            "id": f"edge-{entry_id}",
+            "source": "edge",
+            "domainId": domain_id,
+            "path": "/llms-full.txt",
+            "bytes": 5120,
+            "botId": "gptbot",
+            "clientNetwork": "20.171.206.0/24",
+        }
 
         async def acknowledged() -> bool:
             groups = await redis.xinfo_groups(stream)

@@ -22,14 +22,16 @@ CATALOG = Catalog.load()
 
 def test_agents_are_told_by_their_user_agent():
     cases = {
-        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)":
-            "gptbot",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)": (
+            "gptbot"
+        ),
         "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)": "claudebot",
-        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot":
-            "chatgpt-user",
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot": (
+            "chatgpt-user"
+        ),
         "Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)": "perplexitybot",
         "CCBot/2.0 (https://commoncrawl.org/faq/)": "ccbot",
-    }  # fmt: skip
+    }
     assert {ua: getattr(CATALOG.agent_of(ua), "id", None) for ua in cases} == cases
     assert CATALOG.agent_of("Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0") is None
 
@@ -48,13 +50,27 @@ def test_the_snapshot_is_what_the_package_and_the_curation_build():
     assert rebuilt["source"]["userAgents"] == committed["userAgents"]
     assert [agent["id"] for agent in rebuilt["agents"]] == [agent.id for agent in CATALOG.agents]
     assert {agent["category"] for agent in rebuilt["agents"]} <= {
-        "training", "search", "user_fetch", "agent", "dataset", "other"}  # fmt: skip
+        "training",
+        "search",
+        "user_fetch",
+        "agent",
+        "dataset",
+        "other",
+    }
 
 
 # Operators that publish the complete list of their agents' addresses, and one address of each list.
-PUBLISHED = {"gptbot": "20.171.206.7", "oai-searchbot": "51.8.102.30", "chatgpt-user": "23.98.142.180",
-             "perplexitybot": "107.20.236.150", "perplexity-user": "44.208.221.197", "googlebot": "66.249.66.1",
-             "bingbot": "157.55.39.10", "applebot": "17.241.208.170", "ccbot": "18.97.14.84"}  # fmt: skip
+PUBLISHED = {
+    "gptbot": "20.171.206.7",
+    "oai-searchbot": "51.8.102.30",
+    "chatgpt-user": "23.98.142.180",
+    "perplexitybot": "107.20.236.150",
+    "perplexity-user": "44.208.221.197",
+    "googlebot": "66.249.66.1",
+    "bingbot": "157.55.39.10",
+    "applebot": "17.241.208.170",
+    "ccbot": "18.97.14.84",
+}
 
 
 def test_the_snapshot_holds_the_operators_published_ranges_with_their_source_and_date():
@@ -78,11 +94,13 @@ async def refresh(*args: str) -> tuple[int, str]:
 async def test_the_refresh_command_reads_the_published_lists_again(aiohttp_server, tmp_path: Path):
     """Offline: the operators' lists come from a server on loopback standing in for their hosts."""
     lists = {
-        "/openai.com/gptbot.json": {"creationTime": "2026-11-20T10:00:00Z",
-                                    "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}, {"ipv6Prefix": "2001:db8::/32"}]},
+        "/openai.com/gptbot.json": {
+            "creationTime": "2026-11-20T10:00:00Z",
+            "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}, {"ipv6Prefix": "2001:db8::/32"}],
+        },
         "/www.bing.com/toolbox/bingbot.json": {"prefixes": [{"ipv4Prefix": "198.51.100.0/24"}]},
         "/developers.google.com/static/search/apis/ipranges/googlebot.json": {"prefixes": [{"ipv4Prefix": "nope"}]},
-    }  # fmt: skip
+    }
 
     async def served(request: web.Request) -> web.Response:
         if request.path not in lists:
@@ -101,9 +119,13 @@ async def test_the_refresh_command_reads_the_published_lists_again(aiohttp_serve
     refreshed = Catalog.load(output)
     gptbot = refreshed.by_id["gptbot"].document["verification"]["ipRanges"]
     assert gptbot | {"fetchedAt": None} == {
-        "url": "https://openai.com/gptbot.json", "prefixes": ["192.0.2.0/24", "2001:db8::/32"], "complete": True,
-        "publishedAt": "2026-11-20T10:00:00Z", "fetchedAt": None, "via": f"{mirror.rstrip('/')}/openai.com/gptbot.json",
-    }  # fmt: skip
+        "url": "https://openai.com/gptbot.json",
+        "prefixes": ["192.0.2.0/24", "2001:db8::/32"],
+        "complete": True,
+        "publishedAt": "2026-11-20T10:00:00Z",
+        "fetchedAt": None,
+        "via": f"{mirror.rstrip('/')}/openai.com/gptbot.json",
+    }
     assert datetime.fromisoformat(gptbot["fetchedAt"]).date() == datetime.now(UTC).date()
     assert refreshed.by_id["bingbot"].ip_ranges == (ipaddress.ip_network("198.51.100.0/24"),)
     # A list that is not networks, or is not there, keeps what the snapshot had, and says so.
@@ -114,8 +136,10 @@ async def test_the_refresh_command_reads_the_published_lists_again(aiohttp_serve
 
 
 def test_an_address_is_found_among_overlapping_networks_of_both_versions():
-    networks = tuple(ipaddress.ip_network(n) for n in ("192.0.2.0/24", "192.0.2.128/25", "198.51.100.8/29",
-                                                       "198.51.100.16/29", "2001:db8::/48"))  # fmt: skip
+    networks = tuple(
+        ipaddress.ip_network(n)
+        for n in ("192.0.2.0/24", "192.0.2.128/25", "198.51.100.8/29", "198.51.100.16/29", "2001:db8::/48")
+    )
     ranges = AddressRanges(networks)
     for address in ("192.0.2.0", "192.0.2.255", "198.51.100.8", "198.51.100.23", "2001:db8::1"):
         assert ipaddress.ip_address(address) in ranges, address

@@ -12,8 +12,17 @@ async def stored(tenant: Tenant) -> list[dict]:
     status, body = await tenant.get("/api/v1/ai-traffic/logs", limit="200")
     assert status == 200
     items = sorted(body["data"]["items"], key=lambda item: item["id"])
-    return [{"id": i["id"], "host": i["host"], "network": i["clientNetwork"], "bot_id": i["botId"], "kind": i["kind"],
-             "source": i["source"]} for i in items]  # fmt: skip
+    return [
+        {
+            "id": i["id"],
+            "host": i["host"],
+            "network": i["clientNetwork"],
+            "bot_id": i["botId"],
+            "kind": i["kind"],
+            "source": i["source"],
+        }
+        for i in items
+    ]
 
 
 async def test_an_agents_request_is_stored_with_its_app_and_truncated_address(tenant: Tenant):
@@ -21,8 +30,16 @@ async def test_an_agents_request_is_stored_with_its_app_and_truncated_address(te
     status, body = await tenant.send([sent])
     assert (status, body["data"]) == (200, {"accepted": 1, "duplicates": 0, "dropped": 0, "rejected": []})
     rows = await stored(tenant)
-    assert rows == [{"id": "evt-1", "host": tenant.host, "network": "20.171.207.0/24", "bot_id": "gptbot",
-                     "kind": "agent", "source": "ingest"}]  # fmt: skip
+    assert rows == [
+        {
+            "id": "evt-1",
+            "host": tenant.host,
+            "network": "20.171.207.0/24",
+            "bot_id": "gptbot",
+            "kind": "agent",
+            "source": "ingest",
+        }
+    ]
 
 
 async def test_a_batch_sent_twice_counts_nothing_twice(tenant: Tenant):
@@ -101,7 +118,8 @@ async def test_a_body_over_one_mebibyte_is_a_413(tenant: Tenant):
 
 async def test_ingest_needs_the_analytics_write_scope(tenant: Tenant, identity):
     key = await identity.api_key(tenant.org, frozenset({"analytics:read", "logs:read"}))
-    async with tenant.api.gateway.post("/api/v1/analytics/events", json=[event(tenant.host)],
-                                       headers={"x-api-key": key}) as response:  # fmt: skip
+    async with tenant.api.gateway.post(
+        "/api/v1/analytics/events", json=[event(tenant.host)], headers={"x-api-key": key}
+    ) as response:
         body = await response.json()
     assert (response.status, body["details"]) == (403, {"requiredScope": "analytics:write"})

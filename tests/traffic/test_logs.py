@@ -40,22 +40,43 @@ async def test_an_entry_says_what_was_recorded(tenant: Tenant):
     entry = body["data"]["items"][0]
     assert status == 200
     assert {k: v for k, v in entry.items() if k not in ("occurredAt", "receivedAt")} == {
-        "id": "one", "source": "ingest", "appId": tenant.app_id, "domainId": entry["domainId"], "host": tenant.host,
-        "path": "/docs/a.md", "method": "GET", "status": 404, "userAgent": sent["userAgent"],
-        "clientNetwork": "20.171.206.0/24", "referer": None, "bytes": 1200, "durationMs": 12.5, "kind": "agent",
-        "botId": "gptbot", "claimedBotId": "gptbot", "operator": "OpenAI", "category": "training",
-        "verified": True, "matchedBy": "ip", "spoofed": False, "referralPlatform": None,
-    }  # fmt: skip
+        "id": "one",
+        "source": "ingest",
+        "appId": tenant.app_id,
+        "domainId": entry["domainId"],
+        "host": tenant.host,
+        "path": "/docs/a.md",
+        "method": "GET",
+        "status": 404,
+        "userAgent": sent["userAgent"],
+        "clientNetwork": "20.171.206.0/24",
+        "referer": None,
+        "bytes": 1200,
+        "durationMs": 12.5,
+        "kind": "agent",
+        "botId": "gptbot",
+        "claimedBotId": "gptbot",
+        "operator": "OpenAI",
+        "category": "training",
+        "verified": True,
+        "matchedBy": "ip",
+        "spoofed": False,
+        "referralPlatform": None,
+    }
     assert datetime.fromisoformat(entry["occurredAt"]) == datetime.fromisoformat(sent["occurredAt"])
 
 
 async def test_filters_narrow_the_list(tenant: Tenant):
-    await tenant.send([
-        event(tenant.host, id="gpt-ok", occurredAt=at(30)),
-        event(tenant.host, id="gpt-500", status=503, path="/docs/x", occurredAt=at(20)),
-        event(tenant.host, id="test-ip", userAgent=TESTBOT_UA, ip="198.51.100.1", occurredAt=at(10)),
-        event(tenant.host, id="referral", userAgent=BROWSER_UA, referer="https://perplexity.ai/s", occurredAt=at(5)),
-    ])  # fmt: skip
+    await tenant.send(
+        [
+            event(tenant.host, id="gpt-ok", occurredAt=at(30)),
+            event(tenant.host, id="gpt-500", status=503, path="/docs/x", occurredAt=at(20)),
+            event(tenant.host, id="test-ip", userAgent=TESTBOT_UA, ip="198.51.100.1", occurredAt=at(10)),
+            event(
+                tenant.host, id="referral", userAgent=BROWSER_UA, referer="https://perplexity.ai/s", occurredAt=at(5)
+            ),
+        ]
+    )
     assert await ids(tenant, botId="gptbot") == ["gpt-500", "gpt-ok"]
     assert await ids(tenant, statusClass="5xx") == ["gpt-500"]
     assert await ids(tenant, pathPrefix="/docs/") == ["gpt-500"]
@@ -63,7 +84,9 @@ async def test_filters_narrow_the_list(tenant: Tenant):
     assert await ids(tenant, verified="false") == ["referral"]
     assert await ids(tenant, category="search") == ["test-ip"]
     assert await ids(tenant, appId=tenant.app_id, host=tenant.host, **{"from": at(25), "to": at(7)}) == [
-        "test-ip", "gpt-500"]  # fmt: skip
+        "test-ip",
+        "gpt-500",
+    ]
 
 
 async def test_an_organization_never_sees_another_ones_events(tenant: Tenant, other_tenant: Tenant):

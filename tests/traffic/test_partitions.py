@@ -11,9 +11,10 @@ from services.traffic.store_postgres import ROLLUPS, PostgresStore, partition_na
 async def partitions(pool) -> set[str]:
     async with cursor(pool) as cur:
         rows = await fetch_all(
-            cur, "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+            cur,
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
             " WHERE i.inhparent = 'events'::regclass",
-        )  # fmt: skip
+        )
     return {row["relname"] for row in rows}
 
 

@@ -16,8 +16,12 @@ from tests.traffic.support import BROWSER_UA, TESTBOT_UA, Tenant, event
 SUMMARY = "/api/v1/ai-traffic/summary"
 PATHS = [f"/p{n}" for n in range(12)]
 # (user agent, address): a verified agent, an unverified claim, a spoofed claim, a human.
-SENDERS = [({}, True), ({"userAgent": TESTBOT_UA, "ip": "198.51.100.9"}, True),
-           ({"userAgent": TESTBOT_UA, "ip": "192.0.2.200"}, False), ({"userAgent": BROWSER_UA}, False)]  # fmt: skip
+SENDERS = [
+    ({}, True),
+    ({"userAgent": TESTBOT_UA, "ip": "198.51.100.9"}, True),
+    ({"userAgent": TESTBOT_UA, "ip": "192.0.2.200"}, False),
+    ({"userAgent": BROWSER_UA}, False),
+]
 
 
 async def rollup_and_events(tenant: Tenant, traffic_pool: Any) -> tuple[set[tuple[str, str, str]], set[tuple]]:
@@ -26,16 +30,20 @@ async def rollup_and_events(tenant: Tenant, traffic_pool: Any) -> tuple[set[tupl
     if tenant.api.store == "clickhouse":
         engine = tenant.api.server.app[CLICKHOUSE_ENGINE]
         assert engine is not None
-        raw = ("SELECT DISTINCT app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path FROM events"
-               " WHERE organization_id = {org} AND kind = 'agent' AND NOT spoofed")  # fmt: skip
+        raw = (
+            "SELECT DISTINCT app_id, toDateTime(toStartOfDay(occurred_at), 'UTC') AS day, path FROM events"
+            " WHERE organization_id = {org} AND kind = 'agent' AND NOT spoofed"
+        )
         found = []
         for statement in (rollup, raw):
             answer = await engine.query(statement.format(org="{org:UUID}"), {"org": tenant.org.id})
             rows = map(orjson.loads, answer.splitlines())
             found.append({(row["app_id"], row["day"][:10], row["path"]) for row in rows})
         return found[0], found[1]
-    raw = ("SELECT DISTINCT app_id, date_trunc('day', occurred_at, 'UTC') AS day, path FROM events"
-           " WHERE organization_id = {org} AND kind = 'agent' AND NOT spoofed")  # fmt: skip
+    raw = (
+        "SELECT DISTINCT app_id, date_trunc('day', occurred_at, 'UTC') AS day, path FROM events"
+        " WHERE organization_id = {org} AND kind = 'agent' AND NOT spoofed"
+    )
     found = []
     async with cursor(traffic_pool) as cur:
         for statement in (rollup, raw):
@@ -66,8 +74,9 @@ async def test_the_daily_paths_agree_with_the_raw_events_after_random_ingests(te
         back = chance.randint(1, 7 * 24)
         start = now - timedelta(hours=back)
         end = start + timedelta(hours=chance.randint(1, back + 1))
-        status, body = await tenant.get(SUMMARY, appId=tenant.app_id, granularity="day", **{
-            "from": start.isoformat(), "to": end.isoformat()})  # fmt: skip
+        status, body = await tenant.get(
+            SUMMARY, appId=tenant.app_id, granularity="day", **{"from": start.isoformat(), "to": end.isoformat()}
+        )
         assert status == 200, body
         expected = len({path for at, path in sent if start <= at < end})
         assert body["data"]["totals"]["distinctPaths"] == expected, (start, end)

@@ -16,14 +16,16 @@ def this_hour() -> datetime:
 
 async def traffic_of_two_hours(tenant: Tenant, hour: datetime) -> None:
     two, one = (hour - timedelta(hours=2, minutes=-10)).isoformat(), (hour - timedelta(hours=1, minutes=-5)).isoformat()
-    status, body = await tenant.send([
-        event(tenant.host, occurredAt=two),
-        event(tenant.host, occurredAt=two),
-        event(tenant.host, occurredAt=two, status=404, path="/missing"),
-        event(tenant.host, occurredAt=one, userAgent=TESTBOT_UA, ip="198.51.100.9", path="/a"),
-        event(tenant.host, occurredAt=one, userAgent=TESTBOT_UA, ip="192.0.2.200", path="/spoofed"),
-        event(tenant.host, occurredAt=one, userAgent=BROWSER_UA, referer="https://chatgpt.com/"),
-    ])  # fmt: skip
+    status, body = await tenant.send(
+        [
+            event(tenant.host, occurredAt=two),
+            event(tenant.host, occurredAt=two),
+            event(tenant.host, occurredAt=two, status=404, path="/missing"),
+            event(tenant.host, occurredAt=one, userAgent=TESTBOT_UA, ip="198.51.100.9", path="/a"),
+            event(tenant.host, occurredAt=one, userAgent=TESTBOT_UA, ip="192.0.2.200", path="/spoofed"),
+            event(tenant.host, occurredAt=one, userAgent=BROWSER_UA, referer="https://chatgpt.com/"),
+        ]
+    )
     assert (status, body["data"]["accepted"]) == (200, 6)
 
 
@@ -38,15 +40,31 @@ async def test_totals_rates_and_referrals(tenant: Tenant):
     assert status == 200
     data = body["data"]
     assert data["totals"] == {
-        "visits": 4, "verifiedVisits": 4, "bytes": 4800, "distinctPaths": 3, "spoofedVisits": 1,
+        "visits": 4,
+        "verifiedVisits": 4,
+        "bytes": 4800,
+        "distinctPaths": 3,
+        "spoofedVisits": 1,
         "successRate": {"value": 0.75, "count": 3, "total": 4},
         "failureRate": {"value": 0.25, "count": 1, "total": 4},
-    }  # fmt: skip
-    assert data["referrals"] == [{"platform": "chatgpt", "name": "ChatGPT", "operator": "OpenAI", "referrals": 1,
-                                  "crawls": 3, "crawlToRefer": {"value": 3.0, "count": 3, "total": 1}}]  # fmt: skip
+    }
+    assert data["referrals"] == [
+        {
+            "platform": "chatgpt",
+            "name": "ChatGPT",
+            "operator": "OpenAI",
+            "referrals": 1,
+            "crawls": 3,
+            "crawlToRefer": {"value": 3.0, "count": 3, "total": 1},
+        }
+    ]
     assert data["period"] == {
-        **window(hour), "bounds": "[from, to)", "timeZone": "UTC", "granularity": "hour", "weekStarts": "monday",
-    }  # fmt: skip
+        **window(hour),
+        "bounds": "[from, to)",
+        "timeZone": "UTC",
+        "granularity": "hour",
+        "weekStarts": "monday",
+    }
 
 
 async def test_the_series_has_every_period_of_the_range(tenant: Tenant):
@@ -60,7 +78,9 @@ async def test_the_series_has_every_period_of_the_range(tenant: Tenant):
     ]
     assert [(g["key"], g["visits"]) for g in series[1]["groups"]] == [("training", 3)]
     assert [(g["key"], g["visits"], g["verifiedVisits"]) for g in body["data"]["groups"]] == [
-        ("training", 3, 3), ("search", 1, 1)]  # fmt: skip
+        ("training", 3, 3),
+        ("search", 1, 1),
+    ]
 
 
 async def test_grouped_by_path_bot_and_status(tenant: Tenant):
@@ -125,8 +145,12 @@ async def test_the_summary_needs_the_analytics_read_scope(tenant: Tenant, identi
 
 async def test_distinct_paths_and_paths_by_day_count_whole_days_and_the_hours_around_them(tenant: Tenant):
     day = this_hour().replace(hour=0) - timedelta(days=2)
-    sent = [(day - timedelta(hours=12) + timedelta(minutes=10), "/b"), (day - timedelta(minutes=50), "/a"),
-            (day + timedelta(minutes=10), "/c"), (day + timedelta(days=1, hours=5, minutes=10), "/a")]  # fmt: skip
+    sent = [
+        (day - timedelta(hours=12) + timedelta(minutes=10), "/b"),
+        (day - timedelta(minutes=50), "/a"),
+        (day + timedelta(minutes=10), "/c"),
+        (day + timedelta(days=1, hours=5, minutes=10), "/a"),
+    ]
     status, body = await tenant.send([event(tenant.host, occurredAt=at.isoformat(), path=path) for at, path in sent])
     assert (status, body["data"]["accepted"]) == (200, 4)
     edges = {"from": (day - timedelta(hours=1)).isoformat(), "to": (day + timedelta(days=1, hours=6)).isoformat()}
@@ -138,4 +162,7 @@ async def test_distinct_paths_and_paths_by_day_count_whole_days_and_the_hours_ar
     assert body["data"]["totals"]["distinctPaths"] == 3
     assert [(g["key"], g["visits"]) for g in body["data"]["groups"]] == [("/a", 2), ("/b", 1), ("/c", 1)]
     assert [[(g["key"], g["visits"]) for g in p["groups"]] for p in body["data"]["series"]] == [
-        [("/a", 1), ("/b", 1)], [("/c", 1)], [("/a", 1)]]  # fmt: skip
+        [("/a", 1), ("/b", 1)],
+        [("/c", 1)],
+        [("/a", 1)],
+    ]

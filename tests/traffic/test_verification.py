@@ -27,8 +27,14 @@ async def recorded(tenant: Tenant, sent: dict) -> dict:
 
 def verdict(bot: str | None, matched_by: str, network: str, claimed: str = "testbot") -> dict:
     """What the logs say of a claim of `claimed`: counted as `bot` (None: spoofed), and how it was told."""
-    return {"botId": bot, "claimedBotId": claimed, "verified": matched_by != "ua", "matchedBy": matched_by,
-            "spoofed": bot is None, "clientNetwork": network}  # fmt: skip
+    return {
+        "botId": bot,
+        "claimedBotId": claimed,
+        "verified": matched_by != "ua",
+        "matchedBy": matched_by,
+        "spoofed": bot is None,
+        "clientNetwork": network,
+    }
 
 
 async def test_an_address_in_the_published_ranges_is_verified_by_ip(tenant: Tenant):
@@ -77,18 +83,33 @@ async def test_an_agent_without_published_ranges_is_claimed_by_its_user_agent(te
 # The operators' own lists, as the committed snapshot holds them (services/traffic/data/agents.json).
 PUBLISHED = {
     "gptbot": (GPTBOT_UA, "20.171.206.7", "20.171.206.0/24"),
-    "oai-searchbot": ("Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)", "51.8.102.30",
-                      "51.8.102.0/24"),
-    "chatgpt-user": ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
-                     "23.98.142.180", "23.98.142.0/24"),
-    "perplexitybot": ("Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
-                      "107.20.236.150", "107.20.236.0/24"),
-    "googlebot": ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "66.249.66.1",
-                  "66.249.66.0/24"),
-    "bingbot": ("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "157.55.39.10",
-                "157.55.39.0/24"),
+    "oai-searchbot": (
+        "Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)",
+        "51.8.102.30",
+        "51.8.102.0/24",
+    ),
+    "chatgpt-user": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0",
+        "23.98.142.180",
+        "23.98.142.0/24",
+    ),
+    "perplexitybot": (
+        "Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+        "107.20.236.150",
+        "107.20.236.0/24",
+    ),
+    "googlebot": (
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "66.249.66.1",
+        "66.249.66.0/24",
+    ),
+    "bingbot": (
+        "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+        "157.55.39.10",
+        "157.55.39.0/24",
+    ),
     "ccbot": ("CCBot/2.0 (https://commoncrawl.org/faq/)", "18.97.14.84", "18.97.14.0/24"),
-}  # fmt: skip
+}
 
 
 async def test_an_agent_from_its_operators_published_addresses_is_verified_by_ip(tenant: Tenant):

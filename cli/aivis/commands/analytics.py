@@ -51,8 +51,9 @@ def analytics() -> None:
 @zone_option
 @json_option
 @pass_context
-def analytics_overview(context: Context, product_id: str, start: str | None, end: str | None, time_zone: str | None,
-                       as_json: bool) -> None:  # fmt: skip
+def analytics_overview(
+    context: Context, product_id: str, start: str | None, end: str | None, time_zone: str | None, as_json: bool
+) -> None:
     """The brand and each competitor over [from, to), beside the period of the same length before."""
     query = compact(timeZone=time_zone, **{"from": start, "to": end})
     data = context.api().call(OVERVIEW, query=query, productId=product_id)
@@ -66,15 +67,22 @@ def analytics_overview(context: Context, product_id: str, start: str | None, end
     rows = []
     for brand in data["brands"]:
         current, change = brand["current"], brand["change"]
-        rows.append({
-            "name": brand["name"], "kind": brand["kind"],
-            "visibility": number(current["visibility"]), "vis+-": signed(change["visibility"], True),
-            "shareOfVoice": number(current["shareOfVoice"]), "sov+-": signed(change["shareOfVoice"], True),
-            "position": number(current["averagePosition"]), "sentiment": number(current["sentiment"]),
-            "citationRate": number(current["citationRate"]),
-        })  # fmt: skip
-    context.out.table(rows, ("name", "kind", "visibility", "vis+-", "shareOfVoice", "sov+-", "position", "sentiment",
-                             "citationRate"))  # fmt: skip
+        rows.append(
+            {
+                "name": brand["name"],
+                "kind": brand["kind"],
+                "visibility": number(current["visibility"]),
+                "vis+-": signed(change["visibility"], True),
+                "shareOfVoice": number(current["shareOfVoice"]),
+                "sov+-": signed(change["shareOfVoice"], True),
+                "position": number(current["averagePosition"]),
+                "sentiment": number(current["sentiment"]),
+                "citationRate": number(current["citationRate"]),
+            }
+        )
+    context.out.table(
+        rows, ("name", "kind", "visibility", "vis+-", "shareOfVoice", "sov+-", "position", "sentiment", "citationRate")
+    )
 
 
 def filters_of(values: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -106,13 +114,32 @@ def filters_of(values: tuple[str, ...]) -> list[dict[str, Any]]:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def analytics_query(context: Context, product_id: str, report: str, start: str, end: str, time_zone: str | None,
-                    granularity: str | None, filters: tuple[str, ...], order_by: str | None,
-                    metrics: tuple[str, ...], compare: bool, limit: int | None, cursor: str | None,
-                    as_json: bool) -> None:  # fmt: skip
+def analytics_query(
+    context: Context,
+    product_id: str,
+    report: str,
+    start: str,
+    end: str,
+    time_zone: str | None,
+    granularity: str | None,
+    filters: tuple[str, ...],
+    order_by: str | None,
+    metrics: tuple[str, ...],
+    compare: bool,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """A page of a report over [from, to): brands, per engine, prompt or topic, or cited domains and pages."""
-    body = compact(report=report, productId=product_id, timeZone=time_zone, granularity=granularity, limit=limit,
-                   cursor=cursor, **{"from": start, "to": end})  # fmt: skip
+    body = compact(
+        report=report,
+        productId=product_id,
+        timeZone=time_zone,
+        granularity=granularity,
+        limit=limit,
+        cursor=cursor,
+        **{"from": start, "to": end},
+    )
     if filters:
         body["filters"] = filters_of(filters)
     if order_by:
@@ -130,13 +157,21 @@ def analytics_query(context: Context, product_id: str, report: str, start: str, 
     rows = []
     for item in data["items"]:
         numbers = item.get("domainMetrics" if domains else "metrics") or {}
-        row = {"from": item["period"]["from"], "to": item["period"]["to"],
-               "split": next((str(item[key]) for key in SPLITS if key in item), ""),
-               "name": item.get("url") or item.get("domain") or item.get("name") or "",
-               **{name: number(numbers.get(name)) for name in names if name in numbers}}  # fmt: skip
+        row = {
+            "from": item["period"]["from"],
+            "to": item["period"]["to"],
+            "split": next((str(item[key]) for key in SPLITS if key in item), ""),
+            "name": item.get("url") or item.get("domain") or item.get("name") or "",
+            **{name: number(numbers.get(name)) for name in names if name in numbers},
+        }
         rows.append(row)
-    columns = ["from", "to", *(["split"] if report in ("engines", "prompts", "topics") else []), "name",
-               *(name for name in names if any(name in row for row in rows))]  # fmt: skip
+    columns = [
+        "from",
+        "to",
+        *(["split"] if report in ("engines", "prompts", "topics") else []),
+        "name",
+        *(name for name in names if any(name in row for row in rows)),
+    ]
     context.out.table(rows, columns)
     note = plural(len(rows), "row") + (f"; the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else "")
     click.echo(note, err=True)

@@ -41,8 +41,17 @@ APP_COLUMNS = (short_id(), "slug", "name", when("updatedAt"))
 APP_FIELDS = ("id", "slug", "name", "metadata", "appConfig.productId", "appConfig.config", "createdAt", "updatedAt")
 DOMAIN_COLUMNS = (short_id(), "domain", "type", "verified", when("createdAt"))
 DOMAIN_FIELDS = ("id", "domain", "type", "scope", "origin", "createdAt", "verified", "verification", "expiresAt")
-VERIFY_FIELDS = ("id", "domain", "verified", "verifiedAt", "verification", "verificationError.code",
-                 "verificationError.message", "expiresAt", "releasedAt")  # fmt: skip
+VERIFY_FIELDS = (
+    "id",
+    "domain",
+    "verified",
+    "verifiedAt",
+    "verification",
+    "verificationError.code",
+    "verificationError.message",
+    "expiresAt",
+    "releasedAt",
+)
 RESOURCE_FIELDS = ("id", "appId", "resourceType", "resourceId", "createdAt")
 
 
@@ -91,8 +100,9 @@ def apps_get(context: Context, app_id: str, as_json: bool) -> None:
 @click.option("--metadata", help="A JSON object, or @file; replaces the metadata.")
 @json_option
 @pass_context
-def apps_update(context: Context, app_id: str, name: str | None, slug: str | None, metadata: str | None,
-                as_json: bool) -> None:  # fmt: skip
+def apps_update(
+    context: Context, app_id: str, name: str | None, slug: str | None, metadata: str | None, as_json: bool
+) -> None:
     """Change an app's name, slug or metadata."""
     body = compact(name=name, slug=slug, metadata=json_object(metadata, "--metadata"))
     context.out.record(context.api().call(APP_UPDATE, appId=app_id, body=body), APP_FIELDS, as_json)
@@ -218,8 +228,9 @@ def domains_list(context: Context, app_id: str, as_json: bool) -> None:
 @click.option("--origin", help="Where the domain's traffic comes from.")
 @json_option
 @pass_context
-def domains_add(context: Context, app_id: str, hostname: str, domain_type: str | None, origin: str | None,
-                as_json: bool) -> None:  # fmt: skip
+def domains_add(
+    context: Context, app_id: str, hostname: str, domain_type: str | None, origin: str | None, as_json: bool
+) -> None:
     """Add a domain (a lowercase hostname) to an app."""
     body = compact(domain=hostname, type=domain_type, origin=origin)
     context.out.record(context.api().call(APP_DOMAINS_CREATE, appId=app_id, body=body), DOMAIN_FIELDS, as_json)

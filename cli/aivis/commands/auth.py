@@ -152,8 +152,10 @@ def whoami(context: Context, as_json: bool) -> None:
         click.echo(f"{data['user']['email']} in {organization['name']} ({organization['slug']}, {organization['id']})")
     else:
         key = data["key"]
-        click.echo(f"API key {key['name']!r} ({key['prefix']}…) of {organization['name']} ({organization['slug']}, "
-                   f"{organization['id']})")  # fmt: skip
+        click.echo(
+            f"API key {key['name']!r} ({key['prefix']}…) of {organization['name']} ({organization['slug']}, "
+            f"{organization['id']})"
+        )
     click.echo(f"scopes: {' '.join(data['scopes']) or 'none'}")
     click.echo(f"at {api.base_url}, with the {data['credential']}")
 

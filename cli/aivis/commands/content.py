@@ -53,14 +53,39 @@ def pages() -> None:
 @click.option("--direction", type=click.Choice(["asc", "desc"]))
 @json_option
 @pass_context
-def pages_list(context: Context, product_id: str, page: int | None, page_size: int | None, query: str | None,
-               status: str | None, page_type: str | None, is_manual: bool | None, path_prefix: str | None,
-               has_content: bool | None, domain_id: str | None, domain: str | None, order_by: str | None,
-               direction: str | None, as_json: bool) -> None:  # fmt: skip
+def pages_list(
+    context: Context,
+    product_id: str,
+    page: int | None,
+    page_size: int | None,
+    query: str | None,
+    status: str | None,
+    page_type: str | None,
+    is_manual: bool | None,
+    path_prefix: str | None,
+    has_content: bool | None,
+    domain_id: str | None,
+    domain: str | None,
+    order_by: str | None,
+    direction: str | None,
+    as_json: bool,
+) -> None:
     """List a product's site pages."""
-    params = compact(productId=product_id, page=page, pageSize=page_size, query=query, status=status,
-                     type=page_type, isManual=is_manual, pathPrefix=path_prefix, hasContent=has_content,
-                     domainId=domain_id, domain=domain, orderBy=order_by, orderByDirection=direction)  # fmt: skip
+    params = compact(
+        productId=product_id,
+        page=page,
+        pageSize=page_size,
+        query=query,
+        status=status,
+        type=page_type,
+        isManual=is_manual,
+        pathPrefix=path_prefix,
+        hasContent=has_content,
+        domainId=domain_id,
+        domain=domain,
+        orderBy=order_by,
+        orderByDirection=direction,
+    )
     data = context.api().call(PAGES, query=params)
     note = f"page {data['page']} of {data['totalPages']}, {plural(data['total'], 'page')} in all"
     context.out.items(data["items"], PAGE_COLUMNS, as_json, total=data["total"], note=note)
@@ -109,10 +134,18 @@ def page_items(page: dict[str, Any], **own: Any) -> list[dict[str, Any]]:
     (the shared fields of `page_options`, and the command's `own`)."""
     if page["file"] is not None:
         return pages_from_file(page["file"])
-    return [compact(**own, title=page["title"], content=text_or_file(page["content"]),
-                    description=page["description"], metaTitle=page["meta_title"],
-                    metaDescription=page["meta_description"], status=page["status"],
-                    canonicalDomainId=page["canonical_domain_id"])]  # fmt: skip
+    return [
+        compact(
+            **own,
+            title=page["title"],
+            content=text_or_file(page["content"]),
+            description=page["description"],
+            metaTitle=page["meta_title"],
+            metaDescription=page["meta_description"],
+            status=page["status"],
+            canonicalDomainId=page["canonical_domain_id"],
+        )
+    ]
 
 
 @pages.command("create")
@@ -143,15 +176,33 @@ def pages_create(
 @click.option("--detach", "detach", multiple=True, help="A domain id to detach (repeatable).")
 @json_option
 @pass_context
-def pages_update(context: Context, /, product_id: str, page_id: str | None, file_path: str | None,
-                 is_manual: bool | None, no_index: bool | None, redirect_to_url: str | None,
-                 attach: tuple[str, ...], detach: tuple[str, ...], as_json: bool, **page: Any) -> None:  # fmt: skip
+def pages_update(
+    context: Context,
+    /,
+    product_id: str,
+    page_id: str | None,
+    file_path: str | None,
+    is_manual: bool | None,
+    no_index: bool | None,
+    redirect_to_url: str | None,
+    attach: tuple[str, ...],
+    detach: tuple[str, ...],
+    as_json: bool,
+    **page: Any,
+) -> None:
     """Update site pages (deprecated by the API in favour of apps)."""
     if page["file"] is None and page_id is None:
         raise click.UsageError("give --id, or --file")
-    items = page_items(page, id=page_id, filePath=file_path, isManual=is_manual, noIndex=no_index,
-                       redirectToUrl=redirect_to_url, attachDomainIds=list(attach) or None,
-                       detachDomainIds=list(detach) or None)  # fmt: skip
+    items = page_items(
+        page,
+        id=page_id,
+        filePath=file_path,
+        isManual=is_manual,
+        noIndex=no_index,
+        redirectToUrl=redirect_to_url,
+        attachDomainIds=list(attach) or None,
+        detachDomainIds=list(detach) or None,
+    )
     data = context.api().call(PAGES_UPDATE, body={"productId": product_id, "pages": items})
     report_bulk(context, data, as_json, "updated")
 
@@ -207,9 +258,25 @@ def content_priority(context: Context, document_id: str, priority: float, as_jso
 
 
 # PUT /api/v1/content/{id}: the contract's text fields, each an option of its own.
-TEXT_FIELDS = ("filePath", "title", "sourceUrl", "cssSelector", "cssExcludeSelector", "redirectToUrl",
-               "description", "descriptionForAgent", "metaTitle", "metaDescription", "canonicalUrl", "ogTitle",
-               "ogDescription", "ogImage", "twitterTitle", "twitterDescription", "twitterImage")  # fmt: skip
+TEXT_FIELDS = (
+    "filePath",
+    "title",
+    "sourceUrl",
+    "cssSelector",
+    "cssExcludeSelector",
+    "redirectToUrl",
+    "description",
+    "descriptionForAgent",
+    "metaTitle",
+    "metaDescription",
+    "canonicalUrl",
+    "ogTitle",
+    "ogDescription",
+    "ogImage",
+    "twitterTitle",
+    "twitterDescription",
+    "twitterImage",
+)
 
 
 def kebab(name: str) -> str:
@@ -225,9 +292,18 @@ def kebab(name: str) -> str:
 @click.option("--priority", type=click.FloatRange(0, 100))
 @json_option
 @pass_context
-def content_update(context: Context, /, document_id: str, text: str | None, tiptap_json: str | None,
-                   no_index: bool | None, tags: tuple[str, ...], priority: float | None, as_json: bool,
-                   **texts: str | None) -> None:  # fmt: skip
+def content_update(
+    context: Context,
+    /,
+    document_id: str,
+    text: str | None,
+    tiptap_json: str | None,
+    no_index: bool | None,
+    tags: tuple[str, ...],
+    priority: float | None,
+    as_json: bool,
+    **texts: str | None,
+) -> None:
     """Change the given fields of a content document."""
     body = compact(content=text_or_file(text), noIndex=no_index, tags=list(tags) or None, priority=priority)
     if tiptap_json is not None:
@@ -249,8 +325,14 @@ for _name in TEXT_FIELDS:
 @click.option("--canonical", "canonical_domain_id", help="The domain id to make canonical.")
 @json_option
 @pass_context
-def content_domains(context: Context, document_id: str, attach: tuple[str, ...], detach: tuple[str, ...],
-                    canonical_domain_id: str | None, as_json: bool) -> None:  # fmt: skip
+def content_domains(
+    context: Context,
+    document_id: str,
+    attach: tuple[str, ...],
+    detach: tuple[str, ...],
+    canonical_domain_id: str | None,
+    as_json: bool,
+) -> None:
     """Attach, detach or choose the canonical domain of a document."""
     body = compact(attach=list(attach) or None, detach=list(detach) or None, canonicalDomainId=canonical_domain_id)
     data = context.api().call(DOCUMENT_DOMAINS, id=document_id, body=body)

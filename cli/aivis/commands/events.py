@@ -20,11 +20,29 @@ ROTATE = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/rotate-secret"
 TEST = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/test")
 RETRY = Endpoint("POST", "/api/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry")
 
-AUDIT_COLUMNS = (when("occurredAt"), "actor.kind", "actor.label", "action", "resource.type", "resource.id",
-                 "status", "clientAddress")  # fmt: skip
+AUDIT_COLUMNS = (
+    when("occurredAt"),
+    "actor.kind",
+    "actor.label",
+    "action",
+    "resource.type",
+    "resource.id",
+    "status",
+    "clientAddress",
+)
 ENDPOINT_COLUMNS = (short_id(), "url", "events", "enabled", "disabledReason")
-ENDPOINT_FIELDS = ("id", "url", "events", "description", "enabled", "disabledReason", "failingSince", "createdAt",
-                   "updatedAt", "secret")  # fmt: skip
+ENDPOINT_FIELDS = (
+    "id",
+    "url",
+    "events",
+    "description",
+    "enabled",
+    "disabledReason",
+    "failingSince",
+    "createdAt",
+    "updatedAt",
+    "secret",
+)
 DELIVERY_COLUMNS = (short_id(), "eventType", "status", when("createdAt"), when("nextAttemptAt"))
 
 
@@ -49,15 +67,37 @@ def audit() -> None:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def audit_list(context: Context, actor: str | None, action: str | None, resource_type: str | None,
-               resource_id: str | None, since: str | None, until: str | None, limit: int | None,
-               cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def audit_list(
+    context: Context,
+    actor: str | None,
+    action: str | None,
+    resource_type: str | None,
+    resource_id: str | None,
+    since: str | None,
+    until: str | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List audit events, newest first."""
-    query = compact(actor=actor, action=action, resourceType=resource_type, resourceId=resource_id, since=since,
-                    until=until, limit=limit, cursor=cursor)  # fmt: skip
+    query = compact(
+        actor=actor,
+        action=action,
+        resourceType=resource_type,
+        resourceId=resource_id,
+        since=since,
+        until=until,
+        limit=limit,
+        cursor=cursor,
+    )
     data = context.api().call(AUDIT_EVENTS, query=query)
-    context.out.items(data["events"], AUDIT_COLUMNS, as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["events"]), "event", "events", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["events"],
+        AUDIT_COLUMNS,
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["events"]), "event", "events", data["nextCursor"]),
+    )
 
 
 @click.group()
@@ -80,8 +120,9 @@ def webhooks_list(context: Context, as_json: bool) -> None:
 @click.option("--description")
 @json_option
 @pass_context
-def webhooks_create(context: Context, url: str, events: tuple[str, ...], description: str | None,
-                    as_json: bool) -> None:  # fmt: skip
+def webhooks_create(
+    context: Context, url: str, events: tuple[str, ...], description: str | None, as_json: bool
+) -> None:
     """Create an endpoint; its signing secret is printed this once."""
     body = compact(url=url, events=list(events) or ["*"], description=description)
     context.out.record(context.api().call(ENDPOINT_CREATE, body=body), ENDPOINT_FIELDS, as_json)
@@ -104,8 +145,15 @@ def webhooks_get(context: Context, endpoint_id: str, as_json: bool) -> None:
 @click.option("--enable/--disable", "enabled", default=None)
 @json_option
 @pass_context
-def webhooks_update(context: Context, endpoint_id: str, url: str | None, events: tuple[str, ...],
-                    description: str | None, enabled: bool | None, as_json: bool) -> None:  # fmt: skip
+def webhooks_update(
+    context: Context,
+    endpoint_id: str,
+    url: str | None,
+    events: tuple[str, ...],
+    description: str | None,
+    enabled: bool | None,
+    as_json: bool,
+) -> None:
     """Change an endpoint's URL, events, description or state."""
     body = compact(url=url, events=list(events) or None, description=description, enabled=enabled)
     if not body:
@@ -152,11 +200,13 @@ def webhooks_test(context: Context, endpoint_id: str, as_json: bool) -> None:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def webhooks_deliveries(context: Context, endpoint_id: str, status: str | None, limit: int | None,
-                        cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def webhooks_deliveries(
+    context: Context, endpoint_id: str, status: str | None, limit: int | None, cursor: str | None, as_json: bool
+) -> None:
     """List an endpoint's deliveries, newest first."""
-    data = context.api().call(DELIVERIES, endpointId=endpoint_id, query=compact(status=status, limit=limit,
-                                                                                cursor=cursor))  # fmt: skip
+    data = context.api().call(
+        DELIVERIES, endpointId=endpoint_id, query=compact(status=status, limit=limit, cursor=cursor)
+    )
     note = _page_note(len(data["deliveries"]), "delivery", "deliveries", data["nextCursor"])
     context.out.items(data["deliveries"], DELIVERY_COLUMNS, as_json, next_cursor=data["nextCursor"], note=note)
 

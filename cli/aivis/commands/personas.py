@@ -55,8 +55,13 @@ def personas() -> None:
 def personas_list(context: Context, product_id: str, limit: int | None, offset: int | None, as_json: bool) -> None:
     """List a product's active personas."""
     data = context.api().call(PERSONAS, productId=product_id, query=compact(limit=limit, offset=offset))
-    context.out.items(data["personas"], ("id", "name", "description", when("updatedAt")), as_json,
-                      total=data["total"], note=span(len(data["personas"]), data["total"], offset))  # fmt: skip
+    context.out.items(
+        data["personas"],
+        ("id", "name", "description", when("updatedAt")),
+        as_json,
+        total=data["total"],
+        note=span(len(data["personas"]), data["total"], offset),
+    )
 
 
 @personas.command("create")
@@ -66,8 +71,9 @@ def personas_list(context: Context, product_id: str, limit: int | None, offset: 
 @click.option("--system-prompt", help="Text, or @file.")
 @json_option
 @pass_context
-def personas_create(context: Context, product_id: str, name: str, description: str, system_prompt: str | None,
-                    as_json: bool) -> None:  # fmt: skip
+def personas_create(
+    context: Context, product_id: str, name: str, description: str, system_prompt: str | None, as_json: bool
+) -> None:
     """Create a persona of a product."""
     body = compact(name=name, description=description, systemPrompt=text_or_file(system_prompt))
     data = context.api().call(PERSONAS_CREATE, productId=product_id, body=body)
@@ -81,8 +87,14 @@ def personas_create(context: Context, product_id: str, name: str, description: s
 @click.option("--system-prompt", help="Text, or @file.")
 @json_option
 @pass_context
-def personas_update(context: Context, persona_id: str, name: str | None, description: str | None,
-                    system_prompt: str | None, as_json: bool) -> None:  # fmt: skip
+def personas_update(
+    context: Context,
+    persona_id: str,
+    name: str | None,
+    description: str | None,
+    system_prompt: str | None,
+    as_json: bool,
+) -> None:
     """Change the given fields of a persona."""
     body = compact(name=name, description=description, systemPrompt=text_or_file(system_prompt))
     context.out.record(context.api().call(PERSONA_UPDATE, personaId=persona_id, body=body), PERSONA_FIELDS, as_json)
@@ -113,8 +125,13 @@ def topics() -> None:
 def topics_list(context: Context, product_id: str, limit: int | None, offset: int | None, as_json: bool) -> None:
     """List a product's topics."""
     data = context.api().call(TOPICS, productId=product_id, query=compact(limit=limit, offset=offset))
-    context.out.items(data["topics"], ("id", "name", "description", when("createdAt")), as_json,
-                      total=data["total"], note=span(len(data["topics"]), data["total"], offset))  # fmt: skip
+    context.out.items(
+        data["topics"],
+        ("id", "name", "description", when("createdAt")),
+        as_json,
+        total=data["total"],
+        note=span(len(data["topics"]), data["total"], offset),
+    )
 
 
 @topics.command("create")
@@ -143,13 +160,25 @@ def suggestions() -> None:
 @offset_option
 @json_option
 @pass_context
-def suggestions_list(context: Context, product_id: str, topic_id: str | None, status: str | None,
-                     limit: int | None, offset: int | None, as_json: bool) -> None:  # fmt: skip
+def suggestions_list(
+    context: Context,
+    product_id: str,
+    topic_id: str | None,
+    status: str | None,
+    limit: int | None,
+    offset: int | None,
+    as_json: bool,
+) -> None:
     """List a product's prompt suggestions."""
     params = compact(productId=product_id, topicId=topic_id, status=status, limit=limit, offset=offset)
     data = context.api().call(SUGGESTIONS, query=params)
-    context.out.items(data["suggestions"], ("id", "status", "prompt"), as_json, total=data["total"],
-                      note=span(len(data["suggestions"]), data["total"], offset))  # fmt: skip
+    context.out.items(
+        data["suggestions"],
+        ("id", "status", "prompt"),
+        as_json,
+        total=data["total"],
+        note=span(len(data["suggestions"]), data["total"], offset),
+    )
 
 
 @suggestions.command("review")

@@ -43,9 +43,16 @@ def routes() -> None:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def routes_candidates(context: Context, app_id: str, product_id: str | None, status: str | None,
-                      include_routed: bool | None, limit: int | None, cursor: str | None,
-                      as_json: bool) -> None:  # fmt: skip
+def routes_candidates(
+    context: Context,
+    app_id: str,
+    product_id: str | None,
+    status: str | None,
+    include_routed: bool | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List the app's products' documents with the path each would get, all or a page at a time."""
     query = compact(productId=product_id, status=status, includeRouted=include_routed, limit=limit, cursor=cursor)
     data = context.api().call(ROUTE_CANDIDATES, appId=app_id, query=query)
@@ -53,8 +60,14 @@ def routes_candidates(context: Context, app_id: str, product_id: str | None, sta
     if data.get("nextCursor"):
         note += f"; the next page: --cursor {data['nextCursor']}"
     columns = ("targetId", "suggestedPath", "pathStatus", "target.title")
-    context.out.items(data["candidates"], columns, as_json, total=data["candidateCount"],
-                      next_cursor=data.get("nextCursor"), note=note)  # fmt: skip
+    context.out.items(
+        data["candidates"],
+        columns,
+        as_json,
+        total=data["candidateCount"],
+        next_cursor=data.get("nextCursor"),
+        note=note,
+    )
 
 
 @routes.command("list")
@@ -65,8 +78,15 @@ def routes_candidates(context: Context, app_id: str, product_id: str | None, sta
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def routes_list(context: Context, app_id: str, path_prefix: str | None, target_id: str | None, limit: int | None,
-                cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def routes_list(
+    context: Context,
+    app_id: str,
+    path_prefix: str | None,
+    target_id: str | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List a page of the app's routes, oldest first."""
     query = compact(pathPrefix=path_prefix, targetId=target_id, limit=limit, cursor=cursor)
     data = context.api().call(ROUTES_LIST, appId=app_id, query=query)
@@ -95,8 +115,9 @@ def routes_delete(context: Context, app_id: str, route_id: str, yes: bool, as_js
 @click.option("--target", "target_id", help="The id of the content document to route to.")
 @json_option
 @pass_context
-def routes_update(context: Context, app_id: str, route_id: str, path: str | None, target_id: str | None,
-                  as_json: bool) -> None:  # fmt: skip
+def routes_update(
+    context: Context, app_id: str, route_id: str, path: str | None, target_id: str | None, as_json: bool
+) -> None:
     """Change a route's path or target."""
     body = compact(path=path, targetId=target_id, targetType="product_document" if target_id else None)
     if not body:
@@ -171,8 +192,9 @@ def write(api: Api, app_id: str, batch: Batch, outcome: Outcome) -> None:
 @click.option("--skip-conflicts", is_flag=True, help="Create the other rows when some conflict.")
 @json_option
 @pass_context
-def routes_import(context: Context, app_id: str, file: Path, dry_run: bool, skip_conflicts: bool,
-                  as_json: bool) -> None:  # fmt: skip
+def routes_import(
+    context: Context, app_id: str, file: Path, dry_run: bool, skip_conflicts: bool, as_json: bool
+) -> None:
     """Import routes from FILE (CSV with a header, or JSON): `path`, `targetId`, optional `targetType`.
 
     Every row is checked first (import preview, 100 at a time). With conflicts nothing is created
@@ -197,8 +219,13 @@ def routes_import(context: Context, app_id: str, file: Path, dry_run: bool, skip
             report(context.out, planned, as_json, "would create")
             return
         if planned.conflicts and not skip_conflicts:
-            report(context.out, Outcome(conflicts=planned.conflicts), as_json, "created",
-                   "nothing was created: fix those rows, or use --skip-conflicts")  # fmt: skip
+            report(
+                context.out,
+                Outcome(conflicts=planned.conflicts),
+                as_json,
+                "created",
+                "nothing was created: fix those rows, or use --skip-conflicts",
+            )
             return
         outcome = Outcome(conflicts=planned.conflicts)
         importing = progress.add_task("Importing", total=sum(len(rows) for rows in writable))

@@ -14,8 +14,20 @@ RUN = Endpoint("GET", "/api/v1/agent-simulation/runs/{runId}")
 SEARCH = Endpoint("POST", "/api/v1/content/search/{orgId}")
 RUN_STATUSES = ["queued", "running", "completed", "failed", "cancelled"]  # what the simulation runner records
 RUN_COLUMNS = (short_id(), "status", "passed", "overallScore", "task.name", when("createdAt"))
-RUN_FIELDS = ("id", "status", "passed", "overallScore", "task.name", "environment.name", "tokensUsed", "costUsd",
-              "duration", "startedAt", "completedAt", "createdAt")  # fmt: skip
+RUN_FIELDS = (
+    "id",
+    "status",
+    "passed",
+    "overallScore",
+    "task.name",
+    "environment.name",
+    "tokensUsed",
+    "costUsd",
+    "duration",
+    "startedAt",
+    "completedAt",
+    "createdAt",
+)
 
 
 @click.group()
@@ -32,11 +44,20 @@ def runs() -> None:
 @click.option("--offset", type=int)
 @json_option
 @pass_context
-def runs_list(context: Context, status: str | None, environment_id: str | None, task_id: str | None,
-              passed: bool | None, limit: int | None, offset: int | None, as_json: bool) -> None:  # fmt: skip
+def runs_list(
+    context: Context,
+    status: str | None,
+    environment_id: str | None,
+    task_id: str | None,
+    passed: bool | None,
+    limit: int | None,
+    offset: int | None,
+    as_json: bool,
+) -> None:
     """List runs, newest first."""
-    params = compact(status=status, environmentId=environment_id, taskId=task_id, passed=passed, limit=limit,
-                     offset=offset)  # fmt: skip
+    params = compact(
+        status=status, environmentId=environment_id, taskId=task_id, passed=passed, limit=limit, offset=offset
+    )
     data = context.api().call(RUNS, query=params)
     note = span(len(data["runs"]), data["total"], offset, "run")
     context.out.items(data["runs"], RUN_COLUMNS, as_json, total=data["total"], note=note)
@@ -65,8 +86,16 @@ def runs_get(context: Context, run_id: str, as_json: bool) -> None:
 @click.option("--type", "document_type")
 @json_option
 @pass_context
-def search(context: Context, query: str, organization_id: str | None, n_results: int | None,
-           product_id: str | None, status: str | None, document_type: str | None, as_json: bool) -> None:  # fmt: skip
+def search(
+    context: Context,
+    query: str,
+    organization_id: str | None,
+    n_results: int | None,
+    product_id: str | None,
+    status: str | None,
+    document_type: str | None,
+    as_json: bool,
+) -> None:
     """Search the organization's content by meaning."""
     org = context.organization_id(organization_id)
     where = compact(productId=product_id, status=status, type=document_type)
@@ -76,8 +105,10 @@ def search(context: Context, query: str, organization_id: str | None, n_results:
         print_json(data)  # the search answer keeps its own shape
         return
     ids, distances, metadatas = data["ids"][0], data["distances"][0], data["metadatas"][0]
-    rows = [{"id": id_, "distance": round(distance, 4), "title": meta.get("title"), "path": meta.get("filePath")}
-            for id_, distance, meta in zip(ids, distances, metadatas, strict=True)]  # fmt: skip
+    rows = [
+        {"id": id_, "distance": round(distance, 4), "title": meta.get("title"), "path": meta.get("filePath")}
+        for id_, distance, meta in zip(ids, distances, metadatas, strict=True)
+    ]
     context.out.table(rows, ("id", "distance", "title", "path"))
     context.out.note(plural(len(rows), "result"))
 

@@ -35,8 +35,19 @@ ANALYTICS = Endpoint("GET", f"{BASE}/analytics")
 CRITERIA = ["must_include", "exact_match", "regex", "page_reached", "url_visited"]
 ENDED = ("completed", "failed", "cancelled")
 TASK_COLUMNS = (short_id(), "name", "category", "goal", when("createdAt"))
-TASK_FIELDS = ("id", "name", "category", "goal", "appId", "criteria", "referenceAnswer", "stepBudget",
-               "rerunOnChange", "createdAt", "updatedAt")  # fmt: skip
+TASK_FIELDS = (
+    "id",
+    "name",
+    "category",
+    "goal",
+    "appId",
+    "criteria",
+    "referenceAnswer",
+    "stepBudget",
+    "rerunOnChange",
+    "createdAt",
+    "updatedAt",
+)
 ENVIRONMENT_COLUMNS = (short_id(), "name", "task.name", "agentConfig.kind", "agentConfig.seed", when("createdAt"))
 RUN_COLUMNS = (short_id(), "status", "passed", "overallScore", "metadata.trial", "metadata.answer")
 STEP_COLUMNS = ("seq", "kind", "name", "url", "status", "bytes", "tokens", "ok")
@@ -73,8 +84,13 @@ def tasks() -> None:
 def tasks_list(context: Context, app_id: str | None, limit: int | None, cursor: str | None, as_json: bool) -> None:
     """List tasks, newest first."""
     data = context.api().call(TASKS, query=compact(appId=app_id, limit=limit, cursor=cursor))
-    context.out.items(data["items"], TASK_COLUMNS, as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["items"]), "task", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["items"],
+        TASK_COLUMNS,
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["items"]), "task", data["nextCursor"]),
+    )
 
 
 @tasks.command("create")
@@ -89,13 +105,31 @@ def tasks_list(context: Context, app_id: str | None, limit: int | None, cursor: 
 @click.option("--rerun-on-change/--no-rerun-on-change", default=None)
 @json_option
 @pass_context
-def tasks_create(context: Context, name: str, category: str, goal: str, app_id: str, required: tuple[str, ...],
-                 weighed: tuple[str, ...], reference_answer: str | None, step_budget: int | None,
-                 rerun_on_change: bool | None, as_json: bool) -> None:  # fmt: skip
+def tasks_create(
+    context: Context,
+    name: str,
+    category: str,
+    goal: str,
+    app_id: str,
+    required: tuple[str, ...],
+    weighed: tuple[str, ...],
+    reference_answer: str | None,
+    step_budget: int | None,
+    rerun_on_change: bool | None,
+    as_json: bool,
+) -> None:
     """Create a task; criteria are e.g. `--must must_include='$49' --weigh page_reached=/pricing`."""
     criteria = [_criterion(text, True) for text in required] + [_criterion(text, False) for text in weighed]
-    body = compact(name=name, category=category, goal=text_or_file(goal), appId=app_id, criteria=criteria,
-                   referenceAnswer=reference_answer, stepBudget=step_budget, rerunOnChange=rerun_on_change)  # fmt: skip
+    body = compact(
+        name=name,
+        category=category,
+        goal=text_or_file(goal),
+        appId=app_id,
+        criteria=criteria,
+        referenceAnswer=reference_answer,
+        stepBudget=step_budget,
+        rerunOnChange=rerun_on_change,
+    )
     context.out.record(context.api().call(TASK_CREATE, body=body), TASK_FIELDS, as_json)
 
 
@@ -116,8 +150,15 @@ def tasks_get(context: Context, task_id: str, as_json: bool) -> None:
 @click.option("--rerun-on-change/--no-rerun-on-change", default=None)
 @json_option
 @pass_context
-def tasks_update(context: Context, task_id: str, name: str | None, goal: str | None, step_budget: int | None,
-                 rerun_on_change: bool | None, as_json: bool) -> None:  # fmt: skip
+def tasks_update(
+    context: Context,
+    task_id: str,
+    name: str | None,
+    goal: str | None,
+    step_budget: int | None,
+    rerun_on_change: bool | None,
+    as_json: bool,
+) -> None:
     """Change a task; runs already queued keep what they were asked."""
     body = compact(name=name, goal=text_or_file(goal), stepBudget=step_budget, rerunOnChange=rerun_on_change)
     context.out.record(context.api().call(TASK_UPDATE, taskId=task_id, body=body), TASK_FIELDS, as_json)
@@ -143,12 +184,18 @@ def environments() -> None:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def environments_list(context: Context, task_id: str | None, limit: int | None, cursor: str | None,
-                      as_json: bool) -> None:  # fmt: skip
+def environments_list(
+    context: Context, task_id: str | None, limit: int | None, cursor: str | None, as_json: bool
+) -> None:
     """List environments, newest first."""
     data = context.api().call(ENVIRONMENTS, query=compact(taskId=task_id, limit=limit, cursor=cursor))
-    context.out.items(data["items"], ENVIRONMENT_COLUMNS, as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["items"]), "environment", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["items"],
+        ENVIRONMENT_COLUMNS,
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["items"]), "environment", data["nextCursor"]),
+    )
 
 
 @environments.command("create")
@@ -164,12 +211,31 @@ def environments_list(context: Context, task_id: str | None, limit: int | None, 
 @click.option("--user-agent")
 @json_option
 @pass_context
-def environments_create(context: Context, task_id: str, name: str, kind: str | None, engine: str | None,
-                        entry_point: str | None, seed: int | None, temperature: float | None, max_pages: int | None,
-                        max_steps: int | None, user_agent: str | None, as_json: bool) -> None:  # fmt: skip
+def environments_create(
+    context: Context,
+    task_id: str,
+    name: str,
+    kind: str | None,
+    engine: str | None,
+    entry_point: str | None,
+    seed: int | None,
+    temperature: float | None,
+    max_pages: int | None,
+    max_steps: int | None,
+    user_agent: str | None,
+    as_json: bool,
+) -> None:
     """Create an environment; what is not given takes the API's default."""
-    config = compact(kind=kind, engine=engine, entryPoint=entry_point, seed=seed, temperature=temperature,
-                     maxPages=max_pages, maxSteps=max_steps, userAgent=user_agent)  # fmt: skip
+    config = compact(
+        kind=kind,
+        engine=engine,
+        entryPoint=entry_point,
+        seed=seed,
+        temperature=temperature,
+        maxPages=max_pages,
+        maxSteps=max_steps,
+        userAgent=user_agent,
+    )
     environment = context.api().call(ENVIRONMENT_CREATE, body={"taskId": task_id, "name": name, "agentConfig": config})
     context.out.record(environment, ("id", "name", "task", "agentConfig"), as_json)
 
@@ -235,18 +301,27 @@ def simulations_cancel(context: Context, run_id: str, as_json: bool) -> None:
 @click.option("--environment", "environment_id")
 @json_option
 @pass_context
-def simulations_analytics(context: Context, start: str | None, end: str | None, task_id: str | None,
-                          environment_id: str | None, as_json: bool) -> None:  # fmt: skip
+def simulations_analytics(
+    context: Context, start: str | None, end: str | None, task_id: str | None, environment_id: str | None, as_json: bool
+) -> None:
     """Pass rate and pass^k per task and environment."""
-    data = context.api().call(ANALYTICS, query=compact(taskId=task_id, environmentId=environment_id, **{
-        "from": start, "to": end}))  # fmt: skip
+    data = context.api().call(
+        ANALYTICS, query=compact(taskId=task_id, environmentId=environment_id, **{"from": start, "to": end})
+    )
     if as_json:
         print_json(data)
         return
-    rows = [{"task": group["task"]["name"], "environment": group["environment"]["name"], "runs": group["runs"],
-             "passRate": group["passRate"]["value"], "meanScore": group["meanScore"]["value"],
-             "pass^k": " ".join(f"{item['value']:.2f}" for item in group["passHatK"])}
-            for group in data["groups"]]  # fmt: skip
+    rows = [
+        {
+            "task": group["task"]["name"],
+            "environment": group["environment"]["name"],
+            "runs": group["runs"],
+            "passRate": group["passRate"]["value"],
+            "meanScore": group["meanScore"]["value"],
+            "pass^k": " ".join(f"{item['value']:.2f}" for item in group["passHatK"]),
+        }
+        for group in data["groups"]
+    ]
     context.out.table(rows, ("task", "environment", "runs", "passRate", "meanScore", "pass^k"))
     context.out.note(f"{plural(data['overall']['runs'], 'completed run')} from {data['from']} to {data['to']}")
 

@@ -45,13 +45,34 @@ def traffic() -> None:
 @click.option("--cursor", help="The page after the one that printed this cursor.")
 @json_option
 @pass_context
-def traffic_logs(context: Context, app_id: str | None, host: str | None, bot_id: str | None, category: str | None,
-                 verified: bool | None, status_class: str | None, path_prefix: str | None, since: str | None,
-                 until: str | None, limit: int | None, cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def traffic_logs(
+    context: Context,
+    app_id: str | None,
+    host: str | None,
+    bot_id: str | None,
+    category: str | None,
+    verified: bool | None,
+    status_class: str | None,
+    path_prefix: str | None,
+    since: str | None,
+    until: str | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List recorded requests, newest first."""
-    query = compact(appId=app_id, host=host, botId=bot_id, category=category,
-                    verified=None if verified is None else str(verified).lower(), statusClass=status_class,
-                    pathPrefix=path_prefix, limit=limit, cursor=cursor, **{"from": since, "to": until})  # fmt: skip
+    query = compact(
+        appId=app_id,
+        host=host,
+        botId=bot_id,
+        category=category,
+        verified=None if verified is None else str(verified).lower(),
+        statusClass=status_class,
+        pathPrefix=path_prefix,
+        limit=limit,
+        cursor=cursor,
+        **{"from": since, "to": until},
+    )
     data = context.api().call(LOGS, query=query)
     note = plural(len(data["items"]), "request") + (
         f"; the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else ""
@@ -67,8 +88,15 @@ def traffic_logs(context: Context, app_id: str | None, host: str | None, bot_id:
 @click.option("--group-by", type=click.Choice(GROUPS), default="bot", show_default=True)
 @json_option
 @pass_context
-def traffic_summary(context: Context, app_id: str | None, start: str | None, end: str | None,
-                    granularity: str | None, group_by: str, as_json: bool) -> None:  # fmt: skip
+def traffic_summary(
+    context: Context,
+    app_id: str | None,
+    start: str | None,
+    end: str | None,
+    granularity: str | None,
+    group_by: str,
+    as_json: bool,
+) -> None:
     """Visits, verification, success and failure rates, by group, over a period [from, to) in UTC."""
     query = compact(appId=app_id, granularity=granularity, groupBy=group_by, **{"from": start, "to": end})
     data = context.api().call(SUMMARY, query=query)
@@ -77,14 +105,18 @@ def traffic_summary(context: Context, app_id: str | None, start: str | None, end
         return
     totals, period = data["totals"], data["period"]
     click.echo(f"[{period['from']}, {period['to']}) {period['timeZone']}")
-    click.echo(f"visits {totals['visits']}, verified {totals['verifiedVisits']}, "
-               f"success {_percent(totals['successRate'])}, failure {_percent(totals['failureRate'])}, "
-               f"spoofed {totals['spoofedVisits']}, paths {totals['distinctPaths']}")  # fmt: skip
+    click.echo(
+        f"visits {totals['visits']}, verified {totals['verifiedVisits']}, "
+        f"success {_percent(totals['successRate'])}, failure {_percent(totals['failureRate'])}, "
+        f"spoofed {totals['spoofedVisits']}, paths {totals['distinctPaths']}"
+    )
     rows = [{**g, "success": _percent(g["successRate"]), "failure": _percent(g["failureRate"])} for g in data["groups"]]
     context.out.table(rows, GROUP_COLUMNS)
     for referral in data["referrals"]:
-        click.echo(f"{referral['name']}: {referral['referrals']} referred, {referral['crawls']} crawls, "
-                   f"crawl-to-refer {referral['crawlToRefer']['value'] or '-'}")  # fmt: skip
+        click.echo(
+            f"{referral['name']}: {referral['referrals']} referred, {referral['crawls']} crawls, "
+            f"crawl-to-refer {referral['crawlToRefer']['value'] or '-'}"
+        )
 
 
 def register(root: click.Group) -> None:

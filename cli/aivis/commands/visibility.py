@@ -33,10 +33,35 @@ ANSWERS = Endpoint("GET", "/api/v1/answers")
 ANSWER = Endpoint("GET", "/api/v1/answers/{answerId}")
 
 COMPETITOR_FIELDS = ("id", "name", "aliases", "domains", "competitorSetVersion", "createdAt", "updatedAt")
-PROMPT_FIELDS = ("id", "text", "status", "version", "cadence", "samples", "engines", "tags", "topicId", "personaId",
-                 "createdAt", "updatedAt")  # fmt: skip
-RUN_FIELDS = ("id", "status", "trigger", "engines", "samples", "progress.total", "progress.done", "progress.failed",
-              "usage.inputTokens", "usage.outputTokens", "usage.costUsd", "createdAt", "finishedAt")  # fmt: skip
+PROMPT_FIELDS = (
+    "id",
+    "text",
+    "status",
+    "version",
+    "cadence",
+    "samples",
+    "engines",
+    "tags",
+    "topicId",
+    "personaId",
+    "createdAt",
+    "updatedAt",
+)
+RUN_FIELDS = (
+    "id",
+    "status",
+    "trigger",
+    "engines",
+    "samples",
+    "progress.total",
+    "progress.done",
+    "progress.failed",
+    "usage.inputTokens",
+    "usage.outputTokens",
+    "usage.costUsd",
+    "createdAt",
+    "finishedAt",
+)
 ANSWER_FIELDS = ("id", "engine", "model", "status", "prompt.text", "prompt.version", "answeredAt")
 ENDED = ("completed", "partial", "failed", "cancelled")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,8 +90,13 @@ def competitors() -> None:
 def competitors_list(context: Context, product_id: str, limit: int | None, cursor: str | None, as_json: bool) -> None:
     """List the product's competitors, newest first."""
     data = context.api().call(COMPETITORS, productId=product_id, query=compact(limit=limit, cursor=cursor))
-    context.out.items(data["items"], ("id", "name", "aliases", "domains"), as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["items"]), "competitor", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["items"],
+        ("id", "name", "aliases", "domains"),
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["items"]), "competitor", data["nextCursor"]),
+    )
 
 
 @competitors.command("add")
@@ -76,8 +106,9 @@ def competitors_list(context: Context, product_id: str, limit: int | None, curso
 @click.option("--domain", "domains", multiple=True, help="A hostname it owns (repeat).")
 @json_option
 @pass_context
-def competitors_add(context: Context, product_id: str, name: str, aliases: tuple[str, ...], domains: tuple[str, ...],
-                    as_json: bool) -> None:  # fmt: skip
+def competitors_add(
+    context: Context, product_id: str, name: str, aliases: tuple[str, ...], domains: tuple[str, ...], as_json: bool
+) -> None:
     """Add a competitor of the product."""
     body = {"name": name, "aliases": list(aliases), "domains": list(domains)}
     data = context.api().call(COMPETITORS_CREATE, productId=product_id, body=body)
@@ -91,8 +122,14 @@ def competitors_add(context: Context, product_id: str, name: str, aliases: tuple
 @click.option("--domain", "domains", multiple=True, help="A hostname it owns (repeat; replaces the list).")
 @json_option
 @pass_context
-def competitors_update(context: Context, competitor_id: str, name: str | None, aliases: tuple[str, ...],
-                       domains: tuple[str, ...], as_json: bool) -> None:  # fmt: skip
+def competitors_update(
+    context: Context,
+    competitor_id: str,
+    name: str | None,
+    aliases: tuple[str, ...],
+    domains: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Change a competitor's name, aliases or domains."""
     body = compact(name=name, aliases=list(aliases) or None, domains=list(domains) or None)
     data = context.api().call(COMPETITOR_UPDATE, competitorId=competitor_id, body=body)
@@ -126,25 +163,39 @@ def prompts() -> None:
 @cursor_option
 @json_option
 @pass_context
-def prompts_list(context: Context, product_id: str, status: str | None, tag: str | None, engine: str | None,
-                 limit: int | None, cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def prompts_list(
+    context: Context,
+    product_id: str,
+    status: str | None,
+    tag: str | None,
+    engine: str | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List the product's tracked prompts, newest first."""
     query = compact(status=status, tag=tag, engine=engine, limit=limit, cursor=cursor)
     data = context.api().call(PROMPTS, productId=product_id, query=query)
-    context.out.items(data["items"], ("id", "text", "status", "cadence", "version"), as_json,
-                      next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["items"]), "prompt", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["items"],
+        ("id", "text", "status", "cadence", "version"),
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["items"]), "prompt", data["nextCursor"]),
+    )
 
 
 def _prompt_options(function: F) -> F:
-    for option in reversed((
-        click.option("--topic", "topic_id", help="A topic's id."),
-        click.option("--persona", "persona_id", help="A persona's id."),
-        click.option("--tag", "tags", multiple=True, help="A label (repeat)."),
-        click.option("--engine", "engines", multiple=True, help="An engine id (repeat); default: all configured."),
-        click.option("--cadence", type=click.Choice(["daily", "weekly", "manual"])),
-        click.option("--samples", type=click.IntRange(1, 5), help="Asks per engine at each run."),
-    )):  # fmt: skip
+    for option in reversed(
+        (
+            click.option("--topic", "topic_id", help="A topic's id."),
+            click.option("--persona", "persona_id", help="A persona's id."),
+            click.option("--tag", "tags", multiple=True, help="A label (repeat)."),
+            click.option("--engine", "engines", multiple=True, help="An engine id (repeat); default: all configured."),
+            click.option("--cadence", type=click.Choice(["daily", "weekly", "manual"])),
+            click.option("--samples", type=click.IntRange(1, 5), help="Asks per engine at each run."),
+        )
+    ):
         function = option(function)
     return function
 
@@ -155,12 +206,28 @@ def _prompt_options(function: F) -> F:
 @_prompt_options
 @json_option
 @pass_context
-def prompts_create(context: Context, product_id: str, text: str, topic_id: str | None, persona_id: str | None,
-                   tags: tuple[str, ...], engines: tuple[str, ...], cadence: str | None, samples: int | None,
-                   as_json: bool) -> None:  # fmt: skip
+def prompts_create(
+    context: Context,
+    product_id: str,
+    text: str,
+    topic_id: str | None,
+    persona_id: str | None,
+    tags: tuple[str, ...],
+    engines: tuple[str, ...],
+    cadence: str | None,
+    samples: int | None,
+    as_json: bool,
+) -> None:
     """Track a prompt of the product."""
-    body = compact(text=text, topicId=topic_id, personaId=persona_id, tags=list(tags) or None,
-                   engines=list(engines) or None, cadence=cadence, samples=samples)  # fmt: skip
+    body = compact(
+        text=text,
+        topicId=topic_id,
+        personaId=persona_id,
+        tags=list(tags) or None,
+        engines=list(engines) or None,
+        cadence=cadence,
+        samples=samples,
+    )
     context.out.record(context.api().call(PROMPTS_CREATE, productId=product_id, body=body), PROMPT_FIELDS, as_json)
 
 
@@ -171,12 +238,30 @@ def prompts_create(context: Context, product_id: str, text: str, topic_id: str |
 @click.option("--status", type=click.Choice(["active", "paused"]))
 @json_option
 @pass_context
-def prompts_update(context: Context, prompt_id: str, text: str | None, topic_id: str | None, persona_id: str | None,
-                   tags: tuple[str, ...], engines: tuple[str, ...], cadence: str | None, samples: int | None,
-                   status: str | None, as_json: bool) -> None:  # fmt: skip
+def prompts_update(
+    context: Context,
+    prompt_id: str,
+    text: str | None,
+    topic_id: str | None,
+    persona_id: str | None,
+    tags: tuple[str, ...],
+    engines: tuple[str, ...],
+    cadence: str | None,
+    samples: int | None,
+    status: str | None,
+    as_json: bool,
+) -> None:
     """Change a tracked prompt."""
-    body = compact(text=text, topicId=topic_id, personaId=persona_id, tags=list(tags) or None,
-                   engines=list(engines) or None, cadence=cadence, samples=samples, status=status)  # fmt: skip
+    body = compact(
+        text=text,
+        topicId=topic_id,
+        personaId=persona_id,
+        tags=list(tags) or None,
+        engines=list(engines) or None,
+        cadence=cadence,
+        samples=samples,
+        status=status,
+    )
     context.out.record(context.api().call(PROMPT_UPDATE, promptId=prompt_id, body=body), PROMPT_FIELDS, as_json)
 
 
@@ -223,11 +308,19 @@ def prompt_runs() -> None:
 @click.option("--wait", is_flag=True, help="Wait for the run to end, printing its progress.")
 @json_option
 @pass_context
-def prompt_runs_start(context: Context, product_id: str, prompt_ids: tuple[str, ...], engines: tuple[str, ...],
-                      samples: int | None, wait: bool, as_json: bool) -> None:  # fmt: skip
+def prompt_runs_start(
+    context: Context,
+    product_id: str,
+    prompt_ids: tuple[str, ...],
+    engines: tuple[str, ...],
+    samples: int | None,
+    wait: bool,
+    as_json: bool,
+) -> None:
     """Ask the engines the product's prompts now."""
-    body = compact(productId=product_id, promptIds=list(prompt_ids) or None, engines=list(engines) or None,
-                   samples=samples)  # fmt: skip
+    body = compact(
+        productId=product_id, promptIds=list(prompt_ids) or None, engines=list(engines) or None, samples=samples
+    )
     run = context.api().call(RUNS_CREATE, body=body)
     while wait and run["status"] not in ENDED:
         progress = run["progress"]
@@ -244,14 +337,19 @@ def prompt_runs_start(context: Context, product_id: str, prompt_ids: tuple[str, 
 @cursor_option
 @json_option
 @pass_context
-def prompt_runs_list(context: Context, product_id: str | None, status: str | None, limit: int | None,
-                     cursor: str | None, as_json: bool) -> None:  # fmt: skip
+def prompt_runs_list(
+    context: Context, product_id: str | None, status: str | None, limit: int | None, cursor: str | None, as_json: bool
+) -> None:
     """List prompt runs, newest first."""
     query = compact(productId=product_id, status=status, limit=limit, cursor=cursor)
     data = context.api().call(RUNS, query=query)
-    context.out.items(data["items"], ("id", "status", "trigger", "progress.done", "progress.total", when("createdAt")),
-                      as_json, next_cursor=data["nextCursor"],
-                      note=_page_note(len(data["items"]), "run", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        data["items"],
+        ("id", "status", "trigger", "progress.done", "progress.total", when("createdAt")),
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(data["items"]), "run", data["nextCursor"]),
+    )
 
 
 @prompt_runs.command("show")
@@ -294,19 +392,43 @@ def answers() -> None:
 @cursor_option
 @json_option
 @pass_context
-def answers_list(context: Context, product_id: str | None, prompt_id: str | None, run_id: str | None,
-                 engine: str | None, mentioned: bool | None, competitor_id: str | None, domain: str | None,
-                 since: str | None, until: str | None, limit: int | None, cursor: str | None,
-                 as_json: bool) -> None:  # fmt: skip
+def answers_list(
+    context: Context,
+    product_id: str | None,
+    prompt_id: str | None,
+    run_id: str | None,
+    engine: str | None,
+    mentioned: bool | None,
+    competitor_id: str | None,
+    domain: str | None,
+    since: str | None,
+    until: str | None,
+    limit: int | None,
+    cursor: str | None,
+    as_json: bool,
+) -> None:
     """List answers, newest first."""
-    query = compact(productId=product_id, promptId=prompt_id, runId=run_id, engine=engine,
-                    brandMentioned=None if mentioned is None else str(mentioned).lower(), competitorId=competitor_id,
-                    domain=domain, limit=limit, cursor=cursor, **{"from": since, "to": until})  # fmt: skip
+    query = compact(
+        productId=product_id,
+        promptId=prompt_id,
+        runId=run_id,
+        engine=engine,
+        brandMentioned=None if mentioned is None else str(mentioned).lower(),
+        competitorId=competitor_id,
+        domain=domain,
+        limit=limit,
+        cursor=cursor,
+        **{"from": since, "to": until},
+    )
     data = context.api().call(ANSWERS, query=query)
     rows = [{**item, "brand": _brand(item)} for item in data["items"]]
-    context.out.items(rows, ("id", "engine", "brand", "prompt.text", when("answeredAt")), as_json,
-                      next_cursor=data["nextCursor"],
-                      note=_page_note(len(rows), "answer", data["nextCursor"]))  # fmt: skip
+    context.out.items(
+        rows,
+        ("id", "engine", "brand", "prompt.text", when("answeredAt")),
+        as_json,
+        next_cursor=data["nextCursor"],
+        note=_page_note(len(rows), "answer", data["nextCursor"]),
+    )
 
 
 def _brand(answer: dict[str, Any]) -> str:

@@ -52,5 +52,12 @@ def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:
     text = "".join(texts)
     tokens = usage.get("input_tokens"), usage.get("output_tokens")
     refused = body.get("stop_reason") == "refusal"
-    return Reply(text, body.get("model") or access.model, status_of(text, refused), citations, sources, *tokens,
-                 cost(*tokens, access.prices))  # fmt: skip
+    return Reply(
+        text,
+        body.get("model") or access.model,
+        status_of(text, refused),
+        citations,
+        sources,
+        *tokens,
+        cost(*tokens, access.prices),
+    )

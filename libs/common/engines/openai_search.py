@@ -45,5 +45,12 @@ def reply_of(body: dict[str, Any], access: EngineAccess) -> Reply:
     usage = body.get("usage") or {}
     text = "".join(texts)
     tokens = usage.get("input_tokens"), usage.get("output_tokens")
-    return Reply(text, body.get("model") or access.model, status_of(text, refused), citations, sources, *tokens,
-                 cost(*tokens, access.prices))  # fmt: skip
+    return Reply(
+        text,
+        body.get("model") or access.model,
+        status_of(text, refused),
+        citations,
+        sources,
+        *tokens,
+        cost(*tokens, access.prices),
+    )

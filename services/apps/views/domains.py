@@ -36,9 +36,15 @@ async def apps_domains_create(request: web.Request) -> web.Response:
     data = await load_json(request, DOMAIN_CREATE)
     app, settings = request.app, request.app[SETTINGS]
     domain = await add_app_domain(
-        app[DB_POOL], app[EDGE], app[TXT_CHECKER], settings.domain_claim_days, settings.domain_reclaim_grace_seconds,
-        caller_of(request).org.id, request.match_info["appId"], data,
-    )  # fmt: skip
+        app[DB_POOL],
+        app[EDGE],
+        app[TXT_CHECKER],
+        settings.domain_claim_days,
+        settings.domain_reclaim_grace_seconds,
+        caller_of(request).org.id,
+        request.match_info["appId"],
+        data,
+    )
     return versioned_response(request, domain, record_etag(domain), status=201)
 
 
@@ -55,9 +61,12 @@ async def apps_domains_verify(request: web.Request) -> web.Response:
     """POST /api/v1/apps/{appId}/domains/{domainId}/verify: look the domain's TXT record up; the domain,
     verified or with `verificationError`."""
     domain = await verify_app_domain(
-        request.app[DB_POOL], request.app[TXT_CHECKER], caller_of(request).org.id,
-        request.match_info["appId"], request.match_info["domainId"],
-    )  # fmt: skip
+        request.app[DB_POOL],
+        request.app[TXT_CHECKER],
+        caller_of(request).org.id,
+        request.match_info["appId"],
+        request.match_info["domainId"],
+    )
     return versioned_response(request, domain, record_etag(domain))
 
 

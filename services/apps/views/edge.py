@@ -62,9 +62,12 @@ async def internal_edge_site(request: web.Request) -> web.Response:
     async with cursor(request.app[DB_POOL]) as cur:
         routes = await publication.route_listing(cur, site.app_id)
     answer = {
-        "appId": site.app_id, "name": site.title, "config": site.row["config"], "baseUrl": site.base_url,
+        "appId": site.app_id,
+        "name": site.title,
+        "config": site.row["config"],
+        "baseUrl": site.base_url,
         "version": version,
-    }  # fmt: skip
+    }
     # The routes as PostgreSQL wrote them: `[[path, targetId], ...]`.
     return json_response({**answer, "routes": orjson.Fragment(routes)})
 

@@ -33,9 +33,17 @@ ITEM_ERRORS = (Conflict, NotFound, ValidationFailed)
 NO_SUCH_PAGE = "no such page in this product"
 CREATE_COLUMNS = ("title", "content", "description", "meta_title", "meta_description", "status")
 UPDATE_COLUMNS = (
-    "title", "content", "description", "meta_title", "meta_description", "file_path", "status", "is_manual",
-    "no_index", "redirect_to_url",
-)  # fmt: skip
+    "title",
+    "content",
+    "description",
+    "meta_title",
+    "meta_description",
+    "file_path",
+    "status",
+    "is_manual",
+    "no_index",
+    "redirect_to_url",
+)
 
 
 def failure_message(error: ApiError) -> str:

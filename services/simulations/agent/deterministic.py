@@ -97,11 +97,16 @@ class Reading:
     ended: bool = False
 
     def outcome(
-        self, fetcher: RunFetcher, stopped: str, found: answers.Answer | None = None, path: str | None = None,
+        self,
+        fetcher: RunFetcher,
+        stopped: str,
+        found: answers.Answer | None = None,
+        path: str | None = None,
         cost: float = 0.0,
-    ) -> Outcome:  # fmt: skip
-        return Outcome(found, path, tuple(self.visited), self.budget.tokens, self.budget.bytes, fetcher.snapshot(),
-                       stopped, cost)  # fmt: skip
+    ) -> Outcome:
+        return Outcome(
+            found, path, tuple(self.visited), self.budget.tokens, self.budget.bytes, fetcher.snapshot(), stopped, cost
+        )
 
 
 async def explore(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness, record: Record) -> Reading:
@@ -128,31 +133,68 @@ async def explore(assignment: Assignment, fetcher: RunFetcher, readiness: Readin
     budget.tokens += entry_tokens
     links = _candidates(readiness, config.entry_point) if entry.ok else []
     detail = {"links": len(links), "kept": entry.kept}
-    await record(Step("fetch", config.entry_point, entry_path, entry.status, len(entry.body), entry_tokens,
-                      entry.ok and bool(links), detail, entry.elapsed_ms))  # fmt: skip
+    await record(
+        Step(
+            "fetch",
+            config.entry_point,
+            entry_path,
+            entry.status,
+            len(entry.body),
+            entry_tokens,
+            entry.ok and bool(links),
+            detail,
+            entry.elapsed_ms,
+        )
+    )
     if not links:
         reading.stopped, reading.ended = "no_entry", True
         return reading
 
     order = _reading_order(assignment.goal, links, assignment.seed, config.temperature)
-    await record(Step("rank", "bm25", ok=True, detail={
-        "query": assignment.goal, "candidates": len(order),
-        "top": [{"url": c.link.url, "title": c.link.title, "score": round(c.score, 4)} for c in order[:RANKED_SHOWN]],
-    }))  # fmt: skip
+    await record(
+        Step(
+            "rank",
+            "bm25",
+            ok=True,
+            detail={
+                "query": assignment.goal,
+                "candidates": len(order),
+                "top": [
+                    {"url": c.link.url, "title": c.link.title, "score": round(c.score, 4)} for c in order[:RANKED_SHOWN]
+                ],
+            },
+        )
+    )
 
     for rank, candidate in enumerate(order[: config.max_pages]):
         exhausted = budget.exhausted(assignment)
         if exhausted:
             reading.stopped = exhausted
-            await record(Step("stop", exhausted, ok=False, detail={
-                "why": f"the {exhausted.removeprefix('budget_')} budget is spent",
-                "steps": budget.steps, "bytes": budget.bytes, "tokens": budget.tokens,
-            }))  # fmt: skip
+            await record(
+                Step(
+                    "stop",
+                    exhausted,
+                    ok=False,
+                    detail={
+                        "why": f"the {exhausted.removeprefix('budget_')} budget is spent",
+                        "steps": budget.steps,
+                        "bytes": budget.bytes,
+                        "tokens": budget.tokens,
+                    },
+                )
+            )
             break
         path = page_path(candidate.link.path)
         if refused(candidate.link.path):
-            await record(Step("read", candidate.link.title, candidate.link.url, ok=False,
-                              detail={"why": "robots.txt refuses this page", "rank": rank + 1}))  # fmt: skip
+            await record(
+                Step(
+                    "read",
+                    candidate.link.title,
+                    candidate.link.url,
+                    ok=False,
+                    detail={"why": "robots.txt refuses this page", "rank": rank + 1},
+                )
+            )
             continue
         page = await fetcher.get(candidate.link.path)
         visited.append(path)
@@ -167,12 +209,26 @@ async def explore(assignment: Assignment, fetcher: RunFetcher, readiness: Readin
         read += [(rank, position, path, passage) for position, passage in enumerate(page_passages)]
         reading.scores = scores = bm25_scores(assignment.goal, [passage.searchable for *_, passage in read])
         best = max(range(first, len(read)), key=lambda index: (scores[index], -index)) if page_passages else None
-        await record(Step("read", candidate.link.title, candidate.link.url, page.status, len(page.body), tokens,
-                          page.ok, {
-                              "rank": rank + 1, "passages": len(page_passages), "kept": page.kept,
-                              "best": None if best is None else {
-                                  "score": round(scores[best], 4), "text": read[best][3].text[:300]},
-                          }, page.elapsed_ms))  # fmt: skip
+        await record(
+            Step(
+                "read",
+                candidate.link.title,
+                candidate.link.url,
+                page.status,
+                len(page.body),
+                tokens,
+                page.ok,
+                {
+                    "rank": rank + 1,
+                    "passages": len(page_passages),
+                    "kept": page.kept,
+                    "best": None
+                    if best is None
+                    else {"score": round(scores[best], 4), "text": read[best][3].text[:300]},
+                },
+                page.elapsed_ms,
+            )
+        )
         # Enough read once this page's best passage holds what the goal asks for.
         if best is not None and scores[best] > 0 and answers.holds_fact(assignment.goal, read[best][3].text):
             reading.stopped = "answered"
@@ -192,14 +248,29 @@ async def run(assignment: Assignment, fetcher: RunFetcher, readiness: Readiness,
     best = max(range(len(read)), key=lambda index: (scores[index], -read[index][0], -read[index][1]))
     score, (_, _, path, passage) = scores[best], read[best]
     if score <= 0:
-        await record(Step("answer", "none", ok=False,
-                          detail={"why": "no passage of the pages read shares a word with the goal"}))  # fmt: skip
+        await record(
+            Step("answer", "none", ok=False, detail={"why": "no passage of the pages read shares a word with the goal"})
+        )
         return reading.outcome(fetcher, reading.stopped)
     given = answers.answer(assignment.goal, passage.text)
     answer_tokens = count_tokens(given.short)
     budget.tokens += answer_tokens
-    await record(Step("answer", given.intent, path, None, 0, answer_tokens, True, {
-        "answer": given.short, "passage": given.passage[:1000], "heading": passage.heading,
-        "facts": given.facts, "score": round(score, 4),
-    }))  # fmt: skip
+    await record(
+        Step(
+            "answer",
+            given.intent,
+            path,
+            None,
+            0,
+            answer_tokens,
+            True,
+            {
+                "answer": given.short,
+                "passage": given.passage[:1000],
+                "heading": passage.heading,
+                "facts": given.facts,
+                "score": round(score, 4),
+            },
+        )
+    )
     return reading.outcome(fetcher, "answered", given, path)

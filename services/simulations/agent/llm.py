@@ -67,21 +67,52 @@ def agent(engine_id: str, engine: Engine) -> Callable[[Assignment, RunFetcher, R
         # The run's tokens are the model's: what it was given (the pages read among them) and wrote.
         reading.budget.tokens = given + made
         cost = reply.cost_usd or 0.0
-        usage = {"engine": engine_id, "model": reply.model, "inputTokens": given, "outputTokens": made,
-                 "costUsd": reply.cost_usd}  # fmt: skip
+        usage = {
+            "engine": engine_id,
+            "model": reply.model,
+            "inputTokens": given,
+            "outputTokens": made,
+            "costUsd": reply.cost_usd,
+        }
         short, path = parsed(reply.text, [read for read, _ in reading.pages])
         if reply.status != "completed" or not short or short.strip(" .").lower() == NOT_FOUND:
             why = {"refused": "the engine declined to answer", "empty": "the engine answered nothing"}.get(
                 reply.status, "the engine found no answer in the pages read"
             )
-            await record(Step("answer", "none", None, None, 0, given + made, False,
-                              {"why": why, "reply": reply.text[:1000], **usage}))  # fmt: skip
+            await record(
+                Step(
+                    "answer",
+                    "none",
+                    None,
+                    None,
+                    0,
+                    given + made,
+                    False,
+                    {"why": why, "reply": reply.text[:1000], **usage},
+                )
+            )
             return reading.outcome(fetcher, "no_answer", cost=cost)
-        found = answers.Answer(short, reply.text.strip(), answers.intent_of(assignment.goal),
-                               answers.facts_of(reply.text))  # fmt: skip
-        await record(Step("answer", found.intent, path, None, 0, given + made, True, {
-            "answer": short, "passage": found.passage[:1000], "facts": found.facts, "source": path, **usage,
-        }))  # fmt: skip
+        found = answers.Answer(
+            short, reply.text.strip(), answers.intent_of(assignment.goal), answers.facts_of(reply.text)
+        )
+        await record(
+            Step(
+                "answer",
+                found.intent,
+                path,
+                None,
+                0,
+                given + made,
+                True,
+                {
+                    "answer": short,
+                    "passage": found.passage[:1000],
+                    "facts": found.facts,
+                    "source": path,
+                    **usage,
+                },
+            )
+        )
         return reading.outcome(fetcher, "answered", found, path, cost)
 
     return run

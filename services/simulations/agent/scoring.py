@@ -32,9 +32,13 @@ class Verdict:
 
     def view(self) -> dict[str, Any]:
         return {
-            "type": self.type, "value": self.value, "required": self.required, "weight": self.weight,
-            "holds": self.holds, "why": self.why,
-        }  # fmt: skip
+            "type": self.type,
+            "value": self.value,
+            "required": self.required,
+            "weight": self.weight,
+            "holds": self.holds,
+            "why": self.why,
+        }
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,9 @@ class Cli:
         return environ
 
     def run(self, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([AIVIS, *args], env=self.environ(**extra), capture_output=True, text=True,
-                              timeout=120, check=False)  # fmt: skip
+        return subprocess.run(
+            [AIVIS, *args], env=self.environ(**extra), capture_output=True, text=True, timeout=120, check=False
+        )
 
     def ok(self, *args: str) -> str:
         done = self.run(*args)
@@ -59,8 +60,9 @@ class Cli:
         return done.stderr
 
     def login(self) -> subprocess.Popen[str]:
-        return subprocess.Popen([AIVIS, "login"], env=self.environ(), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+        return subprocess.Popen(
+            [AIVIS, "login"], env=self.environ(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
 
 
 def read_user_code(process: subprocess.Popen[str]) -> str:
@@ -97,8 +99,7 @@ def decide(database: TestDatabase, user_code: str, member: Member, organization_
     async def record() -> None:
         async with create_pool(database.dsn(GATEWAY), GATEWAY.schema, 1, 1) as pool, transaction(pool) as cur:
             code = device.normalize_user_code(user_code) or ""
-            row = await device.decide(cur, code, member.user_id, organization_id, "owner", approve,
-                                      datetime.now(UTC))  # fmt: skip
+            row = await device.decide(cur, code, member.user_id, organization_id, "owner", approve, datetime.now(UTC))
             assert row is not None
 
     asyncio.run(record())
@@ -113,5 +114,13 @@ def cli(live_stack: LiveStack, tmp_path: Path) -> Cli:
 @pytest.fixture
 def product(live_stack: LiveStack, database: TestDatabase) -> dict[str, Any]:
     slug = f"cli-{uuid.uuid4().hex[:8]}"
-    return admin(gateway_environ(live_stack, database), "create-product", "--org", live_stack.organization_id,
-                 "--name", f"Product {slug}", "--slug", slug)  # fmt: skip
+    return admin(
+        gateway_environ(live_stack, database),
+        "create-product",
+        "--org",
+        live_stack.organization_id,
+        "--name",
+        f"Product {slug}",
+        "--slug",
+        slug,
+    )

@@ -17,13 +17,16 @@ def publish_pages(cli: Cli, product: dict, count: int) -> list[dict]:
     made: list[dict] = []
     prefix = uuid.uuid4().hex[:6]
     for start in range(0, count, 25):
-        pages = [{"slug": f"p{prefix}/{index}", "title": f"Page {index}", "status": "published"}
-                 for index in range(start, min(start + 25, count))]  # fmt: skip
+        pages = [
+            {"slug": f"p{prefix}/{index}", "title": f"Page {index}", "status": "published"}
+            for index in range(start, min(start + 25, count))
+        ]
         request = urllib.request.Request(
-            f"{cli.stack.gateway}/api/v1/site/pages", method="POST",
+            f"{cli.stack.gateway}/api/v1/site/pages",
+            method="POST",
             data=json.dumps({"productId": product["id"], "pages": pages}).encode(),
             headers={"x-api-key": cli.stack.api_key, "Content-Type": "application/json"},
-        )  # fmt: skip
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             made += json.loads(response.read())["data"]["created"]
     return made
@@ -92,8 +95,15 @@ def test_routes_import_with_conflicts_creates_nothing_unless_asked(cli: Cli, pro
     cli.ok("apps", "add-product", app["id"], product["id"])
     first, second = publish_pages(cli, product, 2)
     rows = tmp_path / "routes.json"
-    rows.write_text(json.dumps([{"path": "/a", "targetId": first["id"]}, {"path": "/b", "targetId": second["id"]},
-                                {"path": "/a", "targetId": second["id"]}]))  # fmt: skip
+    rows.write_text(
+        json.dumps(
+            [
+                {"path": "/a", "targetId": first["id"]},
+                {"path": "/b", "targetId": second["id"]},
+                {"path": "/a", "targetId": second["id"]},
+            ]
+        )
+    )
     done = cli.run("routes", "import", app["id"], str(rows))
     assert done.returncode == EXIT_CONFLICT
     assert "created 0, skipped 0, conflicts 1" in done.stdout

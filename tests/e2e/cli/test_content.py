@@ -11,8 +11,20 @@ EXIT_NOT_FOUND, EXIT_VALIDATION = 4, 5
 
 
 def create_page(cli: Cli, product: dict, slug: str, title: str = "A page") -> dict:
-    data = cli.json("pages", "create", "--product", product["id"], "--slug", slug, "--title", title,
-                    "--content", "# Hello\n\nWords.", "--status", "published")  # fmt: skip
+    data = cli.json(
+        "pages",
+        "create",
+        "--product",
+        product["id"],
+        "--slug",
+        slug,
+        "--title",
+        title,
+        "--content",
+        "# Hello\n\nWords.",
+        "--status",
+        "published",
+    )
     assert data["createdCount"] == 1, data
     return data["created"][0]
 
@@ -28,8 +40,9 @@ def test_pages_create_list_update_and_delete(cli: Cli, product):
     listed_lines = cli.run("pages", "list", "--product", product["id"])
     assert listed_lines.stdout.split("\t")[:2] == [page_id, "Getting started"]
     assert listed_lines.stderr == "page 1 of 1, 1 page in all\n"
-    updated = cli.json("pages", "update", "--product", product["id"], "--id", page_id, "--title", "Start here",
-                       "--status", "published")  # fmt: skip
+    updated = cli.json(
+        "pages", "update", "--product", product["id"], "--id", page_id, "--title", "Start here", "--status", "published"
+    )
     assert updated["updatedCount"] == 1
     assert cli.json("content", "get", page_id)["title"] == "Start here"
     deleted = cli.json("pages", "delete", "--product", product["id"], page_id)
@@ -52,8 +65,20 @@ def test_content_get_by_path_priority_and_update(cli: Cli, product):
     found = cli.json("content", "by-path", "--product", product["id"], "--path", f"/{slug}")
     assert found["id"] == page["id"]
     assert cli.json("content", "priority", page["id"], "80")["priority"] == 80
-    updated = cli.json("content", "update", page["id"], "--meta-title", "Meta", "--tag", "a", "--tag", "b",
-                       "--description-for-agent", "For agents", "--no-index")  # fmt: skip
+    updated = cli.json(
+        "content",
+        "update",
+        page["id"],
+        "--meta-title",
+        "Meta",
+        "--tag",
+        "a",
+        "--tag",
+        "b",
+        "--description-for-agent",
+        "For agents",
+        "--no-index",
+    )
     assert (updated["metaTitle"], updated["tags"], updated["noIndex"]) == ("Meta", ["a", "b"], True)
     assert updated["descriptionForAgent"] == "For agents"
     stored = cli.json("content", "get", page["id"])
@@ -76,7 +101,8 @@ def test_unknown_document_exits_with_the_not_found_code(cli: Cli):
 
 
 def test_invalid_input_exits_with_the_validation_code_and_names_the_field(cli: Cli, product):
-    stderr = cli.fails(EXIT_VALIDATION, "pages", "create", "--product", product["id"], "--slug", "Bad Slug",
-                       "--title", "x")  # fmt: skip
+    stderr = cli.fails(
+        EXIT_VALIDATION, "pages", "create", "--product", product["id"], "--slug", "Bad Slug", "--title", "x"
+    )
     assert "error: VALIDATION_FAILED: " in stderr
     assert "  page 1: slug:" in stderr

@@ -31,8 +31,11 @@ def signed_in(live_stack, database, tmp_path) -> tuple[Cli, str]:
 
 def grant_state(database, refresh_token: str) -> str | None:
     with psycopg2.connect(database.admin_dsn) as conn, conn.cursor() as cur:
-        cur.execute("SELECT g.revoked_reason FROM identity.refresh_tokens t JOIN identity.oauth_grants g"
-                    " ON g.id = t.grant_id WHERE t.token_hash = %s", (hash_key(refresh_token),))  # fmt: skip
+        cur.execute(
+            "SELECT g.revoked_reason FROM identity.refresh_tokens t JOIN identity.oauth_grants g"
+            " ON g.id = t.grant_id WHERE t.token_hash = %s",
+            (hash_key(refresh_token),),
+        )
         return cur.fetchone()[0]
 
 
@@ -66,8 +69,9 @@ def test_expired_access_token_is_refreshed_and_rotated(live_stack, database, tmp
 
 
 def status_with_token(live_stack, access_token: str) -> int:
-    request = urllib.request.Request(live_stack.gateway + "/api/v1/credential",
-                                     headers={"Authorization": f"Bearer {access_token}"})  # fmt: skip
+    request = urllib.request.Request(
+        live_stack.gateway + "/api/v1/credential", headers={"Authorization": f"Bearer {access_token}"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return int(response.status)
@@ -126,9 +130,11 @@ def test_whoami_after_the_sign_in_was_revoked_is_an_auth_error(live_stack, datab
     stored = json.loads(credentials.read_text())
     profile = stored["profiles"]["default"]
     with psycopg2.connect(database.admin_dsn) as conn, conn.cursor() as cur:
-        cur.execute("UPDATE identity.oauth_grants SET revoked_at = now(), revoked_reason = 'revoked' WHERE id ="
-                    " (SELECT grant_id FROM identity.refresh_tokens WHERE token_hash = %s)",
-                    (hash_key(profile["refresh_token"]),))  # fmt: skip
+        cur.execute(
+            "UPDATE identity.oauth_grants SET revoked_at = now(), revoked_reason = 'revoked' WHERE id ="
+            " (SELECT grant_id FROM identity.refresh_tokens WHERE token_hash = %s)",
+            (hash_key(profile["refresh_token"]),),
+        )
     profile["expires_at"] = 0
     credentials.write_text(json.dumps(stored))
     assert "signed out:" in cli.fails(EXIT_AUTH, "whoami")

@@ -17,8 +17,18 @@ def test_products_list_names_the_organizations_products(cli: Cli, product):
 
 
 def test_personas_create_list_update_and_delete(cli: Cli, product):
-    persona = cli.json("personas", "create", "--product", product["id"], "--name", "Buyer",
-                       "--description", "Buys things", "--system-prompt", "You buy.")  # fmt: skip
+    persona = cli.json(
+        "personas",
+        "create",
+        "--product",
+        product["id"],
+        "--name",
+        "Buyer",
+        "--description",
+        "Buys things",
+        "--system-prompt",
+        "You buy.",
+    )
     assert (persona["name"], persona["systemPrompt"]) == ("Buyer", "You buy.")
     listed = cli.json("personas", "list", "--product", product["slug"])
     assert [p["id"] for p in listed["items"]] == [persona["id"]] and listed["total"] == 1

@@ -22,17 +22,34 @@ def test_a_task_run_from_the_command_line_passes_and_shows_its_steps(
     product = admin(environ, "create-product", "--org", organization["id"], "--name", "Docs", "--slug", slug)
     cli = Cli(live_stack, tmp_path / "config", api_key=key)
     app = _published_app(live_stack, database, key, product["id"])
-    task = cli.json("simulations", "tasks", "create", "--name", "Team price", "--category", "pricing", "--goal",
-                    "How much does the Team plan cost?", "--app", app["id"], "--must", "must_include=$49",
-                    "--weigh", "page_reached=/pricing")  # fmt: skip
+    task = cli.json(
+        "simulations",
+        "tasks",
+        "create",
+        "--name",
+        "Team price",
+        "--category",
+        "pricing",
+        "--goal",
+        "How much does the Team plan cost?",
+        "--app",
+        app["id"],
+        "--must",
+        "must_include=$49",
+        "--weigh",
+        "page_reached=/pricing",
+    )
     assert [criterion["required"] for criterion in task["criteria"]] == [True, False]
-    environment = cli.json("simulations", "environments", "create", "--task", task["id"], "--name", "reader",
-                           "--seed", "3")  # fmt: skip
+    environment = cli.json(
+        "simulations", "environments", "create", "--task", task["id"], "--name", "reader", "--seed", "3"
+    )
     assert environment["agentConfig"]["seed"] == 3
 
     runs = cli.json("simulations", "run", environment["id"], "--trials", "2", "--wait")["items"]
     assert [(run["status"], run["passed"], run["metadata"]["seed"]) for run in runs] == [
-        ("completed", True, 3), ("completed", True, 4)]  # fmt: skip
+        ("completed", True, 3),
+        ("completed", True, 4),
+    ]
     steps = cli.json("simulations", "steps", runs[0]["id"])["items"]
     assert [step["kind"] for step in steps][:5] == ["check", "check", "check", "check", "fetch"]
     assert "judge" in cli.ok("simulations", "steps", runs[0]["id"])
