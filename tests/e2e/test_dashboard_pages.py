@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -16,6 +17,12 @@ from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack, record_runs
 
 NARROW = {"width": 390, "height": 844}
+MEMBERS = 'section[aria-labelledby="members-heading"]'
+# Each member's row as shown: the text of each cell on screen, a role's select as the role chosen.
+SHOWN_CELLS = """table => [...table.tBodies[0].rows].map(row => [...row.cells]
+    .filter(cell => cell.checkVisibility())
+    .map(cell => cell.querySelector("select")?.selectedOptions[0].text ?? cell.innerText.trim()))"""
+MEMBER_SINCE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")
 
 
 def call(stack: LiveStack, key: str, method: str, path: str, body: Any = None) -> Any:
@@ -36,6 +43,17 @@ def sticking_out(page: Page) -> list[str]:
              .map(e => e.tagName.toLowerCase() + "." + e.className).concat(["the page scrolls sideways"])"""
     )
     return found
+
+
+def shown_members(page: Page) -> list[list[str]]:
+    rows: list[list[str]] = page.locator(MEMBERS + " table").evaluate(SHOWN_CELLS)
+    return rows
+
+
+def without_member_since(rows: list[list[str]], column: int = 3) -> list[list[str]]:
+    """The rows less their "Member since" cell, once it is checked to be a time to the minute."""
+    assert all(MEMBER_SINCE.fullmatch(row[column]) for row in rows), rows
+    return [row[:column] + row[column + 1 :] for row in rows]
 
 
 def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: LiveStack):
@@ -66,6 +84,8 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
     with ThreadPoolExecutor(1) as thread:  # Playwright runs an event loop in this one
         thread.submit(asyncio.run, record_runs(replace(live_stack, organization_id=org["id"]), 3)).result()
     owner = accounts.user((org, "owner"), name="Olivia Owner")
+    admin = accounts.user((org, "admin"), name="Ada Admin")
+    nameless = accounts.user((org, "member"), name="")
 
     sign_in(page, owner)
     assert page.url.endswith(f"/{slug}")
@@ -145,6 +165,9 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
     page.get_by_role("button", name="Invite", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("is invited as viewer")
     shoot(page, "members")
+    people = [[owner.email, "Olivia Owner you", "owner"], [admin.email, "Ada Admin", "admin"]]
+    members = sorted([*people, [nameless.email, "—", "member"]])
+    assert without_member_since(shown_members(page)) == [[name, email, role, "Remove"] for email, name, role in members]
     page.get_by_role("link", name="Security").click()
     expect(page.get_by_text("this browser")).to_be_visible()
     shoot(page, "security")
@@ -162,6 +185,10 @@ def test_the_organizations_pages(page: Page, accounts: Accounts, live_stack: Liv
         page.goto(f"/{slug}{path}")
         assert sticking_out(page) == [], f"{path or '/'} is wider than a phone"
         shoot(page, f"narrow-{name}")
+    page.goto(f"/{slug}/settings/members")
+    # On a phone each member is a few lines, every cell in view: nothing to scroll sideways to.
+    assert shown_members(page) == [[name, email, role, "Remove"] for email, name, role in members]
+    assert page.locator(MEMBERS + " .table-scroll").evaluate("box => box.scrollWidth <= box.clientWidth")
 
 
 def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, live_stack: LiveStack):
@@ -175,7 +202,8 @@ def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, l
         "/api/v1/site/pages",
         {"productId": product["id"], "pages": [{"slug": "returns", "title": "Returns"}]},
     )
-    sign_in(page, accounts.user((org, "viewer")))
+    viewer = accounts.user((org, "viewer"))
+    sign_in(page, viewer)
     page.goto(f"/{org['slug']}/products/shop")
     expect(page.get_by_role("link", name="Returns")).to_be_visible()
     expect(page.get_by_role("link", name="Edit Returns")).to_have_count(0)
@@ -184,6 +212,7 @@ def test_a_viewer_sees_no_button_it_cannot_use(page: Page, accounts: Accounts, l
     page.goto(f"/{org['slug']}/settings/members")
     expect(page.get_by_role("button", name="Add member")).to_have_count(0)
     expect(page.get_by_role("button", name="Remove")).to_have_count(0)
+    assert without_member_since(shown_members(page)) == [["Test User you", viewer.email, "viewer"]]
     shoot(page, "members-viewer")
     response = page.goto(f"/{org['slug']}/products/shop/pages/{'0' * 8}-0000-4000-8000-{'0' * 12}")
     assert response is not None and response.status == 404
