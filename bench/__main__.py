@@ -14,6 +14,7 @@ BENCHMARKS = (
     "bench.search",
     "bench.search_replicas",
     "bench.reference",
+    "bench.console",
     "bench.webhooks",
     "bench.answers",
     "bench.analytics",

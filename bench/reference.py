@@ -1,11 +1,11 @@
 """The API reference in a real browser: how long /docs takes until every operation is in the
 page, on a first visit (empty cache) and on later ones (warm cache), and what each visit
 downloads. Measured in the same run for reference: the sign-in page (a small server-rendered
-page) and the console (Swagger UI drawing the same document).
+page). The console (Swagger UI on the same document) has its own benchmark, bench/console.py.
 
 Each visit opens a new tab and navigates (a navigation, not a reload, which would revalidate
 every asset); "drawn" is the moment the page's last part is in the document (the license at the
-end of /docs, an operation's block in Swagger UI), read from the page's own clock
+end of /docs), read from the page's own clock
 (`performance.now()`, from the navigation's start).
 
     python -m deploy.stack exec -- python -m bench.reference
@@ -26,7 +26,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 VISITS = 15
 COLD_VISITS = 5
-CONSOLE_VISITS = 5
 VIEWPORT = {"width": 1280, "height": 800}
 # The sum of what the visit's navigation and resources moved over the network (0 for a cache hit).
 TRANSFERRED = """() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
@@ -35,10 +34,6 @@ TRANSFERRED = """() => performance.getEntriesByType("navigation").concat(perform
 
 def reference_drawn(page: Page) -> None:
     page.wait_for_selector("#license", state="attached")
-
-
-def console_drawn(page: Page) -> None:
-    page.wait_for_selector(".opblock-tag-section .opblock", state="attached", timeout=120_000)
 
 
 def sign_in_drawn(page: Page) -> None:
@@ -81,10 +76,8 @@ def main() -> None:
             context = browser.new_context(viewport=VIEWPORT)
             visits(context, base + "/docs", reference_drawn, 1)  # fills the cache
             visits(context, base + "/login", sign_in_drawn, 1)
-            visits(context, base + "/docs/console", console_drawn, 1)
             warm = visits(context, base + "/docs", reference_drawn, VISITS)
             sign_in = visits(context, base + "/login", sign_in_drawn, VISITS)
-            console = visits(context, base + "/docs/console", console_drawn, CONSOLE_VISITS)
             context.close()
             browser.close()
         report(
@@ -93,7 +86,6 @@ def main() -> None:
                 (f"first visit ({COLD_VISITS})", summary(cold)),
                 (f"warm ({VISITS})", summary(warm)),
                 (f"/login warm ({VISITS})", summary(sign_in)),
-                (f"/docs/console warm ({CONSOLE_VISITS})", summary(console)),
             ],
         )
         say(f"after: {load_average()}")

@@ -2,7 +2,7 @@
 Swagger UI on the same document, to send requests from the browser ("Try it out").
 
 /docs is plain HTML and one small stylesheet, so it is drawn as fast as any page (Swagger UI
-spends seconds of script on the document before it draws anything). Every file either page
+spends over a second of script on the document before it lists anything: docs/performance.md). Every file either page
 loads is served under /assets/ by content hash (gateway/dashboard/static_files.py): a second
 visit downloads only the page. Swagger UI 5 renders OpenAPI 3.1, the version of the gateway's
 document.
