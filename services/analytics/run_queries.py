@@ -9,12 +9,10 @@ from typing import Any
 from libs.common.cursors import NewestFirst
 from libs.common.db import Row, fetch_all, fetch_one
 from services.analytics import queries
+from services.analytics.shapes import PROMPT_RUN
 
 RUNS = NewestFirst("created_at", "id")
-RUN_COLUMNS = (
-    "id, organization_id, product_id, trigger, status, prompt_ids, engines, samples, tasks_total, tasks_done,"
-    " tasks_failed, input_tokens, output_tokens, cost_usd, created_at, started_at, finished_at"
-)
+RUN_COLUMNS = PROMPT_RUN.columns
 TASK_COLUMNS = (
     "id, run_id, organization_id, product_id, prompt_id, prompt_version, prompt_text, topic_id, engine, sample,"
     " attempts"
@@ -25,28 +23,6 @@ FINISHED = (
     " WHEN tasks_done + tasks_failed < tasks_total THEN 'running'"
     " WHEN tasks_failed = 0 THEN 'completed' WHEN tasks_done = 0 THEN 'failed' ELSE 'partial' END"
 )
-
-
-def view(row: Row) -> dict[str, Any]:
-    return {
-        "id": str(row["id"]),
-        "organizationId": str(row["organization_id"]),
-        "productId": str(row["product_id"]),
-        "trigger": row["trigger"],
-        "status": row["status"],
-        "promptIds": [str(prompt_id) for prompt_id in row["prompt_ids"]],
-        "engines": row["engines"],
-        "samples": row["samples"],
-        "progress": {"total": row["tasks_total"], "done": row["tasks_done"], "failed": row["tasks_failed"]},
-        "usage": {
-            "inputTokens": row["input_tokens"],
-            "outputTokens": row["output_tokens"],
-            "costUsd": float(row["cost_usd"]),
-        },
-        "createdAt": row["created_at"],
-        "startedAt": row["started_at"],
-        "finishedAt": row["finished_at"],
-    }
 
 
 async def create_run(

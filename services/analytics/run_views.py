@@ -16,6 +16,7 @@ from services.analytics import run_queries
 from services.analytics.planning import engines_for, tasks_of
 from services.analytics.schemas import PromptRunCreate, PromptRunListQuery
 from services.analytics.settings import AnalyticsSettings
+from services.analytics.shapes import PROMPT_RUN
 from services.analytics.state import PERSONAS, RUNNER
 
 RUN_CREATE = PromptRunCreate()
@@ -76,7 +77,7 @@ async def prompt_runs_create(request: web.Request) -> web.Response:
     async with transaction(request.app[DB_POOL]) as cur:
         run = await run_queries.create_run(cur, caller_of(request).org.id, product.id, "manual", tasks, samples)
     request.app[RUNNER].wake()
-    return json_response(run_queries.view(run), status=202)
+    return json_response(PROMPT_RUN.of(run), status=202)
 
 
 async def prompt_runs_list(request: web.Request) -> web.Response:
@@ -86,12 +87,12 @@ async def prompt_runs_list(request: web.Request) -> web.Response:
         caller_of(request).checked_product(query["product_id"])
     async with cursor(request.app[DB_POOL]) as cur:
         rows, next_cursor = await run_queries.list_runs(cur, caller_of(request).org.id, query)
-    return json_response({"items": [run_queries.view(row) for row in rows], "nextCursor": next_cursor})
+    return json_response({"items": [PROMPT_RUN.of(row) for row in rows], "nextCursor": next_cursor})
 
 
 async def prompt_runs_get(request: web.Request) -> web.Response:
     """GET /api/v1/prompt-runs/{runId}: one run with its progress."""
-    return json_response(run_queries.view(await owned(request, "runId", "prompt run", run_queries.get_run)))
+    return json_response(PROMPT_RUN.of(await owned(request, "runId", "prompt run", run_queries.get_run)))
 
 
 async def prompt_runs_cancel(request: web.Request) -> web.Response:
@@ -105,4 +106,4 @@ async def prompt_runs_cancel(request: web.Request) -> web.Response:
             if found is None:
                 raise NotFound("prompt run not found")
             raise Conflict(f"the run has ended: it is {found['status']}")
-    return json_response(run_queries.view(run))
+    return json_response(PROMPT_RUN.of(run))

@@ -1,11 +1,14 @@
-"""Answers and their analyses as the API shows them, each part declared once by its response
-schema (libs/common/shapes.py): `SHAPE.columns` to read a row, `answer(row, analysis)` for the
-answer. A column named otherwise than its field is read by a `computed` field."""
+"""Answers and their analyses, prompt runs and the engine catalog as the API shows them, each
+part declared once by its response schema (libs/common/shapes.py): `SHAPE.columns` to read a row,
+`answer(row, analysis)` for the answer. A column named otherwise than its field is read by a
+`computed` field."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
+from libs.common.engines.access import EngineAccess
 from libs.common.shapes import Row, Shape, as_text
 from services.analytics import schemas
 
@@ -60,12 +63,14 @@ PROMPT_REF = Shape(
         "topic_id": as_text("topic_id", nullable=True),
     },
 )
-# Costs are stored as numeric: a Decimal, which the API shows as a number.
-USAGE = Shape(
-    schemas.Usage,
-    computed={"cost_usd": lambda row: None if row["cost_usd"] is None else float(row["cost_usd"])},
-    extra_columns=("cost_usd",),
-)
+
+
+def _cost(row: Row) -> float | None:
+    """Costs are stored as numeric: a Decimal, which the API shows as a number."""
+    return None if row["cost_usd"] is None else float(row["cost_usd"])
+
+
+USAGE = Shape(schemas.Usage, computed={"cost_usd": _cost}, extra_columns=("cost_usd",))
 # Read although no field of the answer shows them as they are: the inputs of its computed fields,
 # the body's digest (the rule of a repeated ingest) and its analysis's id (read apart, attached by
 # `answer`).
@@ -100,3 +105,43 @@ ANSWER = Shape(
 def answer(row: Row, analysis: Row | None) -> dict[str, Any]:
     """The answer with its current analysis (null until it is analysed)."""
     return {**ANSWER.of(row), "analysis": None if analysis is None else ANALYSIS.of(analysis)}
+
+
+# A run's counters are columns of its row: its tasks (`tasks_*`) and the usage of its answers.
+RUN_PROGRESS = Shape(
+    schemas.PromptRunProgress,
+    computed={
+        "total": lambda row: row["tasks_total"],
+        "done": lambda row: row["tasks_done"],
+        "failed": lambda row: row["tasks_failed"],
+    },
+)
+RUN_USAGE = Shape(schemas.PromptRunUsage, computed={"cost_usd": _cost})
+PROMPT_RUN = Shape(
+    schemas.PromptRun,
+    computed={
+        **{name: as_text(name) for name in ("id", "organization_id", "product_id")},
+        "prompt_ids": lambda row: [str(prompt_id) for prompt_id in row["prompt_ids"]],
+        "progress": RUN_PROGRESS.of,
+        "usage": RUN_USAGE.of,
+    },
+    extra_columns=(
+        "id",
+        "organization_id",
+        "product_id",
+        "prompt_ids",
+        "tasks_total",
+        "tasks_done",
+        "tasks_failed",
+        "input_tokens",
+        "output_tokens",
+        "cost_usd",
+    ),
+)
+# An engine of the catalog, from its row: the engine's own fields, the model this deployment asks
+# and whether it holds the vendor's key (`engine_row`).
+ENGINE = Shape(schemas.Engine)
+
+
+def engine_row(access: EngineAccess) -> dict[str, Any]:
+    return {**asdict(access.engine), "model": access.model, "configured": access.configured}

@@ -20,7 +20,7 @@ from services.analytics import queries
 from services.analytics.analysis.analyse import ANALYSIS_VERSION
 from services.analytics.schemas import AnswerIngest, AnswerListQuery, ReanalysisRequest
 from services.analytics.settings import AnalyticsSettings
-from services.analytics.shapes import answer
+from services.analytics.shapes import ENGINE, answer, engine_row
 from services.analytics.state import ANALYSER, PERSONAS
 
 ANSWER_INGEST = AnswerIngest()
@@ -32,21 +32,7 @@ async def engines_list(request: web.Request) -> web.Response:
     """GET /api/v1/engines: the engine catalog, each engine with the model asked and whether this
     deployment holds its key."""
     settings: AnalyticsSettings = request.app[SETTINGS]
-    return json_response(
-        {
-            "items": [
-                {
-                    "id": access.engine.id,
-                    "vendor": access.engine.vendor,
-                    "name": access.engine.name,
-                    "searchesWeb": access.engine.searches_web,
-                    "model": access.model,
-                    "configured": access.configured,
-                }
-                for access in settings.engines
-            ]
-        }
-    )
+    return json_response({"items": [ENGINE.of(engine_row(access)) for access in settings.engines]})
 
 
 async def _prompt(request: web.Request, values: dict[str, Any], product_id: str) -> dict[str, Any]:
