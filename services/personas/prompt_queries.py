@@ -8,11 +8,9 @@ from typing import Any
 from libs.common.cursors import page_of
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_value
 from libs.common.errors import Conflict, ValidationFailed
+from services.personas.shapes import PROMPT
 
-COLUMNS = (
-    "id, organization_id, product_id, text, topic_id, persona_id, suggestion_id, tags, engines, cadence,"
-    " samples, status, version, created_at, updated_at"
-)
+COLUMNS = PROMPT.columns
 TEXT_TAKEN = "this product already tracks a prompt with this text"
 # Filters of the list: query field -> SQL condition on its value.
 FILTERS = {
@@ -23,30 +21,6 @@ FILTERS = {
     "engine": "engines @> ARRAY[%(engine)s]",
     "cadence": "cadence = %(cadence)s",
 }
-
-
-def view(row: Row) -> dict[str, Any]:
-    return {
-        "id": str(row["id"]),
-        "organizationId": str(row["organization_id"]),
-        "productId": str(row["product_id"]),
-        "text": row["text"],
-        "topicId": _text(row["topic_id"]),
-        "personaId": _text(row["persona_id"]),
-        "suggestionId": _text(row["suggestion_id"]),
-        "tags": row["tags"],
-        "engines": row["engines"],
-        "cadence": row["cadence"],
-        "samples": row["samples"],
-        "status": row["status"],
-        "version": row["version"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-    }
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 async def check_references(cur: Any, organization_id: str, product_id: str, values: dict[str, Any]) -> None:
@@ -79,7 +53,7 @@ async def create(cur: Any, organization_id: str, product_id: str, values: dict[s
             {"organization_id": organization_id, "product_id": product_id, "suggestion_id": None, **values},
         )
     assert row is not None
-    return view(row)
+    return PROMPT.of(row)
 
 
 async def lock(cur: Any, organization_id: str, prompt_id: str) -> Row | None:
@@ -101,7 +75,7 @@ async def update(cur: Any, current: Row, values: dict[str, Any]) -> dict[str, An
     if "status" in values and current["status"] == "archived":
         raise Conflict("the prompt is archived: unarchive it first")
     if not values:
-        return view(current)
+        return PROMPT.of(current)
     await check_references(cur, str(current["organization_id"]), str(current["product_id"]), values)
     # Only the schema's own field names reach the SQL text.
     assignments = ", ".join(f"{name} = %({name})s" for name in values)
@@ -114,13 +88,13 @@ async def update(cur: Any, current: Row, values: dict[str, Any]) -> dict[str, An
             {**values, "id": current["id"]},
         )
     assert row is not None
-    return view(row)
+    return PROMPT.of(row)
 
 
 async def set_status(cur: Any, current: Row, status: str) -> dict[str, Any]:
     """Archive or unarchive (to `active`) a locked prompt; already so, it is answered as it is."""
     if current["status"] == status or (status == "active" and current["status"] != "archived"):
-        return view(current)
+        return PROMPT.of(current)
     with conflict_on_unique(TEXT_TAKEN, "prompts_live_text_key"):
         row = await fetch_one(
             cur,
@@ -128,7 +102,7 @@ async def set_status(cur: Any, current: Row, status: str) -> dict[str, Any]:
             (status, current["id"]),
         )
     assert row is not None
-    return view(row)
+    return PROMPT.of(row)
 
 
 async def page(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +125,7 @@ async def page(cur: Any, organization_id: str, product_id: str, query: dict[str,
         },
     )
     found, next_cursor = page_of(rows, query["limit"], lambda row: (row["created_at"], str(row["id"])))
-    return {"items": [view(row) for row in found], "nextCursor": next_cursor}
+    return {"items": [PROMPT.of(row) for row in found], "nextCursor": next_cursor}
 
 
 async def live_of_product(cur: Any, organization_id: str, product_id: str) -> list[dict[str, Any]]:
@@ -162,7 +136,7 @@ async def live_of_product(cur: Any, organization_id: str, product_id: str) -> li
         " ORDER BY created_at, id",
         (organization_id, product_id),
     )
-    return [view(row) for row in rows]
+    return [PROMPT.of(row) for row in rows]
 
 
 async def scheduled(cur: Any, cadence: str, after: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
@@ -173,7 +147,7 @@ async def scheduled(cur: Any, cadence: str, after: str | None, limit: int) -> tu
         " AND (%s::uuid IS NULL OR id > %s::uuid) ORDER BY id LIMIT %s",
         (cadence, after, after, limit + 1),
     )
-    found = [view(row) for row in rows[:limit]]
+    found = [PROMPT.of(row) for row in rows[:limit]]
     return found, found[-1]["id"] if len(rows) > limit else None
 
 

@@ -18,6 +18,7 @@ from libs.common.schemas import load_query, path_id
 from libs.common.state import DB_POOL, caller_of
 from services.personas import competitor_queries as competitors
 from services.personas import prompt_queries as prompts
+from services.personas.shapes import PROMPT
 from services.personas.tracking_schemas import (
     CompetitorCreate,
     CompetitorUpdate,
@@ -85,7 +86,7 @@ async def prompts_create(request: web.Request) -> web.Response:
 
 async def _prompt(request: web.Request) -> web.Response:
     """A prompt of the caller's organization, archived ones included, as answers name it."""
-    return json_response(prompts.view(await owned(request, "promptId", "prompt", prompts.get)))
+    return json_response(PROMPT.of(await owned(request, "promptId", "prompt", prompts.get)))
 
 
 async def prompts_get(request: web.Request) -> web.Response:
