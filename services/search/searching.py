@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
 
 import aiopg
 import numpy as np
@@ -23,6 +21,7 @@ from services.search import store
 from services.search.embedding import Embedder
 from services.search.filtering import Filters
 from services.search.ranking import Hit
+from services.search.shapes import Result
 from services.search.vectors import OrganizationVectors, VectorCache
 
 # Reciprocal rank fusion: score = sum over rankings of 1 / (RRF_K + rank), rank from 1. 60 is
@@ -34,12 +33,6 @@ MIN_CANDIDATES = 50
 # Documents read per round when loading an organization's vectors: the rows of a read are held
 # as Python objects (about 2 KB a chunk) only until they are copied into the matrix.
 LOAD_DOCUMENTS = 2_000
-
-
-@dataclass(frozen=True)
-class Result:
-    hit: Hit
-    content: str
 
 
 def fuse(rankings: Sequence[Sequence[str]], limit: int) -> list[str]:
@@ -119,48 +112,3 @@ class Searcher:
             for hit in hits
             if (hit.document.id, hit.chunk_index) in contents  # removed since the vectors were read
         ]
-
-
-def shape(results: list[Result], include: list[str]) -> dict[str, Any]:
-    """The contract's answer for one query: parallel lists, one inner list per query."""
-    included = list(dict.fromkeys(include))
-
-    def column(name: str, values: list[Any]) -> list[list[Any]]:
-        return [values if name in included else []]
-
-    return {
-        "ids": [[result.hit.document.id for result in results]],
-        "distances": column("distances", [distance(result.hit.similarity) for result in results]),
-        "metadatas": column("metadatas", [metadata(result) for result in results]),
-        "embeddings": [[result.hit.vector.tolist() for result in results]] if "embeddings" in included else None,
-        "documents": column("documents", [result.content for result in results]),
-        "uris": column("uris", [uri(result) for result in results]),
-        "data": None,
-        "included": included,
-    }
-
-
-def distance(similarity: float) -> float:
-    """Cosine distance, 0 (same direction) to 2; float32 rounding can put a match a hair past 1."""
-    return round(min(2.0, max(0.0, 1.0 - similarity)), 7)
-
-
-def metadata(result: Result) -> dict[str, Any]:
-    document = result.hit.document
-    return {
-        "documentId": document.id,
-        "title": document.title,
-        "filePath": document.file_path,
-        "sourceUrl": document.source_url,
-        "status": document.status,
-        "type": document.type,
-        "productId": document.product_id,
-        "chunkIndex": result.hit.chunk_index,
-        "indexedAt": document.indexed_at,
-    }
-
-
-def uri(result: Result) -> str:
-    """Where the document is read: its public URL, else its path."""
-    document = result.hit.document
-    return document.source_url or document.file_path or ""

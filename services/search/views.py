@@ -10,7 +10,7 @@ from libs.common.schemas import load_json
 from libs.common.state import caller_of
 from services.search.filtering import Filters
 from services.search.schemas import SearchRequest
-from services.search.searching import shape
+from services.search.shapes import answer
 from services.search.state import SEARCHER
 
 SEARCH_REQUEST = SearchRequest()
@@ -26,4 +26,4 @@ async def content_search(request: web.Request) -> web.Response:
         statuses=(where.get("status", "published"),), product_id=where.get("product_id"), type=where.get("type")
     )
     results = await request.app[SEARCHER].search(organization_id, data["query"], filters, data["n_results"])
-    return json_response(shape(results, data["include"]))
+    return json_response(answer(results, data["include"]))
