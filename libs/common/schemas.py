@@ -68,6 +68,22 @@ class Timestamps(ApiSchema):
     deleted_at = fields.DateTime(required=True, allow_none=True)
 
 
+# Made by the content part (its targets, JSON PostgreSQL builds from this schema's shape:
+# services/content/shapes.py) and shown by the apps part as its routes' targets: declared here,
+# below both.
+class AppRouteTarget(ApiSchema):
+    """A content document in its reduced form, as the content service gives it."""
+
+    id = fields.String(required=True)
+    title = fields.String(required=True, allow_none=True)
+    file_path = fields.String(required=True, allow_none=True)
+    source_url = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True)
+    type = fields.String(required=True, allow_none=True)
+    redirect_to_url = fields.String(required=True, allow_none=True)
+    product_id = fields.String(required=True)
+
+
 def changes_to(
     create: type[Schema], name: str, doc: str = "Every field optional: only the supplied ones change."
 ) -> type[ApiSchema]:

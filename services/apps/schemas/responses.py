@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema, Ref, Timestamps
+from libs.common.schemas import ApiSchema, AppRouteTarget, Ref, Timestamps
 from services.apps.schemas.values import (
     ACTIONS,
     DOMAIN_SCOPES,
@@ -131,19 +131,6 @@ class AppDomain(Timestamps):
             " found. After the grace period another organization that proves the hostname takes it over."
         },
     )
-
-
-class AppRouteTarget(ApiSchema):
-    """A content document in its reduced form, as the content service gives it."""
-
-    id = fields.String(required=True)
-    title = fields.String(required=True, allow_none=True)
-    file_path = fields.String(required=True, allow_none=True)
-    source_url = fields.String(required=True, allow_none=True)
-    status = fields.String(required=True)
-    type = fields.String(required=True, allow_none=True)
-    redirect_to_url = fields.String(required=True, allow_none=True)
-    product_id = fields.String(required=True)
 
 
 class ExistingRoute(ApiSchema):

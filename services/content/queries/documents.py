@@ -8,15 +8,9 @@ from typing import Any
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.etags import etag
 from libs.common.validators import is_uuid
-from services.content.shapes import DOCUMENT
+from services.content.shapes import DOCUMENT, TARGET_JSON
 
 JSON_COLUMNS = frozenset({"metadata", "tiptap_json"})
-# What other parts see of a document when it is a route target, built by PostgreSQL: a
-# product's 10,000 targets encode in about half the time this way (docs/performance.md).
-TARGET_JSON = (
-    "json_build_object('id', id, 'title', title, 'filePath', file_path, 'sourceUrl', source_url,"
-    " 'status', status, 'type', type, 'redirectToUrl', redirect_to_url, 'productId', product_id)"
-)
 
 
 def document_etag(row: Row) -> str:
