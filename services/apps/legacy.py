@@ -1,4 +1,5 @@
-"""The deprecated web-domain routing config: its shape, and the product-scoped domain that carries it.
+"""The deprecated web-domain routing config: what makes one (its shape is `LEGACY_CONFIG`, in
+services/apps/shapes.py), and the product-scoped domain that carries it.
 
 Publishing is retired (the contract: publishing "no longer affects request routing"), so a config
 made now is stored as `pending` with no publication; the endpoint only reads configs back.
@@ -28,6 +29,7 @@ from services.apps.edge import EdgeProvider
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as domain_queries
 from services.apps.schemas.values import ORIGIN_MAX
+from services.apps.shapes import LEGACY_CONFIG
 
 CONFIG_VERSION = 1
 MODE = "full_shadow"
@@ -62,21 +64,18 @@ LEGACY_DOMAIN_CREATE = LegacyDomainCreate()
 
 def routing_config(hostname: str, fallback_origin: str, paths: list[dict[str, Any]]) -> dict[str, Any]:
     """A config in the contract's shape: each path prefix sends its requests to an app."""
-    return {
-        "version": CONFIG_VERSION,
-        "hostname": hostname,
-        "mode": MODE,
-        "fallbackOrigin": {"url": fallback_origin},
-        "paths": [
-            {
-                "id": str(uuid.uuid4()),
-                "pathPrefix": normalize_route_path(path["path_prefix"]),
-                "destination": {"type": "app", "appId": path["app_id"]},
-                "preservePathPrefix": path["preserve_path_prefix"],
-            }
-            for path in paths
-        ],
-    }
+    return LEGACY_CONFIG.of(
+        {
+            "version": CONFIG_VERSION,
+            "hostname": hostname,
+            "mode": MODE,
+            "fallback_origin": fallback_origin,
+            "paths": [
+                {**path, "id": str(uuid.uuid4()), "path_prefix": normalize_route_path(path["path_prefix"])}
+                for path in paths
+            ],
+        }
+    )
 
 
 def load_legacy_domain(request: dict[str, Any]) -> dict[str, Any]:

@@ -25,3 +25,20 @@ ROUTE = Shape(
     computed={name: as_text(name) for name in ("id", "app_id", "target_id")},
     extra_columns=("id", "app_id", "target_id", "path_key"),
 )
+# A domain's legacy routing config (deprecated). The config is stored as JSON in its API shape,
+# made by `LEGACY_CONFIG` from the operator's input (a path's row names its `app_id`);
+# `find_legacy_routing` leaves out the paths to apps that are not live before it is shown.
+LEGACY_DESTINATION = Shape(responses.LegacyDestination)
+LEGACY_PATH = Shape(
+    responses.LegacyPath,
+    computed={"destination": lambda row: LEGACY_DESTINATION.of({"type": "app", "app_id": row["app_id"]})},
+)
+LEGACY_ORIGIN = Shape(responses.LegacyOrigin)
+LEGACY_CONFIG = Shape(
+    responses.LegacyConfig,
+    computed={
+        "fallback_origin": lambda row: LEGACY_ORIGIN.of({"url": row["fallback_origin"]}),
+        "paths": lambda row: [LEGACY_PATH.of(path) for path in row["paths"]],
+    },
+)
+LEGACY_ROUTING = Shape(responses.LegacyRouting)

@@ -9,7 +9,7 @@ from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_
 from libs.common.errors import NotFound
 from libs.common.validators import is_uuid
 from services.apps.queries.apps import live_app_ids
-from services.apps.shapes import DOMAIN
+from services.apps.shapes import DOMAIN, LEGACY_ROUTING
 
 OPTIONAL_DOMAIN_VALUES = {"id": None, "app_id": None, "product_id": None, "origin": None, "claim_days": None}
 
@@ -118,8 +118,7 @@ async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) ->
         return None
     row = await fetch_one(
         cur,
-        "SELECT l.config, l.published_at, l.published_hash, l.publish_status, l.publish_error"
-        " FROM legacy_routing_configs l JOIN domains d ON d.id = l.domain_id"
+        f"SELECT {LEGACY_ROUTING.columns_of('l')} FROM legacy_routing_configs l JOIN domains d ON d.id = l.domain_id"
         f" WHERE l.domain_id = %s AND d.organization_id = %s AND {held('d')}",
         (domain_id, organization_id),
     )
@@ -129,13 +128,8 @@ async def find_legacy_routing(cur: Any, organization_id: str, domain_id: str) ->
     # so a restore brings it back), and for good once the app is purged.
     paths = row["config"]["paths"]
     live = await live_app_ids(cur, organization_id, [path["destination"]["appId"] for path in paths])
-    return {
-        "config": {**row["config"], "paths": [path for path in paths if path["destination"]["appId"] in live]},
-        "publishedAt": row["published_at"],
-        "publishedHash": row["published_hash"],
-        "publishStatus": row["publish_status"],
-        "publishError": row["publish_error"],
-    }
+    live_paths = [path for path in paths if path["destination"]["appId"] in live]
+    return LEGACY_ROUTING.of({**row, "config": {**row["config"], "paths": live_paths}})
 
 
 async def find_domain(cur: Any, domain_id: str) -> dict[str, Any] | None:
