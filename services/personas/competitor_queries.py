@@ -7,8 +7,9 @@ from typing import Any
 
 from libs.common.cursors import page_of
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_value
+from services.personas.shapes import COMPETITOR
 
-COLUMNS = "id, organization_id, product_id, name, aliases, domains, created_at, updated_at, deleted_at"
+COLUMNS = COMPETITOR.columns
 NAME_TAKEN = "another competitor of this product already has this name"
 
 
@@ -19,18 +20,7 @@ async def set_version(cur: Any, product_id: str) -> int:
 
 
 def view(row: Row, version: int) -> dict[str, Any]:
-    return {
-        "id": str(row["id"]),
-        "organizationId": str(row["organization_id"]),
-        "productId": str(row["product_id"]),
-        "name": row["name"],
-        "aliases": row["aliases"],
-        "domains": row["domains"],
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-        "deletedAt": row["deleted_at"],
-        "competitorSetVersion": version,
-    }
+    return {**COMPETITOR.of(row), "competitorSetVersion": version}
 
 
 async def _answer(cur: Any, row: Row | None) -> dict[str, Any] | None:

@@ -21,3 +21,11 @@ PROMPT = Shape(
     },
     extra_columns=("id", "organization_id", "product_id", "topic_id", "persona_id", "suggestion_id"),
 )
+# A competitor's answer also carries the product's competitor-set version, read apart (one per
+# product, not a column of the row): `{**COMPETITOR.of(row), "competitorSetVersion": version}`.
+COMPETITOR = Shape(
+    tracking_schemas.Competitor,
+    computed={name: as_text(name) for name in ("id", "organization_id", "product_id")},
+    omit=("competitor_set_version",),
+    extra_columns=("id", "organization_id", "product_id"),
+)

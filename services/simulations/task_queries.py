@@ -7,46 +7,19 @@ from typing import Any
 from libs.common.cursors import page_of
 from libs.common.db import Row, fetch_all, fetch_one, json_or_null
 from libs.common.errors import NotFound, ValidationFailed
+from services.simulations.shapes import ENVIRONMENT_RESOURCE, TASK_RESOURCE
 
-TASK_COLUMNS = (
-    "id::text, organization_id::text, name, category, goal, app_id::text, criteria, reference_answer,"
-    " step_budget, rerun_on_change, created_at, updated_at"
-)
+TASK_COLUMNS = TASK_RESOURCE.columns
 TASK_FIELDS = ("name", "category", "goal", "app_id", "criteria", "reference_answer", "step_budget", "rerun_on_change")
-ENVIRONMENT_COLUMNS = (
-    "e.id::text, e.organization_id::text, e.name, e.agent_config, e.created_at, e.updated_at,"
-    " t.id::text AS task_id, t.name AS task_name, t.category AS task_category"
-)
+ENVIRONMENT_COLUMNS = ENVIRONMENT_RESOURCE.columns_of("e")
 
 
 def task_view(row: Row) -> dict[str, Any]:
-    keys = (
-        "id",
-        "organizationId",
-        "name",
-        "category",
-        "goal",
-        "appId",
-        "criteria",
-        "referenceAnswer",
-        "stepBudget",
-        "rerunOnChange",
-        "createdAt",
-        "updatedAt",
-    )
-    return dict(zip(keys, row.values(), strict=True))
+    return TASK_RESOURCE.of(row)
 
 
 def environment_view(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "organizationId": row["organization_id"],
-        "name": row["name"],
-        "agentConfig": row["agent_config"],
-        "task": {"id": row["task_id"], "name": row["task_name"], "category": row["task_category"]},
-        "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"],
-    }
+    return ENVIRONMENT_RESOURCE.of(row)
 
 
 def _values(data: dict[str, Any]) -> dict[str, Any]:
