@@ -129,7 +129,14 @@ def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _operation(method: str, path: str, operation: dict[str, Any], components: dict[str, Any]) -> Operation:
+def _answer(response: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any]:
+    """An answer, or the one of `components/responses` it refers to (each error is declared once)."""
+    return answers[response["$ref"].rsplit("/", 1)[-1]] if "$ref" in response else response
+
+
+def _operation(
+    method: str, path: str, operation: dict[str, Any], components: dict[str, Any], answers: dict[str, Any]
+) -> Operation:
     parameters = tuple(
         Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
         for p in operation["parameters"]
@@ -138,7 +145,9 @@ def _operation(method: str, path: str, operation: dict[str, Any], components: di
     status = next(code for code in operation["responses"] if code.startswith("2"))
     media_type, answer = next(iter(operation["responses"][status]["content"].items()))
     errors = tuple(
-        (code, response["description"]) for code, response in operation["responses"].items() if code != status
+        (code, _answer(response, answers)["description"])
+        for code, response in operation["responses"].items()
+        if code != status
     )
     return Operation(
         id=operation["operationId"],
@@ -162,15 +171,15 @@ def _operation(method: str, path: str, operation: dict[str, Any], components: di
 def sections(document: bytes) -> tuple[Section, ...]:
     """The document's operations by tag, in the document's tag order (read once per document)."""
     parsed = loads(document)
+    components, answers = parsed["components"]["schemas"], parsed["components"].get("responses", {})
     by_tag: dict[str, list[Operation]] = {tag["name"]: [] for tag in parsed["tags"]}
     for path, item in parsed["paths"].items():
         for method in METHODS:
             if method in item:
-                operation = _operation(method, path, item[method], parsed["components"]["schemas"])
+                operation = _operation(method, path, item[method], components, answers)
                 by_tag[item[method]["tags"][0]].append(operation)
     descriptions = {tag["name"]: tag["description"] for tag in parsed["tags"]}
     found = [Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops]
-    components = parsed["components"]["schemas"]
     webhooks = parsed.get("webhooks", {}).items()
     events = tuple(_webhook(event_type, item["post"], components) for event_type, item in webhooks)
     if events:

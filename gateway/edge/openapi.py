@@ -12,6 +12,7 @@ from marshmallow import Schema, fields
 from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.edge.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
 from gateway.edge.idempotency import METHODS as IDEMPOTENT_METHODS
+from gateway.edge.openapi_errors import ERROR_ENVELOPE, SERVER_ERRORS, error_reference, error_responses
 from gateway.identity.auth.credentials import API_KEY_HEADER
 from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.encoding import dumps
@@ -70,54 +71,6 @@ TAGS = {
     "Webhooks": "Webhook endpoints: signed deliveries (Standard Webhooks) of the organization's events, with retries.",
     "Audit": "The organization's audit trail: every change, refused credential and sign-in, who and from where.",
     "AI traffic": "AI agents' requests to the organization's Apps: ingested or captured, verified, summarised.",
-}
-
-# Any operation may fail on the server's side: one range in the document, not four statuses each.
-SERVER_ERRORS = "5XX"
-ERROR_DESCRIPTIONS: dict[int | str, str] = {
-    400: "Bad request: the body is not JSON or not sent as JSON, the `Idempotency-Key` is empty, too long or"
-    " sent twice, or the request sent a precondition the operation cannot check.",
-    401: "Authentication required, or the credential is invalid.",
-    403: "The credential lacks the required scope, or a write authenticated by the dashboard's cookie came from"
-    " another site.",
-    404: "No such resource in the caller's organization.",
-    408: "The request body did not arrive in time.",
-    409: "Conflict with an existing resource, or `IDEMPOTENCY_IN_PROGRESS` (the key's first request still runs).",
-    410: "The operation has been retired.",
-    413: "The body is over the size limit.",
-    422: (
-        "Validation failed; `details` maps field paths to messages (also for a string holding NUL, "
-        f"or JSON nested deeper than {MAX_JSON_DEPTH} levels, or an `Idempotency-Key` reused on another request)."
-    ),
-    429: "Rate limited; see `Retry-After`.",
-    500: "Internal error.",
-    502: "The upstream service is unreachable.",
-    503: "The upstream service is not ready.",
-    504: "The upstream service did not answer in time.",
-    SERVER_ERRORS: "The server failed: 500 an internal error, 502 an upstream service unreachable, 503 one"
-    " not ready, 504 one that did not answer in time. Retry later; a write with an `Idempotency-Key` is safe"
-    " to send again.",
-}
-
-ERROR_ENVELOPE = {
-    "type": "object",
-    "required": ["ok", "code", "message"],
-    "properties": {
-        "ok": {"type": "boolean", "const": False, "description": "Always false in an error."},
-        "code": {
-            "type": "string",
-            "description": "The error's kind, for programs (`VALIDATION_FAILED`, `NOT_FOUND`, …).",
-        },
-        "message": {"type": "string", "description": "What went wrong, for people."},
-        "details": {"description": "More about the error when there is more: for a 422, each field path's message."},
-    },
-    "example": {
-        "ok": False,
-        "code": "VALIDATION_FAILED",
-        "message": "validation failed",
-        "details": {"pages.0.slug": "Must be lowercase letters, digits and single hyphens."},
-    },
-    "additionalProperties": False,
 }
 
 _PATH_PARAM = re.compile(r"([\w-]+)/{(\w+)}")
@@ -217,10 +170,7 @@ def _conditional_headers(route: Route, parameters: list[dict[str, Any]], respons
             }
     if route.if_match:
         parameters.append(_header(IF_MATCH, "Write only if the resource still has this ETag (or `*`)."))
-        responses["412"] = {
-            "description": "`PRECONDITION_FAILED`: the resource changed; `details.etag` is its current ETag.",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
-        }
+        responses["412"] = error_reference(412)
     if headers:
         responses[str(route.status)]["headers"] = headers
 
@@ -247,10 +197,7 @@ def _operation(route: Route) -> dict[str, Any]:
     responses: dict[str, Any] = {str(route.status): {"description": "Success.", "content": success_content}}
     _conditional_headers(route, parameters, responses)
     for status in _error_statuses(route):
-        responses[str(status)] = {
-            "description": ERROR_DESCRIPTIONS[status],
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
-        }
+        responses[str(status)] = error_reference(status)
     # The answers in the order of their statuses (a conditional 304 or 412 among them), the range last.
     responses = dict(sorted(responses.items(), key=lambda item: item[0].replace("X", "9")))
     description = f"Requires the scope `{route.scope}`." if route.scope else "Any valid credential; no scope needed."
@@ -365,6 +312,10 @@ def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Eve
         operations.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     for path, path_operations in operations.items():
         spec.path(path=path, operations=path_operations)
+    # Each error answer once: those the operations refer to.
+    answers = [answer for item in operations.values() for op in item.values() for answer in op["responses"].values()]
+    for name, response in error_responses(routes, {answer["$ref"] for answer in answers if "$ref" in answer}).items():
+        spec.components.response(name, response)
     webhooks = {}
     for event in events:
         if event.tag not in TAGS:

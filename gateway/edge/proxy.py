@@ -264,11 +264,20 @@ def check_scope(identity: Identity, route: Route, headers: Mapping[str, str] | N
     """The scope stage: 403 for a credential without the route's scope (a page offering what a
     route does asks the same, gateway/dashboard/api.py)."""
     if route.scope is not None and route.scope not in identity.scopes:
-        raise errors.Forbidden(
-            f"this credential lacks the scope {route.scope}",
-            details={"requiredScope": route.scope},
-            headers=dict(headers or {}),
-        )
+        raise lacks_scope(route.scope, headers)
+
+
+def retired(route: Route, headers: Mapping[str, str] | None = None) -> errors.Gone:
+    """The 410 of a route past its sunset."""
+    assert route.sunset is not None  # only a route with a sunset retires
+    return errors.Gone(f"{route.method} {route.path} stopped responding on {route.sunset.date()}", headers=headers)
+
+
+def lacks_scope(scope: str, headers: Mapping[str, str] | None = None) -> errors.Forbidden:
+    """The 403 of a credential without `scope`."""
+    return errors.Forbidden(
+        f"this credential lacks the scope {scope}", details={"requiredScope": scope}, headers=dict(headers or {})
+    )
 
 
 def compile_route(route: Route, respond: Respond) -> Handler:
@@ -278,9 +287,7 @@ def compile_route(route: Route, respond: Respond) -> Handler:
     async def handler(request: web.Request) -> web.StreamResponse:
         app = request.app
         if route.sunset is not None and app[CLOCK]() > route.sunset:
-            raise errors.Gone(
-                f"{route.method} {route.path} stopped responding on {route.sunset.date()}", headers=static_headers
-            )
+            raise retired(route, static_headers)
         extra_headers = dict(static_headers)
         loop = asyncio.get_running_loop()
         started = loop.time()

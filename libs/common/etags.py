@@ -46,7 +46,12 @@ def check_if_match(request: web.Request, current: str) -> None:
     tags = _listed(header)
     if "*" in tags or current in tags:
         return
-    raise PreconditionFailed(
+    raise changed_since(current)
+
+
+def changed_since(current: str) -> PreconditionFailed:
+    """The 412 of a stale `If-Match`, naming the resource's current ETag."""
+    return PreconditionFailed(
         "the resource has changed since the version named in If-Match; read it again", details={"etag": current}
     )
 

@@ -34,9 +34,9 @@ def test_the_document_is_openapi_3_1_version_0_1_0(live_stack: LiveStack):
     assert document["info"]["version"] == "0.1.0"
     runs = document["paths"]["/api/v1/agent-simulation/runs"]["get"]
     assert runs["x-required-scope"] == "simulations:read"
-    assert runs["responses"]["401"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/ErrorEnvelope"
-    }
+    assert runs["responses"]["401"] == {"$ref": "#/components/responses/Unauthorized"}
+    unauthorized = document["components"]["responses"]["Unauthorized"]["content"]["application/json"]
+    assert unauthorized["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}
     success = runs["responses"]["200"]["content"]["application/json"]["schema"]
     assert success["properties"]["ok"] == {"type": "boolean", "const": True}
     assert set(document["components"]["securitySchemes"]) == {"ApiKey", "Bearer", "Session"}

@@ -67,6 +67,9 @@ def test_the_console_renders_the_openapi_document(page: Page, live_stack: LiveSt
     operation.get_by_role("button", name="Try it out").click()
     expect(operation.get_by_role("button", name="Execute")).to_be_visible()
     expect(operation.get_by_placeholder("status")).to_be_editable()
+    # Its errors are references to components/responses, drawn with their own examples.
+    expect(operation.locator(".responses-wrapper")).to_contain_text("this credential lacks the scope simulations:read")
+    expect(operation.locator(".responses-wrapper")).to_contain_text("RATE_LIMITED")
     shoot(page, "api-console-try-it-out")
     assert f"{live_stack.gateway}/api/v1/openapi.json" in requested
     assert all(url.startswith(live_stack.gateway) or url.startswith("data:") for url in requested), requested
@@ -78,3 +81,4 @@ def test_the_console_resolves_an_operation_as_from_the_whole_document(page: Page
     whole, part = page.evaluate(RESOLVED_BOTH_WAYS, ["paths", "/api/v1/content/{id}", "put"])
     assert part == whole
     assert '"$ref"' not in whole and '"lastIndexedAt"' in whole  # the references replaced by their schemas
+    assert '"PRECONDITION_FAILED"' in whole  # and by the error answers of components/responses

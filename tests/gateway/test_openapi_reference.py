@@ -40,7 +40,8 @@ def properties(schema: dict[str, Any], where: str) -> Iterator[tuple[str, dict[s
 
 
 def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
-    """(where, schema, example) of every parameter, request body and answer."""
+    """(where, schema, example) of every parameter, request body and answer (an error's, of the
+    answer under `components/responses` its operations refer to)."""
     for name, operation in operations():
         for parameter in operation["parameters"]:
             if parameter["name"] != IDEMPOTENCY_HEADER:  # made fresh per write: no example to reuse
@@ -50,6 +51,9 @@ def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
         for status, answer in operation["responses"].items():
             for media in answer.get("content", {}).values():
                 yield f"{name} {status}", media["schema"], media.get("example")
+    for name, answer in COMPONENTS["responses"].items():
+        for media in answer["content"].values():
+            yield f"components/responses/{name}", media["schema"], media.get("example")
 
 
 def test_every_parameter_is_described():
