@@ -43,6 +43,29 @@ async def start_listen(tenant: Tenant, tmp_path: Path, forward_to: str) -> tuple
     return process, secret
 
 
+async def interrupted(process: asyncio.subprocess.Process) -> tuple[bytes, bytes]:
+    """Ctrl-C to a running `listen`, and what it printed; one that does not end within 30 s fails
+    the test with its signal state and where each of its threads is."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return await asyncio.wait_for(process.communicate(), 30)
+    except TimeoutError:
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        signals = "\n".join(line for line in status.splitlines() if line.startswith("Sig"))
+        spy = await asyncio.create_subprocess_exec(
+            Path(AIVIS).with_name("py-spy"),
+            "dump",
+            "--pid",
+            str(process.pid),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        stacks, _ = await spy.communicate()
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"listen did not end on Ctrl-C:\n{signals}\n{stacks.decode()}") from None
+
+
 async def endpoints(tenant: Tenant) -> list[dict[str, Any]]:
     status, answer = await tenant.call("GET", "/api/v1/webhook-endpoints")
     assert status == 200
@@ -79,8 +102,7 @@ async def test_listen_forwards_triggered_events_and_removes_its_endpoint(
         [attempt] = answer["data"]["deliveries"][0]["attempts"]
         assert attempt["statusCode"] == 201 and attempt["response"] == "thanks"  # the local answer
     finally:
-        listen.send_signal(signal.SIGINT)
-        out, err = await asyncio.wait_for(listen.communicate(), 30)
+        out, err = await interrupted(listen)
     assert listen.returncode == 0, err
     [line] = out.decode().splitlines()
     assert f"persona.updated  {payload['id']}  [201] POST {local.url}" in line
@@ -105,7 +127,6 @@ async def test_listen_reuses_the_endpoint_an_earlier_one_left(
         await local.deliveries(1)
         assert local.verified(secret)["data"] == {"endpointId": left["id"]}
     finally:
-        listen.send_signal(signal.SIGINT)
-        _, err = await asyncio.wait_for(listen.communicate(), 30)
+        _, err = await interrupted(listen)
     assert listen.returncode == 0, err
     assert await endpoints(tenant) == []

@@ -36,6 +36,7 @@ FORWARD_TIMEOUT_SECONDS = 10.0
 # What the relay answers the API when the local URL could not be reached: the delivery is retried.
 UNREACHABLE = 502
 ANSWER_LIMIT_BYTES = 1024
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 NOT_LISTENING = "no `aivis webhooks listen` is running for this profile: start one, or give --endpoint"
 
 
@@ -139,7 +140,10 @@ def webhooks_listen(context: Context, forward_to: str, events: tuple[str, ...], 
     # Plain lines, never wrapped: a script may read the secret from them.
     click.echo(f"Ready: forwarding events to {forward_to} (endpoint {endpoint['id']}, relay {relay.url}).", err=True)
     click.echo(f"The signing secret is {endpoint['secret']}. Press Ctrl-C to stop.", err=True)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # Ctrl-C and SIGTERM end it, whatever its parent left them as (ignored, or blocked: both are
+    # inherited, and a listener that cannot be stopped leaves its endpoint behind).
+    previous = {number: signal.signal(number, _interrupt) for number in STOP_SIGNALS}
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     stop = threading.Event()
     try:
         while not stop.wait(1.0):
@@ -147,7 +151,8 @@ def webhooks_listen(context: Context, forward_to: str, events: tuple[str, ...], 
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         relay.shutdown()
         relay.server_close()
         api.call(ENDPOINT_DELETE, endpointId=endpoint["id"])
