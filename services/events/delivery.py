@@ -50,13 +50,15 @@ USER_AGENT = "aivis-webhooks/1"
 
 # Due deliveries, oldest first, at most `per_endpoint` claimed for one endpoint by this worker
 # (`busy`: the endpoints it holds claimed deliveries of and how many), none behind a pending earlier delivery
-# of the same resource to the same endpoint.
+# of the same resource to the same endpoint. The endpoints whose places are all taken (`full`) are
+# left out before anything is ranked: a slow endpoint's backlog is not read again by every claim.
 CLAIM = """
 WITH candidates AS (
     SELECT d.id, d.endpoint_id, d.next_attempt_at,
            row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.seq) AS rank
     FROM deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.enabled AND e.deleted_at IS NULL
+      AND d.endpoint_id <> ALL(%(full_endpoints)s::uuid[])
       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.endpoint_id = d.endpoint_id
                       AND p.resource_key = d.resource_key AND p.status = 'pending' AND p.seq < d.seq)
 ), allowed AS (
@@ -151,6 +153,7 @@ class Deliverer:
             "per_endpoint": self._ahead,
             "busy_endpoints": [endpoint for endpoint, _ in busy],
             "busy_counts": [count for _, count in busy],
+            "full_endpoints": [endpoint for endpoint, count in busy if count >= self._ahead],
         }
         async with transaction(self._pool) as cur:
             rows = await fetch_all(cur, CLAIM, params)
