@@ -12,6 +12,7 @@ from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option, plural
+from aivis.paging import cursor_option
 from aivis.resolve import product_option
 
 OVERVIEW = Endpoint("GET", "/api/v1/products/{productId}/analytics/overview")
@@ -111,7 +112,7 @@ def filters_of(values: tuple[str, ...]) -> list[dict[str, Any]]:
 @click.option("--metric", "metrics", multiple=True, help="Only these metrics (repeatable).")
 @click.option("--compare", is_flag=True, help="Give each row the period of the same length just before.")
 @click.option("--limit", type=int, help="Rows of a page (1-1000, default 100).")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def analytics_query(

@@ -10,6 +10,7 @@ from aivis.context import Context, pass_context
 from aivis.errors import EXIT_NOT_VERIFIED, CliError
 from aivis.inputs import compact, json_object
 from aivis.output import json_option, plural, short_id, when
+from aivis.paging import cursor_option
 from aivis.resolve import (
     APP_DOMAINS,
     APP_RESOURCES,
@@ -172,7 +173,7 @@ def apps_delete(context: Context, app_id: str, yes: bool, as_json: bool) -> None
 
 @apps.command("deleted")
 @click.option("--limit", type=int, help="At most this many (1-200, default 50).")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def apps_deleted(context: Context, limit: int | None, cursor: str | None, as_json: bool) -> None:

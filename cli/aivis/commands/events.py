@@ -9,6 +9,7 @@ from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option, plural, short_id, when
+from aivis.paging import cursor_option
 from aivis.resolve import DELIVERIES, ENDPOINTS, delivery_argument, endpoint_argument
 
 AUDIT_EVENTS = Endpoint("GET", "/api/v1/audit-events")
@@ -64,7 +65,7 @@ def audit() -> None:
 @click.option("--since", help="Only events at or after this time (ISO 8601, with a zone).")
 @click.option("--until", help="Only events before this time (ISO 8601, with a zone).")
 @click.option("--limit", type=int, help="At most this many (1-200, default 50).")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def audit_list(
@@ -197,7 +198,7 @@ def webhooks_test(context: Context, endpoint_id: str, as_json: bool) -> None:
 @endpoint_argument
 @click.option("--status", type=click.Choice(["pending", "succeeded", "failed"]))
 @click.option("--limit", type=int, help="At most this many (1-200, default 50).")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def webhooks_deliveries(

@@ -9,6 +9,7 @@ from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact, text_or_file
 from aivis.output import json_option, plural, print_json, span, when
+from aivis.paging import limit_option
 from aivis.resolve import PRODUCTS_LIST, product_option
 
 PERSONAS = Endpoint("GET", "/api/v1/products/{productId}/personas")
@@ -23,7 +24,6 @@ SUGGESTIONS_REGENERATE = Endpoint("POST", "/api/v1/prompt-suggestions/regenerate
 
 PERSONA_FIELDS = ("id", "name", "description", "systemPrompt", "productId", "createdAt", "updatedAt", "deletedAt")
 SUGGESTION_STATUSES = ["pending", "accepted", "rejected"]
-limit_option = click.option("--limit", type=int, help="At most this many (1-200, default 50).")
 offset_option = click.option("--offset", type=int, help="Skip this many.")
 
 

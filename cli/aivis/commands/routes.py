@@ -15,6 +15,7 @@ from aivis.context import Context, pass_context
 from aivis.errors import EXIT_CONFLICT, EXIT_VALIDATION, ApiError, CliError
 from aivis.inputs import compact
 from aivis.output import Output, json_option, kept, plural, print_json, short_id
+from aivis.paging import cursor_option, page_note
 from aivis.resolve import ROUTES_LIST, app_argument, product_option, route_argument
 from aivis.route_files import read_routes
 
@@ -40,7 +41,7 @@ def routes() -> None:
 @click.option("--status", type=click.Choice(["draft", "published"]), help="Default: published.")
 @click.option("--include-routed", is_flag=True, default=None, help="Also list documents the app already routes.")
 @click.option("--limit", type=int, help="One page of at most this many (1-1000); default: the whole list.")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def routes_candidates(
@@ -56,9 +57,7 @@ def routes_candidates(
     """List the app's products' documents with the path each would get, all or a page at a time."""
     query = compact(productId=product_id, status=status, includeRouted=include_routed, limit=limit, cursor=cursor)
     data = context.api().call(ROUTE_CANDIDATES, appId=app_id, query=query)
-    note = plural(data["candidateCount"], "candidate")
-    if data.get("nextCursor"):
-        note += f"; the next page: --cursor {data['nextCursor']}"
+    note = page_note(data["candidateCount"], "candidate", data.get("nextCursor"))
     columns = ("targetId", "suggestedPath", "pathStatus", "target.title")
     context.out.items(
         data["candidates"],
@@ -75,7 +74,7 @@ def routes_candidates(
 @click.option("--path-prefix", help="Only routes whose path starts with this one.")
 @click.option("--target", "target_id", help="Only routes to this content document (its id).")
 @click.option("--limit", type=int, help="At most this many (1-500); default 100.")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def routes_list(

@@ -12,6 +12,7 @@ from aivis.context import Context, pass_context
 from aivis.errors import EXIT_VALIDATION, CliError
 from aivis.inputs import compact, text_or_file
 from aivis.output import json_option, plural, print_json, short_id, when
+from aivis.paging import cursor_option
 from aivis.resolve import app, resolver, run
 
 BASE = "/api/v1/agent-simulation"
@@ -78,7 +79,7 @@ def tasks() -> None:
 @tasks.command("list")
 @click.option("--app", "app_id", callback=resolver(app), help="Only this App's tasks (its id or short id).")
 @click.option("--limit", type=int)
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def tasks_list(context: Context, app_id: str | None, limit: int | None, cursor: str | None, as_json: bool) -> None:
@@ -181,7 +182,7 @@ def environments() -> None:
 @environments.command("list")
 @click.option("--task", "task_id", help="Only this task's environments.")
 @click.option("--limit", type=int)
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def environments_list(

@@ -9,7 +9,8 @@ import click
 from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
-from aivis.output import json_option, plural, when
+from aivis.output import json_option, when
+from aivis.paging import cursor_option, page_note
 
 LOGS = Endpoint("GET", "/api/v1/ai-traffic/logs")
 SUMMARY = Endpoint("GET", "/api/v1/ai-traffic/summary")
@@ -42,7 +43,7 @@ def traffic() -> None:
 @click.option("--since", help="At or after this time (ISO 8601, with a zone).")
 @click.option("--until", help="Before this time (ISO 8601, with a zone).")
 @click.option("--limit", type=int, help="At most this many (1-200, default 50).")
-@click.option("--cursor", help="The page after the one that printed this cursor.")
+@cursor_option
 @json_option
 @pass_context
 def traffic_logs(
@@ -74,9 +75,7 @@ def traffic_logs(
         **{"from": since, "to": until},
     )
     data = context.api().call(LOGS, query=query)
-    note = plural(len(data["items"]), "request") + (
-        f"; the next page: --cursor {data['nextCursor']}" if data["nextCursor"] else ""
-    )
+    note = page_note(len(data["items"]), "request", data["nextCursor"])
     context.out.items(data["items"], LOG_COLUMNS, as_json, next_cursor=data["nextCursor"], note=note)
 
 
