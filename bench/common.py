@@ -14,7 +14,6 @@ import io
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import time
@@ -33,6 +32,7 @@ from psycopg2.extensions import make_dsn
 from libs.common import bootstrap as db
 from libs.common.internal_token import Caller, Organization, mint
 from libs.contract.parts import METRICS_PORT_OFFSET, PARTS, ROOT, Part
+from libs.local.ports import free_port
 from libs.local.processes import Running, start, stop, wait_ready
 from libs.local.stores import DATA, forget_prefix, local_stack
 
@@ -49,12 +49,6 @@ def say(message: str) -> None:
 def load_average() -> str:
     """The machine's load, printed beside every result: other work may share the cores."""
     return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass

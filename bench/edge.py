@@ -21,11 +21,12 @@ from pathlib import Path
 
 from bench.apps_setup import organization_with_app
 from bench.bare_aiohttp import bare_aiohttp
-from bench.common import BenchStack, Throughput, bench_stack, free_port, load_average, report, say, wrk
+from bench.common import BenchStack, Throughput, bench_stack, load_average, report, say, wrk
 from bench.nginx import nginx_proxy, nginx_static
 from libs.common.db import create_pool, transaction
 from libs.common.validators import normalize_route_path
 from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY
+from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
 from services.apps.domains import register_domain

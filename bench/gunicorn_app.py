@@ -11,9 +11,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.common import free_port
 from bench.nginx import wait_listening
 from libs.contract.parts import ROOT
+from libs.local.ports import free_port
 
 # gunicorn and its workers' imports take their time on a loaded machine.
 READY_SECONDS = 120.0

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.common import ensure_program, free_port, say
+from bench.common import ensure_program, say
+from libs.local.ports import free_port
 
 READY_TIMEOUT_SECONDS = 10.0
 

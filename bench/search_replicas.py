@@ -26,12 +26,13 @@ from pathlib import Path
 
 import aiohttp
 
-from bench.common import BenchStack, bench_stack, free_port, load_average, report, say
+from bench.common import BenchStack, bench_stack, load_average, report, say
 from bench.search import base_vectors, load_index
 from bench.search_indexing import QUERIES, organization
 from libs.common.internal_token import HEADER as INTERNAL_TOKEN_HEADER
 from libs.common.internal_token import Organization
 from libs.contract.parts import CONTENT, GATEWAY, SEARCH
+from libs.local.ports import free_port
 from libs.local.processes import Running, start, stop, wait_ready
 
 ORGANIZATIONS = 30

@@ -206,13 +206,6 @@ def owned_schema(admin_dsn: str, owner: str) -> Iterator[str]:
         conn.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def metrics_text() -> str:
     """What the metrics listener would serve for the parts running in this test process."""
     return generate_latest(metrics_registry()).decode()

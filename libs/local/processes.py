@@ -16,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from libs.common.bootstrap import part_dsn
@@ -24,6 +25,7 @@ from libs.local.stores import DATA
 
 GRACE_SECONDS = 15.0
 READY_TIMEOUT_SECONDS = 60.0
+LOG_TAIL_LINES = 30
 HOST = "127.0.0.1"
 
 
@@ -82,6 +84,16 @@ class Running:
     part: Part
     port: int
     process: subprocess.Popen[bytes]
+    log: Path | None = None  # the file its output goes to, if any
+
+    def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
+        if self.log is None:
+            return ""
+        try:
+            tail = self.log.read_text(errors="replace").splitlines()[-lines:]
+        except OSError:
+            return ""
+        return "; the end of its log ({}):\n{}".format(self.log, "\n".join(tail))
 
 
 def start(
@@ -93,6 +105,7 @@ def start(
 ) -> list[Running]:
     """Start each part under gunicorn; `output` receives their logs (default: this terminal)."""
     running = []
+    log = Path(output.name) if output is not None and isinstance(getattr(output, "name", None), str) else None
     for part in parts:
         process = subprocess.Popen(
             gunicorn_command(part, ports[part.name]),
@@ -101,7 +114,7 @@ def start(
             stdout=output,
             stderr=output,
         )
-        running.append(Running(part, ports[part.name], process))
+        running.append(Running(part, ports[part.name], process, log))
     return running
 
 
@@ -118,9 +131,10 @@ def wait_ready(running: list[Running], timeout: float = READY_TIMEOUT_SECONDS) -
     for item in running:
         while not is_ready(item.port):
             if item.process.poll() is not None:
-                raise RuntimeError(f"{item.part.name} exited with status {item.process.returncode} during startup")
+                status = item.process.returncode
+                raise RuntimeError(f"{item.part.name} exited with status {status} during startup{item.log_tail()}")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{item.part.name} was not ready within {timeout:g}s")
+                raise RuntimeError(f"{item.part.name} was not ready within {timeout:g}s{item.log_tail()}")
             time.sleep(0.2)
 
 

@@ -36,6 +36,7 @@ from psycopg2.extensions import make_dsn
 
 from libs.common.bootstrap import DEFAULT_DATABASE_URL
 from libs.contract.parts import GATEWAY, PARTS, ROOT, Part, part_ports, pool_max_within
+from libs.local.ports import free_port
 
 DATA = ROOT / ".data"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -153,9 +154,7 @@ def throwaway_postgres(max_connections: int) -> Iterator[str]:
             "synchronous_commit": "off",
             "full_page_writes": "off",
         }
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
+        port = free_port()
         with private_postgres(directory, port, options) as url:
             log(f"the run's own PostgreSQL: port {port}, max_connections {max_connections}, data in {directory}")
             yield url

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestServer
 from libs.common.errors import BadGateway, NotFound, ServiceUnavailable, UpstreamError, UpstreamTimeout
 from libs.common.http_client import InternalClient, internal_client
 from libs.common.internal_token import service_caller
-from tests.conftest import free_port
+from libs.local.ports import free_port
 
 SECRET = "s" * 48
 

@@ -18,8 +18,8 @@ import pytest
 import redis
 
 from libs.common.redis_client import SOCKET_TIMEOUT_SECONDS, create_redis
+from libs.local.ports import free_port
 from libs.local.stores import DATA, private_redis
-from tests.conftest import free_port
 
 SCRIPT = "return redis.call('INCRBY', KEYS[1], ARGV[1])"
 CONNECTIONS = 6

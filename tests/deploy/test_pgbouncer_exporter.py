@@ -5,7 +5,7 @@ real PgBouncer it runs in tests/deploy/test_rollout.py."""
 from __future__ import annotations
 
 from deploy.pgbouncer_exporter import PgBouncerCollector
-from tests.conftest import free_port
+from libs.local.ports import free_port
 
 
 def test_a_pgbouncer_that_does_not_answer_is_reported_down(tmp_path):

@@ -48,8 +48,9 @@ from deploy.cluster import (
 )
 from deploy.manifests import ALERTS, K8S
 from libs.contract.parts import GATEWAY, PARTS, SEARCH
+from libs.local.ports import free_port
 from libs.local.stores import _as_postgres_user, forget_prefix, start_postgres, stop_postgres
-from tests.conftest import REDIS_URL, free_port
+from tests.conftest import REDIS_URL
 from tests.deploy.cluster import Cluster, generated_secret, load_objects
 from tests.deploy.containers import Pod, logs, remove, run_podman
 

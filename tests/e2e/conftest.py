@@ -16,9 +16,10 @@ import pytest
 
 from libs.common.internal_token import HEADER, mint, service_caller
 from libs.contract.parts import GATEWAY, PARTS, ROOT
+from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
-from tests.conftest import TestDatabase, free_port, fresh_database
+from tests.conftest import TestDatabase, fresh_database
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from playwright.sync_api import BrowserContext, Page, expect
 
 from libs.contract.parts import GATEWAY, PARTS
+from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
-from tests.conftest import free_port
 from tests.e2e.browser import Accounts, shoot, sign_in
 from tests.e2e.conftest import LiveStack
 

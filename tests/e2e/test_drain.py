@@ -13,9 +13,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from libs.contract.parts import GATEWAY
+from libs.local.ports import free_port
 from libs.local.processes import Running, start, stop, wait_ready
 from libs.local.stores import DATA
-from tests.conftest import free_port
 from tests.e2e.conftest import LiveStack
 
 REQUESTS = 600

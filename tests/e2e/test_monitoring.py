@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from libs.contract.parts import GATEWAY, ROOT
+from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA
-from tests.conftest import free_port
 from tests.e2e.conftest import LiveStack
 
 MONITORING = ROOT / "deploy" / "monitoring"

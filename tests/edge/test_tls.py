@@ -13,7 +13,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import Stack, free_port
+from libs.local.ports import free_port
+from tests.conftest import Stack
 from tests.edge.conftest import Apps, edge_url
 from tests.factories import eventually
 from tests.integration.support import call

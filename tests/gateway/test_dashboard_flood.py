@@ -10,7 +10,8 @@ import uuid
 import aiohttp
 from aiohttp.test_utils import TestClient
 
-from tests.conftest import Client, Stack, free_port
+from libs.local.ports import free_port
+from tests.conftest import Client, Stack
 from tests.factories import IdentityFactory
 from tests.gateway.dashboard_client import page, signed_in
 

@@ -93,7 +93,7 @@ async def test_health_and_readiness(gateway):
 
 async def test_still_ready_when_redis_is_down_and_the_outage_is_counted(stack):
     """Every use of Redis has a fallback: an outage must not take the whole API out of service."""
-    from tests.conftest import free_port
+    from libs.local.ports import free_port
 
     before = REGISTRY.get_sample_value("redis_errors_total", {"operation": "readiness"}) or 0.0
     client = await stack.start_gateway({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
@@ -125,7 +125,7 @@ async def test_services_have_no_endpoint_to_call_back_into_the_gateway(gateway, 
 
 
 async def test_a_session_redis_cannot_read_is_signed_out_and_keys_still_work(stack, identity: IdentityFactory):
-    from tests.conftest import free_port
+    from libs.local.ports import free_port
 
     org = await identity.organization()
     cookie = await identity.session(await identity.user(org), org)

@@ -15,7 +15,7 @@ from gateway.edge.idempotency import Idempotency
 from libs.common.db import cursor, fetch_one
 from libs.common.state import SETTINGS
 from libs.contract.route import Route
-from tests.conftest import free_port
+from libs.local.ports import free_port
 from tests.factories import IdentityFactory, Org
 
 write = partial(Route, tag="Content")

@@ -13,7 +13,7 @@ import pytest
 from gateway import contract as gateway_contract
 from libs.common.internal_token import verify
 from libs.contract.route import Route
-from tests.conftest import free_port
+from libs.local.ports import free_port
 from tests.factories import IdentityFactory
 from tests.fakes import echo_upstream, fixed_upstream, slow_upstream
 

@@ -10,7 +10,8 @@ import pytest
 from gateway.edge.ratelimit import RateLimiter
 from gateway.state import LIMITER
 from libs.common.redis_client import WatchedConnection, create_redis
-from tests.conftest import REDIS_URL, free_port, metrics_text
+from libs.local.ports import free_port
+from tests.conftest import REDIS_URL, metrics_text
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

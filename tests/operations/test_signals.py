@@ -16,9 +16,10 @@ from libs.common.encoding import dumps
 from libs.common.http_client import internal_client
 from libs.common.redis_client import create_redis
 from libs.contract.parts import CONTENT
+from libs.local.ports import free_port
 from services.content.app import measure_backlog
 from services.search.indexer import EventConsumer
-from tests.conftest import REDIS_URL, free_port, metrics_text
+from tests.conftest import REDIS_URL, metrics_text
 from tests.factories import IdentityFactory
 
 RUNS = "/api/v1/agent-simulation/runs"

@@ -20,9 +20,9 @@ import redis
 
 from libs.common import bootstrap as db
 from libs.contract.parts import GATEWAY, PARTS, Part
+from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA, private_postgres, private_redis
-from tests.conftest import free_port
 from tests.e2e.conftest import admin
 from tests.oauth.conftest import clock, oauth  # noqa: F401  (the attacks on tokens, test_token_revocation.py)
 

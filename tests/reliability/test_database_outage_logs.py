@@ -18,8 +18,8 @@ import pytest
 import uvloop
 
 from libs.common.db import create_pool, cursor, is_database_unavailable
+from libs.local.ports import free_port
 from libs.local.stores import DATA, private_postgres, start_postgres, stop_postgres
-from tests.conftest import free_port
 
 OUTAGE_SECONDS = 3.0
 CONCURRENT = 8

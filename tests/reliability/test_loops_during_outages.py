@@ -22,9 +22,9 @@ from libs.common.db import create_pool
 from libs.common.redis_client import create_redis
 from libs.common.stream_consumer import Entry, StreamConsumer
 from libs.common.tasks import BACKOFF_MAX_SECONDS, periodic_group
+from libs.local.ports import free_port
 from libs.local.stores import DATA, private_redis
 from services.events.delivery import Deliverer
-from tests.conftest import free_port
 
 OUTAGE_SECONDS = 3.0
 # 0.1 s doubling up to the cap, each wait at least half of that: at most this many in the outage.

@@ -1,0 +1,58 @@
+"""Free ports for the servers a local run, a test or a benchmark starts.
+
+A port the kernel hands out for `bind(0)` comes from its ephemeral range, the range it also takes
+the local end of every outgoing connection from. Let go so that a server can bind it, such a port
+can be taken in between by any connection this machine opens (the tests open thousands), and the
+server then fails to start. The ports given here lie outside that range: between the check and the
+bind only another `free_port()` could take one, and each is picked at random among thousands.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+from pathlib import Path
+
+HOST = "127.0.0.1"
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+LOWEST = 10000  # below: the well-known and registered ports of services a machine may run
+HIGHEST = 65535
+ATTEMPTS = 200
+
+
+def ephemeral_range() -> tuple[int, int]:
+    """The kernel's ephemeral port range (Linux's default where it cannot be read)."""
+    try:
+        low, high = EPHEMERAL_RANGE.read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def candidates() -> list[range]:
+    low, high = ephemeral_range()
+    spans = [range(LOWEST, low), range(high + 1, HIGHEST + 1)]
+    return [span for span in spans if len(span) > 0]
+
+
+def is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind((HOST, port))
+        except OSError:
+            return False
+        return True
+
+
+def free_port() -> int:
+    """A port nothing is bound to, outside the ephemeral range when the machine leaves room for it."""
+    spans = candidates()
+    if spans:
+        for _ in range(ATTEMPTS):
+            span = random.choice(spans)
+            port = random.choice(span)
+            if is_free(port):
+                return port
+    with socket.socket() as sock:  # a machine whose ephemeral range covers every port
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
