@@ -96,6 +96,10 @@ kind: Deployment
             "--password-file", "/etc/pgbouncer/{stats_file}"]
           ports: [{{name: metrics, containerPort: {metrics_port}}}]
           readinessProbe: {{tcpSocket: {{port: metrics}}, periodSeconds: 10, timeoutSeconds: 2}}
+          # A scrape, as Prometheus makes it: a wedged exporter is restarted. Its wait for PgBouncer
+          # (connect_timeout 5 s) fits in the timeout, so PgBouncer down is `pgbouncer_up 0`, not this.
+          livenessProbe: {{httpGet: {{path: /metrics, port: metrics}}, periodSeconds: 30, timeoutSeconds: 10,
+            failureThreshold: 3}}
           resources:
             requests: {{cpu: 20m, memory: 48Mi}}
             limits: {{memory: 96Mi}}

@@ -100,6 +100,16 @@ def test_every_deployment_has_probes_resources_a_budget_and_a_policy():
     assert search["spec"]["template"]["spec"]["containers"][0]["startupProbe"]["failureThreshold"] >= 30
 
 
+def test_every_container_that_serves_is_probed_both_ways():
+    """Readiness keeps traffic from a container that cannot answer; liveness restarts one that
+    hangs (the exporter sidecars too: a wedged one would only stop being scraped)."""
+    for deployment in of_kind("Deployment"):
+        for container in deployment["spec"]["template"]["spec"]["containers"]:
+            where = (deployment["metadata"]["name"], container["name"])
+            assert "readinessProbe" in container, where
+            assert "livenessProbe" in container, where
+
+
 @pytest.mark.parametrize("name,template", pod_specs(), ids=lambda value: value if isinstance(value, str) else "")
 def test_every_container_is_hardened_and_bounded(name, template):
     spec = template["spec"]
