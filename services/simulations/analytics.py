@@ -4,6 +4,9 @@ score and the median steps and bytes; every ratio with its numerator and denomin
 
 Only completed runs count: a failed or cancelled run gave no answer to judge, so it leaves every
 denominator. Overall, pass^k is the mean of the groups' (as τ-bench averages over tasks).
+
+The answer is made by the shapes of its response schemas (libs/common/shapes.py) from rows of
+sums: a group's and a day's as PostgreSQL adds them up, every group's together here.
 """
 
 from __future__ import annotations
@@ -13,17 +16,50 @@ from math import comb
 from typing import Any
 
 from libs.common.db import fetch_all
+from libs.common.ratios import ratio
+from libs.common.shapes import Row, Shape
+from services.simulations import task_schemas as schemas
+from services.simulations.shapes import TASK
 
 # pass^k is given for k = 1 … min(n, K_MAX): the most trials one request queues.
 K_MAX = 20
 
 
-def ratio(count: int, total: int) -> dict[str, Any]:
-    return {"value": count / total if total else None, "count": count, "total": total}
-
-
 def pass_hat_k(passed: int, runs: int) -> list[dict[str, Any]]:
     return [{"k": k, **ratio(comb(passed, k), comb(runs, k))} for k in range(1, min(runs, K_MAX) + 1)]
+
+
+def _mean(sums: Row) -> float | None:
+    return sums["sum"] / sums["count"] if sums["count"] else None
+
+
+MEAN = Shape(schemas.Mean, computed={"value": _mean})
+MEAN_PASS_HAT_K = Shape(schemas.MeanPassHatK, computed={"value": _mean})
+# What a group, a day and every group together make of their runs, passed runs and score sum.
+RATES = {
+    "pass_rate": lambda sums: ratio(sums["passed"], sums["runs"]),
+    "mean_score": lambda sums: MEAN.of({"sum": sums["score_sum"], "count": sums["runs"]}),
+}
+# `r` a completed run, `t` its task, `e` its environment; grouped by task and environment.
+GROUP = Shape(
+    schemas.AnalyticsGroup,
+    expressions={
+        "task": TASK.json_sql("t"),
+        "environment": Shape(schemas.EnvironmentName).json_sql("e"),
+        "runs": "count(*)",
+        "median_steps": "percentile_cont(0.5) WITHIN GROUP (ORDER BY jsonb_array_length(r.metadata -> 'visited'))",
+        "median_bytes": "percentile_cont(0.5) WITHIN GROUP (ORDER BY (r.metadata ->> 'bytesRead')::bigint)",
+    },
+    computed={**RATES, "pass_hat_k": lambda sums: pass_hat_k(sums["passed"], sums["runs"])},
+)
+DAY = Shape(
+    schemas.AnalyticsDay,
+    expressions={"day": "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')", "runs": "count(*)"},
+    computed={"pass_rate": RATES["pass_rate"]},
+)
+OVERALL = Shape(schemas.AnalyticsOverall, computed=RATES)
+ANALYTICS = Shape(schemas.Analytics)
+PASSED = "count(*) FILTER (WHERE r.passed) AS passed"
 
 
 async def analytics(
@@ -37,58 +73,28 @@ async def analytics(
         "r.created_at < %(end)s",
     ]
     where += [f"r.{column} = %({column})s" for column in ("task_id", "environment_id") if column in filters]
+    params = {"org": organization_id, "start": start, "end": end, **filters}
     rows = await fetch_all(
         cur,
-        "SELECT r.task_id::text, t.name AS task_name, t.category, r.environment_id::text, e.name AS environment_name,"
-        " count(*) AS runs, count(*) FILTER (WHERE r.passed) AS passed, sum(r.overall_score) AS score_sum,"
-        " percentile_cont(0.5) WITHIN GROUP (ORDER BY jsonb_array_length(r.metadata -> 'visited')) AS median_steps,"
-        " percentile_cont(0.5) WITHIN GROUP (ORDER BY (r.metadata ->> 'bytesRead')::bigint) AS median_bytes"
-        f" FROM runs r JOIN tasks t ON t.id = r.task_id JOIN environments e ON e.id = r.environment_id"
-        f" WHERE {' AND '.join(where)}"
-        " GROUP BY r.task_id, t.name, t.category, r.environment_id, e.name ORDER BY t.name, e.name, r.environment_id",
-        {"org": organization_id, "start": start, "end": end, **filters},
+        f"SELECT {GROUP.columns}, {PASSED}, sum(r.overall_score) AS score_sum"
+        " FROM runs r JOIN tasks t ON t.id = r.task_id JOIN environments e ON e.id = r.environment_id"
+        f" WHERE {' AND '.join(where)} GROUP BY t.id, e.id ORDER BY t.name, e.name, e.id",
+        params,
     )
     days = await fetch_all(
-        cur,
-        "SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS runs,"
-        " count(*) FILTER (WHERE r.passed) AS passed"
-        f" FROM runs r WHERE {' AND '.join(where)} GROUP BY 1 ORDER BY 1",
-        {"org": organization_id, "start": start, "end": end, **filters},
+        cur, f"SELECT {DAY.columns}, {PASSED} FROM runs r WHERE {' AND '.join(where)} GROUP BY day ORDER BY day", params
     )
-    groups = [
-        {
-            "task": {"id": row["task_id"], "name": row["task_name"], "category": row["category"]},
-            "environment": {"id": row["environment_id"], "name": row["environment_name"]},
-            "runs": row["runs"],
-            "passRate": ratio(row["passed"], row["runs"]),
-            "passHatK": pass_hat_k(row["passed"], row["runs"]),
-            "meanScore": {"value": row["score_sum"] / row["runs"], "sum": row["score_sum"], "count": row["runs"]},
-            "medianSteps": row["median_steps"],
-            "medianBytes": row["median_bytes"],
-        }
-        for row in rows
-    ]
-    runs = sum(row["runs"] for row in rows)
-    score_sum = sum(row["score_sum"] for row in rows)
+    groups = [GROUP.of(row) for row in rows]
     overall_k = []
     for k in range(1, K_MAX + 1):
         estimates = [group["passHatK"][k - 1]["value"] for group in groups if len(group["passHatK"]) >= k]
         if estimates:
-            overall_k.append(
-                {"k": k, "value": sum(estimates) / len(estimates), "sum": sum(estimates), "count": len(estimates)}
-            )
-    return {
-        "from": start,
-        "to": end,
-        "timeZone": "UTC",
-        "groups": groups,
-        "overall": {
-            "runs": runs,
-            "passRate": ratio(sum(row["passed"] for row in rows), runs),
-            "passHatK": overall_k,
-            "meanScore": {"value": score_sum / runs if runs else None, "sum": score_sum, "count": runs},
-        },
-        "days": [
-            {"day": day["day"], "runs": day["runs"], "passRate": ratio(day["passed"], day["runs"])} for day in days
-        ],
+            overall_k.append(MEAN_PASS_HAT_K.of({"k": k, "sum": sum(estimates), "count": len(estimates)}))
+    overall = {
+        "runs": sum(row["runs"] for row in rows),
+        "passed": sum(row["passed"] for row in rows),
+        "score_sum": sum(row["score_sum"] for row in rows),
+        "pass_hat_k": overall_k,
     }
+    answer = {"start": start, "end": end, "time_zone": "UTC", "groups": groups, "overall": OVERALL.of(overall)}
+    return ANALYTICS.of({**answer, "days": [DAY.of(day) for day in days]})

@@ -12,7 +12,8 @@ from libs.common import webhook_outbox
 from libs.common.db import Row, fetch_one, fetch_value, json_or_null
 from libs.common.encoding import loads
 from libs.common.errors import Conflict, ValidationFailed
-from services.simulations.shapes import RUN_JOINS, RUN_JSON
+from services.simulations.schemas import RunCreate
+from services.simulations.shapes import RECORDED_ENVIRONMENT, RECORDED_TASK, RUN_JOINS, RUN_JSON
 
 # Filter name -> SQL condition; only these fixed strings ever reach the query text.
 RUN_FILTERS = {
@@ -24,25 +25,8 @@ RUN_FILTERS = {
     "created_to": "created_at < %(created_to)s",
 }
 
-RUN_FIELDS = (
-    "id",
-    "environment_id",
-    "task_id",
-    "organization_id",
-    "status",
-    "sandbox_id",
-    "sandbox_snapshot",
-    "overall_score",
-    "passed",
-    "tokens_used",
-    "cost_usd",
-    "started_at",
-    "completed_at",
-    "duration",
-    "volume_ids",
-    "log_s3_keys",
-    "metadata",
-)
+# The columns the intake writes: its body's fields, one for one.
+RUN_FIELDS = tuple(RunCreate().fields)
 
 
 async def list_runs(cur: Any, organization_id: str, filters: dict[str, Any], limit: int, offset: int) -> bytes:
@@ -78,20 +62,6 @@ async def get_run(cur: Any, run_id: str) -> dict[str, Any] | None:
     return None if text is None else loads(text)
 
 
-def _task_from_row(row: Row) -> dict[str, Any]:
-    return {k: row[k] for k in ("id", "name", "category")} | {"organizationId": row["organization_id"]}
-
-
-def _environment_from_row(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "organizationId": row["organization_id"],
-        "name": row["name"],
-        "agentConfig": row["agent_config"],
-        "task": {"id": row["task_id"], "name": row["task_name"], "category": row["task_category"]},
-    }
-
-
 def _same_organization_or_conflict(row: Row | None, organization_id: str, what: str) -> Row:
     """An id given by the caller that already exists is a replay when it is the same organization's."""
     if row is None or str(row["organization_id"]) != organization_id:
@@ -115,14 +85,13 @@ async def create_task(cur: Any, data: dict[str, Any]) -> dict[str, Any]:
         cur,
         "INSERT INTO tasks (id, organization_id, name, category)"
         " VALUES (COALESCE(%(id)s, gen_random_uuid()), %(organization_id)s, %(name)s, %(category)s)"
-        " ON CONFLICT (id) DO NOTHING RETURNING *",
+        f" ON CONFLICT (id) DO NOTHING RETURNING {RECORDED_TASK.columns}",
         {"id": None, **data},
     )
     if row is None:
-        row = _same_organization_or_conflict(
-            await fetch_one(cur, "SELECT * FROM tasks WHERE id = %s", (data["id"],)), data["organization_id"], "task"
-        )
-    return _task_from_row(row)
+        stored = await fetch_one(cur, f"SELECT {RECORDED_TASK.columns} FROM tasks WHERE id = %s", (data["id"],))
+        row = _same_organization_or_conflict(stored, data["organization_id"], "task")
+    return RECORDED_TASK.of(row)
 
 
 async def create_environment(cur: Any, data: dict[str, Any]) -> dict[str, Any]:
@@ -137,11 +106,13 @@ async def create_environment(cur: Any, data: dict[str, Any]) -> dict[str, Any]:
     )
     row = await fetch_one(
         cur,
-        "SELECT e.*, t.name AS task_name, t.category AS task_category"
-        " FROM environments e JOIN tasks t ON t.id = e.task_id WHERE e.id = %s",
+        f"SELECT e.organization_id, {RECORDED_ENVIRONMENT.json_sql('e')} AS environment"
+        " FROM environments e JOIN tasks et ON et.id = e.task_id WHERE e.id = %s",
         (inserted or data["id"],),
     )
-    return _environment_from_row(_same_organization_or_conflict(row, data["organization_id"], "environment"))
+    found = _same_organization_or_conflict(row, data["organization_id"], "environment")
+    environment: dict[str, Any] = found["environment"]
+    return environment
 
 
 async def create_run(cur: Any, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:

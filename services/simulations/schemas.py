@@ -1,7 +1,8 @@
-"""Request and response shapes of the simulations service.
+"""Request and response shapes of runs, and the bodies and answers of the runner's intake
+(POST /internal/tasks, /internal/environments, /internal/runs).
 
-Responses are built as dicts by the queries (no marshmallow on the hot path); the response
-schemas here document them in OpenAPI, and the schemathesis suite holds the two together.
+The response schemas serialise the answers through their shapes (shapes.py): no marshmallow on
+the hot path, and nothing restates their fields.
 """
 
 from __future__ import annotations
@@ -114,3 +115,15 @@ class RunCreate(ApiSchema):
     volume_ids = fields.Raw(allow_none=True)
     log_s3_keys = fields.Raw(allow_none=True)
     metadata = fields.Raw(allow_none=True)
+
+
+class RecordedTask(TaskRef):
+    """A task as the intake answers it."""
+
+    organization_id = fields.String(required=True)
+
+
+class RecordedEnvironment(EnvironmentRef):
+    """An environment, with its task, as the intake answers it."""
+
+    organization_id = fields.String(required=True)

@@ -18,6 +18,11 @@ RUN_JOINS = """
     JOIN tasks et ON et.id = e.task_id
     JOIN tasks t ON t.id = r.task_id"""
 
+# What the runner's intake answers: a task read as a row, an environment built by PostgreSQL with
+# its task from the joined row `et`.
+RECORDED_TASK = Shape(schemas.RecordedTask)
+RECORDED_ENVIRONMENT = Shape(schemas.RecordedEnvironment, nested={"task": (TASK, "et")})
+
 # A task and an environment of the public API, read as rows (`columns`, ids as text) and made by
 # `of`; an environment's task is built by PostgreSQL from the joined row `t`.
 TASK_RESOURCE = Shape(
@@ -27,3 +32,7 @@ ENVIRONMENT_RESOURCE = Shape(
     task_schemas.Environment,
     expressions={"id": "e.id::text", "organization_id": "e.organization_id::text", "task": TASK.json_sql("t")},
 )
+# A run's step as the API shows it (read from the row `s` of run_steps), and as the run's step
+# log keeps it: without `createdAt`.
+STEP = Shape(task_schemas.Step)
+LOGGED_STEP = Shape(task_schemas.Step, omit=("created_at",))

@@ -6,10 +6,9 @@ from typing import Any
 
 from libs.common.cursors import page_of
 from libs.common.db import fetch_all
+from services.simulations.shapes import STEP
 
-STEP_COLUMNS = ", ".join(
-    f"s.{column}" for column in "seq kind name url status bytes tokens ok detail elapsed_ms created_at".split()
-)
+STEP_COLUMNS = STEP.columns_of("s")
 
 
 async def list_steps(cur: Any, run_id: str, query: dict[str, Any]) -> dict[str, Any]:
@@ -21,20 +20,4 @@ async def list_steps(cur: Any, run_id: str, query: dict[str, Any]) -> dict[str, 
         (run_id, after[0] if after else 0, query["limit"] + 1),
     )
     page, next_cursor = page_of(rows, query["limit"], lambda row: (str(row["seq"]), run_id))
-    items = [
-        {
-            "seq": row["seq"],
-            "kind": row["kind"],
-            "name": row["name"],
-            "url": row["url"],
-            "status": row["status"],
-            "bytes": row["bytes"],
-            "tokens": row["tokens"],
-            "ok": row["ok"],
-            "detail": row["detail"],
-            "elapsedMs": row["elapsed_ms"],
-            "createdAt": row["created_at"],
-        }
-        for row in page
-    ]
-    return {"items": items, "nextCursor": next_cursor}
+    return {"items": [STEP.of(row) for row in page], "nextCursor": next_cursor}

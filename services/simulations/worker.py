@@ -29,6 +29,7 @@ from services.simulations.agent.kinds import AgentRefused, agent_for
 from services.simulations.agent.steps import AgentConfig, Assignment, Outcome, Step
 from services.simulations.contract import COMPLETED, FAILED
 from services.simulations.settings import SimulationsSettings
+from services.simulations.shapes import LOGGED_STEP
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,8 @@ class Worker:
         """Write the attempt's step log, one JSON step a line, to the object store; what `logS3Keys`
         says of it. One key per attempt: an attempt that lost its run never overwrites another's log."""
         key = f"simulations/{organization_id}/runs/{run_id}/{attempt}/steps.jsonl"
-        body = b"".join(dumps(step.view(seq)) + b"\n" for seq, step in enumerate(trajectory, start=1))
+        lines = (LOGGED_STEP.of({**vars(step), "seq": seq}) for seq, step in enumerate(trajectory, start=1))
+        body = b"".join(dumps(line) + b"\n" for line in lines)
         await self._logs.put(key, body, LOG_TYPE)
         return {"store": self._logs.name, "steps": key}
 

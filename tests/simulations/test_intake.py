@@ -12,6 +12,40 @@ from libs.common.internal_token import HEADER, Caller, Organization, mint, servi
 from tests.factories import IdentityFactory, SimulationFactory
 
 
+async def test_the_intake_answers_a_task_and_an_environment_with_their_organization(
+    identity: IdentityFactory, simulations: SimulationFactory
+):
+    org = await identity.organization()
+    task_id, environment_id = str(uuid.uuid4()), str(uuid.uuid4())
+    task_body = {"id": task_id, "organizationId": org.id, "name": "Checkout", "category": "commerce"}
+    status, task = await simulations.post("/internal/tasks", task_body)
+    assert (status, task) == (
+        201,
+        {"id": task_id, "name": "Checkout", "category": "commerce", "organizationId": org.id},
+    )
+    environment_body = {
+        "id": environment_id,
+        "organizationId": org.id,
+        "taskId": task_id,
+        "name": "browser",
+        "agentConfig": {"steps": 10},
+    }
+    status, environment = await simulations.post("/internal/environments", environment_body)
+    assert (status, environment) == (
+        201,
+        {
+            "id": environment_id,
+            "name": "browser",
+            "agentConfig": {"steps": 10},
+            "task": {"id": task_id, "name": "Checkout", "category": "commerce"},
+            "organizationId": org.id,
+        },
+    )
+    # A replayed id answers what was stored, not what the replay says.
+    assert await simulations.post("/internal/tasks", {**task_body, "name": "Other"}) == (201, task)
+    assert await simulations.post("/internal/environments", {**environment_body, "name": "other"}) == (201, environment)
+
+
 async def test_recording_a_run_stores_it(gateway, identity: IdentityFactory, simulations: SimulationFactory):
     org = await identity.organization()
     environment = await simulations.environment(org)

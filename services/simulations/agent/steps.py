@@ -24,21 +24,6 @@ class Step:
     detail: dict[str, Any] = field(default_factory=dict)
     elapsed_ms: float = 0.0
 
-    def view(self, seq: int) -> dict[str, Any]:
-        """The step as its run's step log keeps it: the API's step (`GET .../steps`) without `createdAt`."""
-        return {
-            "seq": seq,
-            "kind": self.kind,
-            "name": self.name,
-            "url": self.url,
-            "status": self.status,
-            "bytes": self.bytes,
-            "tokens": self.tokens,
-            "ok": self.ok,
-            "detail": self.detail,
-            "elapsedMs": self.elapsed_ms,
-        }
-
 
 Record = Callable[[Step], Awaitable[None]]
 
