@@ -18,9 +18,9 @@ from gateway.dashboard.organization import ORG, member
 from gateway.dashboard.render import flash, render
 from libs.common.errors import ApiError
 from libs.contract.engines import ENGINES
+from services.simulations.agent.scoring import CRITERION_TYPES
 
 LIST_LIMIT = 100
-CRITERIA = ("must_include", "exact_match", "regex", "page_reached", "url_visited")
 TASK_FIELDS = ("name", "category", "goal", "appId", "referenceAnswer", "stepBudget")
 ENVIRONMENT_FIELDS = ("name", "taskId", "entryPoint", "seed", "maxPages", "temperature")
 # The agent choices: the deterministic reader, or an `llm` agent on an engine of the catalog.
@@ -36,8 +36,9 @@ def _criteria(text: str) -> list[dict[str, Any]]:
             continue
         optional = kind.strip().startswith("?")
         kind = kind.strip().lstrip("?").strip()
-        if not sep or kind not in CRITERIA or not value.strip():
-            raise ValueError(f"Write each criterion as type: value, type one of {', '.join(CRITERIA)}: {line!r}.")
+        if not sep or kind not in CRITERION_TYPES or not value.strip():
+            types = ", ".join(CRITERION_TYPES)
+            raise ValueError(f"Write each criterion as type: value, type one of {types}: {line!r}.")
         criteria.append({"type": kind, "value": value.strip(), "required": not optional})
     return criteria
 
@@ -80,7 +81,7 @@ async def _page(
         "can_write": await api.permits(request, "simulation_tasks_create"),
         "form": form or {},
         "errors": errors or {},
-        "criteria_types": CRITERIA,
+        "criteria_types": CRITERION_TYPES,
         "agents": AGENTS,
     }
     return await render(request, "simulations.html", context, status=status)

@@ -38,7 +38,7 @@ MEAN_PASS_HAT_K = Shape(schemas.MeanPassHatK, computed={"value": _mean})
 # What a group, a day and every group together make of their runs, passed runs and score sum.
 RATES = {
     "pass_rate": lambda sums: ratio(sums["passed"], sums["runs"]),
-    "mean_score": lambda sums: MEAN.of({"sum": sums["score_sum"], "count": sums["runs"]}),
+    "mean_score": lambda sums: MEAN.of({"sum": sums["score_sum"], "count": sums["scored"]}),
 }
 # `r` a completed run, `t` its task, `e` its environment; grouped by task and environment.
 GROUP = Shape(
@@ -60,6 +60,8 @@ DAY = Shape(
 OVERALL = Shape(schemas.AnalyticsOverall, computed=RATES)
 ANALYTICS = Shape(schemas.Analytics)
 PASSED = "count(*) FILTER (WHERE r.passed) AS passed"
+# The mean score is over the runs that have one (the intake may record a run without it).
+SCORES = "coalesce(sum(r.overall_score), 0) AS score_sum, count(r.overall_score) AS scored"
 
 
 async def analytics(
@@ -76,7 +78,7 @@ async def analytics(
     params = {"org": organization_id, "start": start, "end": end, **filters}
     rows = await fetch_all(
         cur,
-        f"SELECT {GROUP.columns}, {PASSED}, sum(r.overall_score) AS score_sum"
+        f"SELECT {GROUP.columns}, {PASSED}, {SCORES}"
         " FROM runs r JOIN tasks t ON t.id = r.task_id JOIN environments e ON e.id = r.environment_id"
         f" WHERE {' AND '.join(where)} GROUP BY t.id, e.id ORDER BY t.name, e.name, e.id",
         params,
@@ -94,6 +96,7 @@ async def analytics(
         "runs": sum(row["runs"] for row in rows),
         "passed": sum(row["passed"] for row in rows),
         "score_sum": sum(row["score_sum"] for row in rows),
+        "scored": sum(row["scored"] for row in rows),
         "pass_hat_k": overall_k,
     }
     answer = {"start": start, "end": end, "time_zone": "UTC", "groups": groups, "overall": OVERALL.of(overall)}

@@ -260,6 +260,9 @@ class PassHatK(Ratio):
     k = fields.Integer(required=True, metadata=_described("How many trials must all pass."))
 
 
+MEAN_SCORE = "The mean overallScore of the runs that have one."
+
+
 class Mean(ApiSchema):
     value = fields.Float(required=True, allow_none=True, metadata=_described("sum / count; null when count is 0."))
     sum = fields.Float(required=True, metadata=_described("The sum of the values."))
@@ -287,7 +290,7 @@ class AnalyticsGroup(ApiSchema):
             "pass^k for k = 1 … min(runs, 20): C(passed, k) / C(runs, k), the chance k trials all pass."
         ),
     )
-    mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
+    mean_score = fields.Nested(Mean, required=True, metadata=_described(MEAN_SCORE))
     median_steps = fields.Float(
         required=True, allow_none=True, metadata=_described("The median number of documents fetched by the agent.")
     )
@@ -304,7 +307,7 @@ class AnalyticsOverall(ApiSchema):
             "pass^k averaged over the groups with at least k runs (sum of their pass^k, and how many)."
         ),
     )
-    mean_score = fields.Nested(Mean, required=True, metadata=_described("The mean overallScore."))
+    mean_score = fields.Nested(Mean, required=True, metadata=_described(MEAN_SCORE))
 
 
 class AnalyticsDay(ApiSchema):

@@ -62,3 +62,18 @@ async def test_an_empty_or_inverted_range(gateway, tenant):
     params = {"from": "2026-11-02T00:00:00Z", "to": "2026-11-01T00:00:00Z"}
     status, body = await call(gateway, "GET", f"{s.BASE}/analytics", headers, params=params)
     assert (status, body["code"]) == (422, "VALIDATION_FAILED")
+
+
+async def test_a_completed_run_without_a_score_leaves_the_mean_score_alone(gateway, tenant, simulations):
+    """A run recorded without `overallScore` (the intake allows it) counts for the pass rate and
+    not for the mean score: the mean is over the runs that have a score."""
+    org, _, headers = tenant
+    environment = await simulations.environment(org)
+    await simulations.run(org, environment, passed=True, overallScore=0.5)
+    await simulations.run(org, environment, passed=False)
+    status, body = await call(gateway, "GET", f"{s.BASE}/analytics", headers)
+    assert status == 200, body
+    (group,) = body["data"]["groups"]
+    assert group["runs"] == 2 and group["passRate"] == {"value": 0.5, "count": 1, "total": 2}
+    assert group["meanScore"] == {"value": 0.5, "sum": 0.5, "count": 1}
+    assert body["data"]["overall"]["meanScore"] == {"value": 0.5, "sum": 0.5, "count": 1}
