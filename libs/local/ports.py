@@ -3,8 +3,10 @@
 A port the kernel hands out for `bind(0)` comes from its ephemeral range, the range it also takes
 the local end of every outgoing connection from. Let go so that a server can bind it, such a port
 can be taken in between by any connection this machine opens (the tests open thousands), and the
-server then fails to start. The ports given here lie outside that range: between the check and the
-bind only another `free_port()` could take one, and each is picked at random among thousands.
+server then fails to start. The ports given here lie below that range, and so does the port of
+the server's metrics listener, METRICS_PORT_OFFSET above it (libs/local/processes.py): between the
+check and the bind only another `free_port()` could take one, each picked at random among
+thousands.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import random
 import socket
 from pathlib import Path
 
+from libs.contract.parts import METRICS_PORT_OFFSET
+
 HOST = "127.0.0.1"
 EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 LOWEST = 10000  # below: the well-known and registered ports of services a machine may run
-HIGHEST = 65535
 ATTEMPTS = 200
 
 
@@ -29,10 +32,10 @@ def ephemeral_range() -> tuple[int, int]:
         return 32768, 60999
 
 
-def candidates() -> list[range]:
-    low, high = ephemeral_range()
-    spans = [range(LOWEST, low), range(high + 1, HIGHEST + 1)]
-    return [span for span in spans if len(span) > 0]
+def candidates() -> range:
+    """The ports below the ephemeral range whose metrics port is below it too."""
+    low, _ = ephemeral_range()
+    return range(LOWEST, low - METRICS_PORT_OFFSET)
 
 
 def is_free(port: int) -> bool:
@@ -45,14 +48,14 @@ def is_free(port: int) -> bool:
 
 
 def free_port() -> int:
-    """A port nothing is bound to, outside the ephemeral range when the machine leaves room for it."""
-    spans = candidates()
-    if spans:
+    """A port nothing is bound to, nor its metrics port: below the ephemeral range when the machine
+    leaves room for it."""
+    ports = candidates()
+    if ports:
         for _ in range(ATTEMPTS):
-            span = random.choice(spans)
-            port = random.choice(span)
-            if is_free(port):
+            port = random.choice(ports)
+            if is_free(port) and is_free(port + METRICS_PORT_OFFSET):
                 return port
-    with socket.socket() as sock:  # a machine whose ephemeral range covers every port
+    with socket.socket() as sock:  # a machine whose ephemeral range starts too low
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
