@@ -6,7 +6,7 @@ report_sources.py for other zones than UTC) and computed by the one set of defin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
@@ -64,15 +64,22 @@ def period_answers(row: Row | None) -> dict[str, Any]:
     return {**{name: row[name] for name in counts}, "competitor_set_versions": row["versions"]}
 
 
-def brand_metrics(row: Row, answers: Row, all_mentions: int) -> dict[str, Any]:
-    """One brand's numbers over a period, from its summed rollup row and the period's answers."""
-    return {
-        "visibility": metrics.visibility(row["mentioning_answers"], answers["answers"]),
-        "share_of_voice": metrics.share_of_voice(row["mentions"], all_mentions),
-        "average_position": metrics.average_position(row["position_sum"], row["mentioning_answers"]),
-        "sentiment": metrics.sentiment(row["sentiment_sum"], row["positive"], row["neutral"], row["negative"]),
-        "citation_rate": metrics.citation_rate(row["cited_answers"], answers["citing_answers"]),
-    }
+# Each metric of a brand, from its summed rollup row, the period's answers and all its mentions.
+BRAND_METRICS: dict[str, Callable[[Row, Row, int], dict[str, Any]]] = {
+    "visibility": lambda row, answers, _: metrics.visibility(row["mentioning_answers"], answers["answers"]),
+    "share_of_voice": lambda row, _, all_mentions: metrics.share_of_voice(row["mentions"], all_mentions),
+    "average_position": lambda row, *_: metrics.average_position(row["position_sum"], row["mentioning_answers"]),
+    "sentiment": lambda row, *_: metrics.sentiment(
+        row["sentiment_sum"], row["positive"], row["neutral"], row["negative"]
+    ),
+    "citation_rate": lambda row, answers, _: metrics.citation_rate(row["cited_answers"], answers["citing_answers"]),
+}
+
+
+def brand_metrics(row: Row, answers: Row, all_mentions: int, names: Iterable[str] = METRICS) -> dict[str, Any]:
+    """One brand's numbers over a period (`names` of them), from its summed rollup row and the
+    period's answers."""
+    return {name: BRAND_METRICS[name](row, answers, all_mentions) for name in names}
 
 
 def overview(

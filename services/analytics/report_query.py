@@ -219,6 +219,18 @@ def place(query: dict[str, Any], item: dict[str, Any]) -> list[Any]:
     return key
 
 
+def computed_metrics(query: dict[str, Any]) -> tuple[str, ...]:
+    """The metrics a report's rows need, by their names in a row: those asked for, and those its
+    `having` and `orderBy` read; every one when none is asked for."""
+    names = metrics_of(query["report"])
+    if not query.get("metrics"):
+        return tuple(names.values())
+    read = [condition["metric"] for condition in query["having"]]
+    if query["order_by"] is not None:
+        read.append(query["order_by"]["metric"])
+    return tuple(dict.fromkeys(names[name] for name in (*query["metrics"], *read)))
+
+
 def narrow(query: dict[str, Any], item: dict[str, Any]) -> None:
     """Keep only the metrics asked for in a row."""
     names = metrics_of(query["report"])
@@ -303,6 +315,7 @@ async def brand_items(
             },
         )
     }
+    computed = computed_metrics(query)
     items = []
     for group in groups:
         counted = answers[group]
@@ -313,7 +326,9 @@ async def brand_items(
                 "competitor_id": None if key == BRAND else key,
                 "name": names.get(key),
                 "answers": period_answers(counted),
-                "metrics": brand_metrics(by_group.get((*group, key), EMPTY_BRAND), counted, all_mentions[group]),
+                "metrics": brand_metrics(
+                    by_group.get((*group, key), EMPTY_BRAND), counted, all_mentions[group], computed
+                ),
             }
             if query["report"] in SPLITS:
                 item[SPLITS[query["report"]]] = group[1]
