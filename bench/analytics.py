@@ -7,7 +7,11 @@ The raw read is the report in the zone `Etc/UTC`: the same UTC days, but compute
 through the rollups' own definitions (services/analytics/report_sources.py), so both sides answer
 the same numbers (checked) and only where they read differs.
 
-    python -m deploy.stack exec -- python -c "import bench.analytics as b; b.main()"  [--answers N]
+    python -m deploy.stack exec -- python -c "import bench.analytics as b; b.main()"  [--answers N] [--keep]
+
+`--keep` measures again on the answers the last run wrote when it wrote as many (a million take
+about nine minutes to write on this machine). The raw tables' reads of a million answers take
+minutes: their connection waits as long (RAW_TIMEOUT_SECONDS), not the parts' 30 s.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ BRANDS = 10
 DAYS = 180
 ENGINES = ("openai-search", "perplexity-sonar", "anthropic-web")
 REPEATS = 15
+RAW_TIMEOUT_SECONDS = 1800.0
 END = date(2026, 11, 28)
 
 # One organization's answers, their analyses and ten mentions each, and the rollups rebuilt from
@@ -102,7 +107,7 @@ async def measure(dsn: str, org: str, product: str, repeats: int) -> list[tuple[
     }
     start, end = END - timedelta(days=29), END + timedelta(days=1)
     rows = []
-    async with create_pool(dsn, ANALYTICS.schema, 1, 2) as pool:
+    async with create_pool(dsn, ANALYTICS.schema, 1, 2, RAW_TIMEOUT_SECONDS) as pool:
         results = {}
         for zone in ("UTC", "Etc/UTC"):
 
@@ -127,39 +132,67 @@ async def measure(dsn: str, org: str, product: str, repeats: int) -> list[tuple[
     return rows
 
 
+def written(dsn: str, answers: int) -> tuple[str, str] | None:
+    """The organization and product of the last run's answers, if it wrote `answers` of them."""
+    try:
+        conn = psycopg2.connect(dsn)
+    except psycopg2.OperationalError:  # no benchmark database yet
+        return None
+    with conn, conn.cursor() as cur:
+        cur.execute(f"SET search_path TO {ANALYTICS.schema}")
+        cur.execute("SELECT organization_id::text, product_id::text, count(*) FROM answers GROUP BY 1, 2")
+        found = cur.fetchall()
+    conn.close()
+    if len(found) == 1 and found[0][2] == answers:
+        return found[0][0], found[0][1]
+    return None
+
+
+def fill(admin: str, dsn: str, answers: int) -> tuple[str, str]:
+    """A fresh benchmark database holding one organization's `answers` analysed answers."""
+    reset_database(admin)
+    bootstrap.setup(admin, (ANALYTICS,))
+    org, product = str(uuid.uuid4()), str(uuid.uuid4())
+    started = time.perf_counter()
+    conn = psycopg2.connect(dsn)
+    with conn, conn.cursor() as cur:
+        cur.execute(f"SET search_path TO {ANALYTICS.schema}")
+        cur.execute(
+            FILL,
+            {
+                "org": org,
+                "product": product,
+                "engines": list(ENGINES),
+                "answers": answers,
+                "brands": BRANDS,
+                "end": f"{END + timedelta(days=1)}T00:00:00Z",
+            },
+        )
+        cur.execute("SELECT count(*) FROM brand_mentions")
+        (mentions,) = cur.fetchone()
+    conn.close()
+    say(
+        f"{answers} answers, {mentions} mentions, {DAYS} days, {len(ENGINES)} engines: written in"
+        f" {time.perf_counter() - started:.0f} s; {load_average()}"
+    )
+    return org, product
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--answers", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=REPEATS)
+    parser.add_argument("--keep", action="store_true", help="measure again on the last run's answers")
     args, _ = parser.parse_known_args()
     with local_stack() as base:
         admin = make_dsn(base["DATABASE_URL"], dbname=BENCH_DATABASE)
-        reset_database(admin)
-        bootstrap.setup(admin, (ANALYTICS,))
         dsn = bootstrap.part_dsn(admin, ANALYTICS)
-        org, product = str(uuid.uuid4()), str(uuid.uuid4())
-        started = time.perf_counter()
-        conn = psycopg2.connect(dsn)
-        with conn, conn.cursor() as cur:
-            cur.execute(f"SET search_path TO {ANALYTICS.schema}")
-            cur.execute(
-                FILL,
-                {
-                    "org": org,
-                    "product": product,
-                    "engines": list(ENGINES),
-                    "answers": args.answers,
-                    "brands": BRANDS,
-                    "end": f"{END + timedelta(days=1)}T00:00:00Z",
-                },
-            )
-            cur.execute("SELECT count(*) FROM brand_mentions")
-            (mentions,) = cur.fetchone()
-        conn.close()
-        say(
-            f"{args.answers} answers, {mentions} mentions, {DAYS} days, {len(ENGINES)} engines: written in"
-            f" {time.perf_counter() - started:.0f} s; {load_average()}"
-        )
+        kept = written(dsn, args.answers) if args.keep else None
+        if kept is not None:
+            org, product = kept
+            say(f"{args.answers} answers kept from the last run; {load_average()}")
+        else:
+            org, product = fill(admin, dsn, args.answers)
         rows = asyncio.run(measure(dsn, org, product, args.repeats))
         report("Analytics reports: daily rollups against the raw tables", [*rows, ("load", load_average())])
 

@@ -114,9 +114,13 @@ def session_options(schema: str) -> str:
     return f"-c search_path={schema} -c timezone=UTC"
 
 
-def create_pool(dsn: str, schema: str, minsize: int, maxsize: int) -> Any:
+# How long an operation of a pooled connection may wait for the server.
+OPERATION_TIMEOUT_SECONDS = 30.0
+
+
+def create_pool(dsn: str, schema: str, minsize: int, maxsize: int, timeout: float = OPERATION_TIMEOUT_SECONDS) -> Any:
     return aiopg.create_pool(
-        dsn, minsize=minsize, maxsize=maxsize, timeout=30, enable_hstore=False, options=session_options(schema)
+        dsn, minsize=minsize, maxsize=maxsize, timeout=timeout, enable_hstore=False, options=session_options(schema)
     )
 
 
