@@ -129,23 +129,30 @@ def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _answer(response: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any]:
-    """An answer, or the one of `components/responses` it refers to (each error is declared once)."""
-    return answers[response["$ref"].rsplit("/", 1)[-1]] if "$ref" in response else response
+def declared(item: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    """An answer or a parameter, or the one of the document's `components` its `$ref` names (an
+    error answer, a header parameter: each is declared once)."""
+    if "$ref" not in item:
+        return item
+    kind, name = item["$ref"].removeprefix("#/components/").split("/")
+    found: dict[str, Any] = document["components"][kind][name]
+    return found
 
 
-def _operation(
-    method: str, path: str, operation: dict[str, Any], components: dict[str, Any], answers: dict[str, Any]
-) -> Operation:
-    parameters = tuple(
+def _parameters(operation: dict[str, Any], document: dict[str, Any]) -> tuple[Parameter, ...]:
+    return tuple(
         Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
-        for p in operation["parameters"]
+        for p in (declared(each, document) for each in operation["parameters"])
     )
+
+
+def _operation(method: str, path: str, operation: dict[str, Any], document: dict[str, Any]) -> Operation:
+    components = document["components"]["schemas"]
     body = operation.get("requestBody", {}).get("content", {}).get("application/json")
     status = next(code for code in operation["responses"] if code.startswith("2"))
     media_type, answer = next(iter(operation["responses"][status]["content"].items()))
     errors = tuple(
-        (code, _answer(response, answers)["description"])
+        (code, declared(response, document)["description"])
         for code, response in operation["responses"].items()
         if code != status
     )
@@ -156,7 +163,7 @@ def _operation(
         summary=operation["summary"],
         description=operation["description"],
         deprecated=bool(operation.get("deprecated")),
-        parameters=parameters,
+        parameters=_parameters(operation, document),
         request_example=None if body is None else _pretty(body["example"]),
         status=status,
         # A document (an App's llms.txt) is shown as it is; JSON indented.
@@ -171,17 +178,16 @@ def _operation(
 def sections(document: bytes) -> tuple[Section, ...]:
     """The document's operations by tag, in the document's tag order (read once per document)."""
     parsed = loads(document)
-    components, answers = parsed["components"]["schemas"], parsed["components"].get("responses", {})
     by_tag: dict[str, list[Operation]] = {tag["name"]: [] for tag in parsed["tags"]}
     for path, item in parsed["paths"].items():
         for method in METHODS:
             if method in item:
-                operation = _operation(method, path, item[method], components, answers)
+                operation = _operation(method, path, item[method], parsed)
                 by_tag[item[method]["tags"][0]].append(operation)
     descriptions = {tag["name"]: tag["description"] for tag in parsed["tags"]}
     found = [Section(tag, descriptions[tag], tuple(ops)) for tag, ops in by_tag.items() if ops]
     webhooks = parsed.get("webhooks", {}).items()
-    events = tuple(_webhook(event_type, item["post"], components) for event_type, item in webhooks)
+    events = tuple(_webhook(event_type, item["post"], parsed) for event_type, item in webhooks)
     if events:
         found.append(Section(WEBHOOKS_TAG, WEBHOOKS_DESCRIPTION, events))
     return tuple(found)
@@ -194,8 +200,9 @@ WEBHOOKS_DESCRIPTION = (
 )
 
 
-def _webhook(event_type: str, operation: dict[str, Any], components: dict[str, Any]) -> Operation:
+def _webhook(event_type: str, operation: dict[str, Any], document: dict[str, Any]) -> Operation:
     """An event type as the page lists it: the POST an endpoint receives, with its payload's example."""
+    components = document["components"]["schemas"]
     payload = operation["requestBody"]["content"]["application/json"]
     return Operation(
         id=operation["operationId"],
@@ -204,10 +211,7 @@ def _webhook(event_type: str, operation: dict[str, Any], components: dict[str, A
         summary=operation["summary"],
         description=operation["description"],
         deprecated=False,
-        parameters=tuple(
-            Parameter(p["name"], p["in"], bool(p.get("required")), _kind(p["schema"]), p.get("description", ""))
-            for p in operation["parameters"]
-        ),
+        parameters=_parameters(operation, document),
         request_example=_pretty(payload["example"]),
         status="2XX",
         response_example="Any body: the status alone acknowledges the delivery.",

@@ -10,13 +10,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
 from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
-from gateway.edge.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER
 from gateway.edge.idempotency import METHODS as IDEMPOTENT_METHODS
 from gateway.edge.openapi_errors import ERROR_ENVELOPE, SERVER_ERRORS, error_reference, error_responses
+from gateway.edge.openapi_headers import WEBHOOK_PARAMETERS, conditional_headers, declare_headers
 from gateway.identity.auth.credentials import API_KEY_HEADER
 from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.encoding import dumps
-from libs.common.etags import IF_MATCH, IF_NONE_MATCH
 from libs.common.openapi_examples import OPENAPI_VERSION, Examples
 from libs.common.schemas import MAX_JSON_DEPTH
 from libs.common.validators import JSON_SCHEMA_COMPONENTS
@@ -101,22 +100,13 @@ def _path_parameter(segment: str, name: str) -> dict[str, Any]:
     return parameter if description is None else {**parameter, "description": description}
 
 
-IDEMPOTENCY_DESCRIPTION = (
-    "Makes a retry safe: the first request with a key runs and its answer is kept for 24 hours (per "
-    "organization and credential); the same request again answers it with `Idempotent-Replayed: true`. "
-    "The key with another method, path or body is a 422 `IDEMPOTENCY_KEY_REUSED`; while the first request "
-    "runs, a 409 `IDEMPOTENCY_IN_PROGRESS` (retry). 5xx answers are not kept."
-)
-ETAG_DESCRIPTION = "The strong entity tag of the resource's current version, for `If-Match` and `If-None-Match`."
-
-
 def _error_statuses(route: Route) -> list[int | str]:
     """The errors the operation can answer, from what its declaration makes the gateway and the
     service check: every route authenticates (401) and is rate limited (429); a scope is a 403; an
     id in the path or a product to check is a 404; a body or query is validated (422); a write takes
     an `Idempotency-Key` (400, 409, 422), a body that may be late or large (408, 413), and is
     refused when a session cookie sends it from another site (403); a sunset is a 410. `If-Match`
-    adds the 412 (see `_conditional_headers`)."""
+    adds the 412 (see gateway/edge/openapi_headers.py)."""
     if route.errors is not None:
         # The operation's own list, and what the gateway itself answers on it.
         return [*sorted({*route.errors, 429, *((408,) if route.body is not None else ())})]
@@ -138,43 +128,6 @@ def _error_statuses(route: Route) -> list[int | str]:
     return [*sorted(statuses), SERVER_ERRORS]
 
 
-def _header(name: str, description: str, **schema: Any) -> dict[str, Any]:
-    return {
-        "in": "header",
-        "name": name,
-        "required": False,
-        "description": description,
-        "schema": {"type": "string", **schema},
-    }
-
-
-def _conditional_headers(route: Route, parameters: list[dict[str, Any]], responses: dict[str, Any]) -> None:
-    """The `Idempotency-Key` of every write, and the ETag, `If-Match` and `If-None-Match` of a
-    versioned resource: parameters, the success answer's headers, and the 304 and 412 they add."""
-    headers: dict[str, Any] = {}
-    if route.method in IDEMPOTENT_METHODS:
-        parameters.append(_header(IDEMPOTENCY_HEADER, IDEMPOTENCY_DESCRIPTION, minLength=1, maxLength=MAX_KEY_LENGTH))
-        headers[REPLAYED_HEADER] = {
-            "description": "`true` when this is the stored answer of an earlier request with the same key.",
-            "schema": {"type": "string", "const": "true"},
-        }
-    if route.versioned:
-        headers["ETag"] = {"description": ETAG_DESCRIPTION, "schema": {"type": "string"}}
-        if route.method == "GET":
-            parameters.append(
-                _header(IF_NONE_MATCH, "Answer 304 without a body when the resource still has this ETag.")
-            )
-            responses["304"] = {
-                "description": "Not modified: the ETag sent is current.",
-                "headers": {"ETag": headers["ETag"]},
-            }
-    if route.if_match:
-        parameters.append(_header(IF_MATCH, "Write only if the resource still has this ETag (or `*`)."))
-        responses["412"] = error_reference(412)
-    if headers:
-        responses[str(route.status)]["headers"] = headers
-
-
 def _operation(route: Route) -> dict[str, Any]:
     # A route declared without a response schema answers any JSON value.
     data_schema: Any = {} if route.response is None else route.response
@@ -186,7 +139,8 @@ def _operation(route: Route) -> dict[str, Any]:
         "properties": {"ok": {"type": "boolean", "const": True}, "data": data_schema},
         "additionalProperties": False,
     }
-    parameters = [_path_parameter(segment, name) for segment, name in _PATH_PARAM.findall(route.path)]
+    # A parameter is declared here, or named: one of components/parameters (gateway/edge/openapi_headers.py).
+    parameters: list[Any] = [_path_parameter(segment, name) for segment, name in _PATH_PARAM.findall(route.path)]
     if route.query is not None:
         parameters.append({"in": "query", "schema": route.query})
     success_content = (
@@ -195,7 +149,7 @@ def _operation(route: Route) -> dict[str, Any]:
         else {route.media_type: {"schema": {"type": "string"}}}  # the document itself, not enveloped
     )
     responses: dict[str, Any] = {str(route.status): {"description": "Success.", "content": success_content}}
-    _conditional_headers(route, parameters, responses)
+    conditional_headers(route, parameters, responses)
     for status in _error_statuses(route):
         responses[str(status)] = error_reference(status)
     # The answers in the order of their statuses (a conditional 304 or 412 among them), the range last.
@@ -230,11 +184,6 @@ WEBHOOK_DESCRIPTION = (
     " under the endpoint's secret. A 2xx answer acknowledges the delivery; anything else, or no answer in time,"
     " is retried."
 )
-WEBHOOK_HEADERS = {
-    "webhook-id": "The event's id: the same on every retry, for deduplication.",
-    "webhook-timestamp": "When this attempt was signed, in seconds since the Unix epoch.",
-    "webhook-signature": "`v1,<signature>`; two, space-separated, while a rotated secret overlaps.",
-}
 
 
 def _webhook(event: Event) -> dict[str, Any]:
@@ -251,16 +200,12 @@ def _webhook(event: Event) -> dict[str, Any]:
         },
         "additionalProperties": False,
     }
-    parameters = [
-        {"in": "header", "name": name, "required": True, "description": description, "schema": {"type": "string"}}
-        for name, description in WEBHOOK_HEADERS.items()
-    ]
     return {
         "operationId": f"webhook_{event.type.replace('.', '_')}",
         "summary": event.summary,
         "description": WEBHOOK_DESCRIPTION,
         "tags": [event.tag],
-        "parameters": parameters,
+        "parameters": [*WEBHOOK_PARAMETERS],
         "requestBody": {"required": True, "content": {"application/json": {"schema": payload}}},
         "responses": {"2XX": {"description": "Acknowledged: the delivery succeeded."}},
     }
@@ -270,18 +215,21 @@ def add_examples(document: dict[str, Any]) -> None:
     """An example of each operation's parameters, body and answers, made from their schemas."""
     examples = Examples(document["components"]["schemas"])
     operation_lists = [*document["paths"].values(), *document.get("webhooks", {}).values()]
-    for operations in operation_lists:
-        for operation in operations.values():
-            for parameter in operation["parameters"]:
-                # No example of an Idempotency-Key: a client makes a fresh one per write, and a tool
-                # sending the examples would reuse it on other bodies (a 422 IDEMPOTENCY_KEY_REUSED).
-                if parameter["name"] != IDEMPOTENCY_HEADER:
-                    parameter["example"] = examples.of(parameter["schema"], parameter["name"])
-            contents = [operation.get("requestBody", {}).get("content", {})]
-            contents += [answer.get("content", {}) for answer in operation["responses"].values()]
-            for content in contents:
-                for media_type, media in content.items():
-                    media["example"] = DOCUMENT_EXAMPLES.get(media_type) or examples.of(media["schema"])
+    operations = [operation for item in operation_lists for operation in item.values()]
+    # A parameter named by its operations carries its example under components/parameters.
+    declared = document["components"].get("parameters", {}).values()
+    inline = [parameter for operation in operations for parameter in operation["parameters"] if "$ref" not in parameter]
+    for parameter in [*declared, *inline]:
+        # No example of an Idempotency-Key: a client makes a fresh one per write, and a tool
+        # sending the examples would reuse it on other bodies (a 422 IDEMPOTENCY_KEY_REUSED).
+        if parameter["name"] != IDEMPOTENCY_HEADER:
+            parameter["example"] = examples.of(parameter["schema"], parameter["name"])
+    for operation in operations:
+        contents = [operation.get("requestBody", {}).get("content", {})]
+        contents += [answer.get("content", {}) for answer in operation["responses"].values()]
+        for content in contents:
+            for media_type, media in content.items():
+                media["example"] = DOCUMENT_EXAMPLES.get(media_type) or examples.of(media["schema"])
 
 
 def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Event, ...] = EVENTS) -> dict[str, Any]:
@@ -303,6 +251,7 @@ def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Eve
     spec.components.security_scheme("Bearer", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
     spec.components.security_scheme("Session", {"type": "apiKey", "in": "cookie", "name": SESSION_COOKIE})
     spec.components.schema("ErrorEnvelope", ERROR_ENVELOPE)
+    declare_headers(spec)
     for name, schema in JSON_SCHEMA_COMPONENTS.items():
         spec.components.schema(name, schema)
     operations: dict[str, dict[str, Any]] = {}
@@ -325,6 +274,7 @@ def build_document(routes: tuple[Route, ...], public_url: str, events: tuple[Eve
         data = webhook["requestBody"]["content"]["application/json"]["schema"]["properties"]
         data["data"] = plugin.converter.resolve_nested_schema(event.data)  # type: ignore[no-untyped-call]
         webhooks[event.type] = {"post": webhook}
+        spec.components.resolve_refs_in_path(webhooks[event.type])  # its named parameters: references
     document = spec.to_dict()
     document["webhooks"] = webhooks
     add_examples(document)

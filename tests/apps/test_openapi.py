@@ -102,4 +102,4 @@ async def test_what_agents_read_is_documented_as_text_with_its_etag(gateway):
         assert (declared, answer["schema"]) == (media_type, {"type": "string"})
         assert isinstance(answer["example"], str)
         assert {"304", "404", "409"} <= operation["responses"].keys()
-        assert ("header", "If-None-Match") in [(each["in"], each["name"]) for each in operation["parameters"]]
+        assert {"$ref": "#/components/parameters/IfNoneMatch"} in operation["parameters"]

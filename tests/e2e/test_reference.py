@@ -82,3 +82,10 @@ def test_the_console_resolves_an_operation_as_from_the_whole_document(page: Page
     assert part == whole
     assert '"$ref"' not in whole and '"lastIndexedAt"' in whole  # the references replaced by their schemas
     assert '"PRECONDITION_FAILED"' in whole  # and by the error answers of components/responses
+    assert '"name":"If-Match"' in whole and '"name":"Idempotency-Key"' in whole  # and components/parameters
+    page.locator("#operations-tag-Content").click()
+    update = page.locator("#operations-Content-content_update")
+    update.locator(".opblock-summary-control").click()
+    for header in ("If-Match", "Idempotency-Key"):
+        expect(update.locator(".parameter__name", has_text=header)).to_be_visible()
+    shoot(page, "api-console-header-parameters")

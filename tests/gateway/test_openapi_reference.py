@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from gateway.dashboard.reference_page import declared
 from gateway.edge.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.edge.openapi import build_document
 from gateway.edge.route_table import ROUTES
@@ -27,6 +28,13 @@ def operations() -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"webhook {event_type}", item["post"]
 
 
+def parameters() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every parameter of every operation, one it names from `components/parameters` as declared there."""
+    for name, operation in operations():
+        for parameter in operation["parameters"]:
+            yield name, declared(parameter, DOCUMENT)
+
+
 def properties(schema: dict[str, Any], where: str) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every property of a schema, nested ones (in lists and combinations) included, by its path."""
     for name, sub in schema.get("properties", {}).items():
@@ -40,12 +48,12 @@ def properties(schema: dict[str, Any], where: str) -> Iterator[tuple[str, dict[s
 
 
 def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
-    """(where, schema, example) of every parameter, request body and answer (an error's, of the
-    answer under `components/responses` its operations refer to)."""
+    """(where, schema, example) of every parameter, request body and answer (an error's or a
+    header's, of the answer or parameter under `components` its operations refer to)."""
+    for name, parameter in parameters():
+        if parameter["name"] != IDEMPOTENCY_HEADER:  # made fresh per write: no example to reuse
+            yield f"{name} {parameter['name']}", parameter["schema"], parameter.get("example")
     for name, operation in operations():
-        for parameter in operation["parameters"]:
-            if parameter["name"] != IDEMPOTENCY_HEADER:  # made fresh per write: no example to reuse
-                yield f"{name} {parameter['name']}", parameter["schema"], parameter.get("example")
         for media in operation.get("requestBody", {}).get("content", {}).values():
             yield f"{name} body", media["schema"], media.get("example")
         for status, answer in operation["responses"].items():
@@ -57,9 +65,7 @@ def examples() -> Iterator[tuple[str, dict[str, Any], Any]]:
 
 
 def test_every_parameter_is_described():
-    undescribed = [
-        f"{name} {p['name']}" for name, op in operations() for p in op["parameters"] if not p.get("description")
-    ]
+    undescribed = [f"{name} {p['name']}" for name, p in parameters() if not p.get("description")]
     assert undescribed == []
 
 
@@ -71,12 +77,8 @@ def test_every_schema_field_is_described():
 
 def test_an_enumeration_lists_its_values_in_its_description():
     fields = [item for name, schema in COMPONENTS["schemas"].items() for item in properties(schema, name)]
-    parameters = [
-        (f"{name} {p['name']}", {**p["schema"], "description": p["description"]})
-        for name, op in operations()
-        for p in op["parameters"]
-    ]
-    enumerations = [(where, schema) for where, schema in fields + parameters if schema.get("enum")]
+    listed = [(f"{name} {p['name']}", {**p["schema"], "description": p["description"]}) for name, p in parameters()]
+    enumerations = [(where, schema) for where, schema in fields + listed if schema.get("enum")]
     assert len(enumerations) > 10
     for where, schema in enumerations:
         missing = [value for value in schema["enum"] if value is not None and f"`{value}`" not in schema["description"]]
@@ -108,7 +110,7 @@ def test_an_example_fits_its_schema(where: str, schema: dict[str, Any], example:
 
 
 def test_an_idempotency_key_has_no_example_a_tool_would_reuse():
-    headers = [p for _, op in operations() for p in op["parameters"] if p["name"] == IDEMPOTENCY_HEADER]
+    headers = [p for _, p in parameters() if p["name"] == IDEMPOTENCY_HEADER]
     assert headers and all("example" not in header for header in headers)
 
 

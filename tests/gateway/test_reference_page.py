@@ -47,6 +47,21 @@ async def test_each_operation_lists_its_body_and_answer_fields_with_their_descri
     assert "<caption>Payload</caption>" in event[: event.index("</article>")]
 
 
+async def test_each_operation_lists_the_header_parameters_it_names_from_the_components(stack: Stack):
+    page = html.unescape(await (await stack.gateway.get("/docs")).text())
+    for operation, headers in (
+        ("apps_create", ("Idempotency-Key",)),
+        ("content_update", ("Idempotency-Key", "If-Match")),
+        ("content_get", ("If-None-Match",)),
+        ("webhook_app_created", ("webhook-id", "webhook-timestamp", "webhook-signature")),
+    ):
+        article = page[page.index(f'id="{operation}"') :]
+        parameters = article[: article.index("</article>")]
+        for header in headers:
+            assert f"<td><code>{header}</code>" in parameters, (operation, header)
+    assert "Makes a retry safe:" in page and "Write only if the resource still has this ETag" in page
+
+
 async def test_the_reference_shows_each_webhook_event_with_its_payload(stack: Stack):
     document = await (await stack.gateway.get("/api/v1/openapi.json")).json()
     page = html.unescape(await (await stack.gateway.get("/docs")).text())
