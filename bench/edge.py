@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench.apps_setup import organization_with_app
 from bench.bare_aiohttp import bare_aiohttp
-from bench.common import BenchStack, Throughput, bench_stack, load_average, report, say, wrk
+from bench.common import BenchStack, Request, Throughput, bench_stack, load_average, measure, report, say, wrk
 from bench.nginx import nginx_proxy, nginx_static
 from libs.common.db import create_pool, transaction
 from libs.common.validators import normalize_route_path
@@ -37,6 +37,7 @@ from services.content.domains import DomainChange
 
 SECONDS = 10
 CONNECTIONS = 32
+ONE_AT_A_TIME = 2000
 WORKERS = 1
 PARTS = (GATEWAY, CONTENT, APPS, replace(EDGE, workers=WORKERS))
 HOST = "docs.bench.example.com"
@@ -132,7 +133,9 @@ def main() -> None:
 
 def capture_rows(stack: BenchStack) -> list[tuple[str, str]]:
     """The routed page through the edge with its requests captured and through a second edge
-    without (EDGE_REQUEST_LOG=off), one after the other."""
+    without (EDGE_REQUEST_LOG=off), one after the other: saturated by wrk, where the traffic part
+    ingesting the captured requests shares the machine's cores with the edge, and one request at a
+    time, where an answer waits only for its own work."""
     ports = {**stack.ports, EDGE.name: free_port()}
     environ = {**stack.environ, "EDGE_REQUEST_LOG": "off"}
     with open(DATA / "bench.log", "ab") as output:
@@ -141,8 +144,10 @@ def capture_rows(stack: BenchStack) -> list[tuple[str, str]]:
         wait_ready(quiet)
         say(f"capture on and off: {load_average()}")
         headers = {"Host": HOST, "Accept": "text/html"}
-        captured = wrk(stack.url(EDGE.name) + "/pricing", headers, SECONDS, CONNECTIONS)
-        uncaptured = wrk(f"http://127.0.0.1:{ports[EDGE.name]}/pricing", headers, SECONDS, CONNECTIONS)
+        on, off = stack.url(EDGE.name) + "/pricing", f"http://127.0.0.1:{ports[EDGE.name]}/pricing"
+        captured = wrk(on, headers, SECONDS, CONNECTIONS)
+        uncaptured = wrk(off, headers, SECONDS, CONNECTIONS)
+        alone = {url: measure([Request("GET", url, headers)], count=ONE_AT_A_TIME) for url in (on, off)}
     finally:
         stop(quiet)
     return [
@@ -152,6 +157,11 @@ def capture_rows(stack: BenchStack) -> list[tuple[str, str]]:
             "capture's cost",
             f"p50 {captured.p50_ms - uncaptured.p50_ms:+.2f} ms, throughput ratio {ratio(captured, uncaptured)}",
         ),
+        *(
+            (f"one at a time ({ONE_AT_A_TIME}), capture {name}", f"p50 {run.p50_ms:.2f} ms p99 {run.p99_ms:.2f} ms")
+            for name, run in (("on", alone[on]), ("off", alone[off]))
+        ),
+        ("one at a time, capture's cost", f"p50 {alone[on].p50_ms - alone[off].p50_ms:+.2f} ms"),
     ]
 
 
