@@ -11,7 +11,7 @@ from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option, when
-from aivis.paging import cursor_option, limit_option, page_note
+from aivis.paging import cursor_option, limit_option, print_page
 from aivis.resolve import product_option
 
 RUNS = Endpoint("GET", "/api/v1/prompt-runs")
@@ -91,13 +91,8 @@ def prompt_runs_list(
     """List prompt runs, newest first."""
     query = compact(productId=product_id, status=status, limit=limit, cursor=cursor)
     data = context.api().call(RUNS, query=query)
-    context.out.items(
-        data["items"],
-        ("id", "status", "trigger", "progress.done", "progress.total", when("createdAt")),
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=page_note(len(data["items"]), "run", data["nextCursor"]),
-    )
+    columns = ("id", "status", "trigger", "progress.done", "progress.total", when("createdAt"))
+    print_page(context.out, data["items"], columns, as_json, data["nextCursor"], "run")
 
 
 @prompt_runs.command("show")
@@ -161,7 +156,7 @@ def answers_list(
         promptId=prompt_id,
         runId=run_id,
         engine=engine,
-        brandMentioned=None if mentioned is None else str(mentioned).lower(),
+        brandMentioned=mentioned,
         competitorId=competitor_id,
         domain=domain,
         limit=limit,
@@ -170,13 +165,8 @@ def answers_list(
     )
     data = context.api().call(ANSWERS, query=query)
     rows = [{**item, "brand": _brand(item)} for item in data["items"]]
-    context.out.items(
-        rows,
-        ("id", "engine", "brand", "prompt.text", when("answeredAt")),
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=page_note(len(rows), "answer", data["nextCursor"]),
-    )
+    columns = ("id", "engine", "brand", "prompt.text", when("answeredAt"))
+    print_page(context.out, rows, columns, as_json, data["nextCursor"], "answer")
 
 
 def _brand(answer: dict[str, Any]) -> str:

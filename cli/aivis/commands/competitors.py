@@ -8,7 +8,7 @@ from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option
-from aivis.paging import cursor_option, limit_option, page_note
+from aivis.paging import cursor_option, limit_option, print_page
 from aivis.resolve import product_option
 
 COMPETITORS = Endpoint("GET", "/api/v1/products/{productId}/competitors")
@@ -32,13 +32,8 @@ def competitors() -> None:
 def competitors_list(context: Context, product_id: str, limit: int | None, cursor: str | None, as_json: bool) -> None:
     """List the product's competitors, newest first."""
     data = context.api().call(COMPETITORS, productId=product_id, query=compact(limit=limit, cursor=cursor))
-    context.out.items(
-        data["items"],
-        ("id", "name", "aliases", "domains"),
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=page_note(len(data["items"]), "competitor", data["nextCursor"]),
-    )
+    columns = ("id", "name", "aliases", "domains")
+    print_page(context.out, data["items"], columns, as_json, data["nextCursor"], "competitor")
 
 
 @competitors.command("add")

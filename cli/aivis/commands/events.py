@@ -9,7 +9,7 @@ from aivis.confirm import confirm, yes_option
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option, plural, short_id, when
-from aivis.paging import cursor_option
+from aivis.paging import cursor_option, print_page
 from aivis.resolve import DELIVERIES, ENDPOINTS, delivery_argument, endpoint_argument
 
 AUDIT_EVENTS = Endpoint("GET", "/api/v1/audit-events")
@@ -45,11 +45,6 @@ ENDPOINT_FIELDS = (
     "secret",
 )
 DELIVERY_COLUMNS = (short_id(), "eventType", "status", when("createdAt"), when("nextAttemptAt"))
-
-
-def _page_note(count: int, word: str, words: str, next_cursor: str | None) -> str:
-    note = plural(count, word, words)
-    return note + (f"; the next page: --cursor {next_cursor}" if next_cursor else "")
 
 
 @click.group()
@@ -92,13 +87,7 @@ def audit_list(
         cursor=cursor,
     )
     data = context.api().call(AUDIT_EVENTS, query=query)
-    context.out.items(
-        data["events"],
-        AUDIT_COLUMNS,
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=_page_note(len(data["events"]), "event", "events", data["nextCursor"]),
-    )
+    print_page(context.out, data["events"], AUDIT_COLUMNS, as_json, data["nextCursor"], "event")
 
 
 @click.group()
@@ -208,8 +197,7 @@ def webhooks_deliveries(
     data = context.api().call(
         DELIVERIES, endpointId=endpoint_id, query=compact(status=status, limit=limit, cursor=cursor)
     )
-    note = _page_note(len(data["deliveries"]), "delivery", "deliveries", data["nextCursor"])
-    context.out.items(data["deliveries"], DELIVERY_COLUMNS, as_json, next_cursor=data["nextCursor"], note=note)
+    print_page(context.out, data["deliveries"], DELIVERY_COLUMNS, as_json, data["nextCursor"], "delivery", "deliveries")
 
 
 @webhooks.command("retry")

@@ -12,7 +12,7 @@ from aivis.context import Context, pass_context
 from aivis.errors import EXIT_VALIDATION, CliError
 from aivis.inputs import compact, text_or_file
 from aivis.output import json_option, plural, print_json, short_id, when
-from aivis.paging import cursor_option
+from aivis.paging import cursor_option, print_page
 from aivis.resolve import app, resolver, run
 
 BASE = "/api/v1/agent-simulation"
@@ -62,10 +62,6 @@ def _criterion(text: str, required: bool) -> dict[str, Any]:
     return {"type": kind, "value": value, "required": required}
 
 
-def _page_note(count: int, word: str, next_cursor: str | None) -> str:
-    return plural(count, word) + (f"; the next page: --cursor {next_cursor}" if next_cursor else "")
-
-
 @click.group()
 def simulations() -> None:
     """Agent simulations: tasks, environments, runs and their steps (scopes simulations:read, :write)."""
@@ -85,13 +81,7 @@ def tasks() -> None:
 def tasks_list(context: Context, app_id: str | None, limit: int | None, cursor: str | None, as_json: bool) -> None:
     """List tasks, newest first."""
     data = context.api().call(TASKS, query=compact(appId=app_id, limit=limit, cursor=cursor))
-    context.out.items(
-        data["items"],
-        TASK_COLUMNS,
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=_page_note(len(data["items"]), "task", data["nextCursor"]),
-    )
+    print_page(context.out, data["items"], TASK_COLUMNS, as_json, data["nextCursor"], "task")
 
 
 @tasks.command("create")
@@ -190,13 +180,7 @@ def environments_list(
 ) -> None:
     """List environments, newest first."""
     data = context.api().call(ENVIRONMENTS, query=compact(taskId=task_id, limit=limit, cursor=cursor))
-    context.out.items(
-        data["items"],
-        ENVIRONMENT_COLUMNS,
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=_page_note(len(data["items"]), "environment", data["nextCursor"]),
-    )
+    print_page(context.out, data["items"], ENVIRONMENT_COLUMNS, as_json, data["nextCursor"], "environment")
 
 
 @environments.command("create")

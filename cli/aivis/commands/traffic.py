@@ -10,7 +10,7 @@ from aivis.api import Endpoint
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option, when
-from aivis.paging import cursor_option, page_note
+from aivis.paging import cursor_option, print_page
 
 LOGS = Endpoint("GET", "/api/v1/ai-traffic/logs")
 SUMMARY = Endpoint("GET", "/api/v1/ai-traffic/summary")
@@ -67,7 +67,7 @@ def traffic_logs(
         host=host,
         botId=bot_id,
         category=category,
-        verified=None if verified is None else str(verified).lower(),
+        verified=verified,
         statusClass=status_class,
         pathPrefix=path_prefix,
         limit=limit,
@@ -75,8 +75,7 @@ def traffic_logs(
         **{"from": since, "to": until},
     )
     data = context.api().call(LOGS, query=query)
-    note = page_note(len(data["items"]), "request", data["nextCursor"])
-    context.out.items(data["items"], LOG_COLUMNS, as_json, next_cursor=data["nextCursor"], note=note)
+    print_page(context.out, data["items"], LOG_COLUMNS, as_json, data["nextCursor"], "request")
 
 
 @traffic.command("summary")

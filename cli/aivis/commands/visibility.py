@@ -15,7 +15,7 @@ from aivis.commands.competitors import competitors
 from aivis.context import Context, pass_context
 from aivis.inputs import compact
 from aivis.output import json_option
-from aivis.paging import cursor_option, limit_option, page_note
+from aivis.paging import cursor_option, limit_option, print_page
 from aivis.resolve import product_option
 
 PROMPTS = Endpoint("GET", "/api/v1/products/{productId}/prompts")
@@ -71,13 +71,8 @@ def prompts_list(
     """List the product's tracked prompts, newest first."""
     query = compact(status=status, tag=tag, engine=engine, limit=limit, cursor=cursor)
     data = context.api().call(PROMPTS, productId=product_id, query=query)
-    context.out.items(
-        data["items"],
-        ("id", "text", "status", "cadence", "version"),
-        as_json,
-        next_cursor=data["nextCursor"],
-        note=page_note(len(data["items"]), "prompt", data["nextCursor"]),
-    )
+    columns = ("id", "text", "status", "cadence", "version")
+    print_page(context.out, data["items"], columns, as_json, data["nextCursor"], "prompt")
 
 
 def _prompt_options(function: F) -> F:
