@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from libs.contract.parts import GATEWAY, ROOT
 from tests.conftest import TestDatabase
@@ -36,6 +36,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = ROOT / "screenshots"
+# How long an action, or an expectation, waits for the page: one patience for both, long enough for
+# a page drawn on a machine running the whole suite (the API console's first drawing took 4.7-6.2 s
+# there, past `expect`'s own 5 s). How fast pages are is the benchmarks' business (bench/).
+WAIT_MS = 15_000
+expect.set_options(timeout=WAIT_MS)
 
 
 def shoot(page: Page, name: str) -> Path:
@@ -63,7 +68,7 @@ def browser(live_stack: LiveStack) -> Iterator[Browser]:
 def context(live_stack: LiveStack, browser: Browser) -> Iterator[BrowserContext]:
     """A fresh browser profile (no cookies) per test, pointed at the live gateway."""
     opened = browser.new_context(base_url=live_stack.gateway, viewport={"width": 1280, "height": 800})
-    opened.set_default_timeout(15_000)
+    opened.set_default_timeout(WAIT_MS)
     yield opened
     opened.close()
 

@@ -28,7 +28,7 @@ def test_an_app_its_domain_and_a_route_are_created_on_pages(page: Page, accounts
     page.get_by_label("Name").fill("Formwright docs")
     page.get_by_label("Slug").fill("")
     page.get_by_role("button", name="Create app").click()
-    expect(page.get_by_role("heading", name="Formwright docs", level=1)).to_be_visible(timeout=15_000)
+    expect(page.get_by_role("heading", name="Formwright docs", level=1)).to_be_visible()
     expect(page.locator(".flash")).to_contain_text("is created")
 
     page.get_by_role("link", name="Add domain").click()
