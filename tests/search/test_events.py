@@ -179,7 +179,9 @@ async def test_a_consumer_makes_its_group_again_when_redis_lost_the_stream(strea
         assert await consumer.step() == 1
     assert recording.calls == [("org-1", "before"), ("org-1", "after")]
     assert await stream.pending() == 0
-    assert [record.levelno for record in caplog.records] == [logging.WARNING]
+    # The consumer's own records: other tasks of this process may log a slow Redis meanwhile.
+    own = [record.levelno for record in caplog.records if record.name == stream_consumer.__name__]
+    assert own == [logging.WARNING]
     assert events_read_errors() == errors + 1
 
 
