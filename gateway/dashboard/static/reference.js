@@ -44,31 +44,81 @@ function reachableSubtree(spec, path) {
   return kept;
 }
 
-// Swagger UI resolves a subtree of an OpenAPI 3.1 document (an operation as it is opened, the
-// security schemes on every load) by first converting the whole document, which for ours took
-// seconds each time (docs/performance.md); given only what the subtree reaches, it does the same
-// work on a few kilobytes.
-function ResolveReachableOnly() {
-  return {
-    afterLoad: function (system) {
-      var resolveSubtree = system.fn.resolveSubtree;
-      system.fn.resolveSubtree = function (spec, path, options) {
-        return resolveSubtree(reachableSubtree(spec, path), path, options);
-      };
-    },
+// What Swagger UI lists before anything is opened: the document's own fields, the security
+// schemes (its Authorize button) and, of each operation and webhook, what its collapsed row shows.
+var LISTED = ["tags", "summary", "operationId", "deprecated", "security"];
+var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+function outline(spec) {
+  var kept = {};
+  Object.keys(spec).forEach(function (key) {
+    if (key !== "paths" && key !== "webhooks" && key !== "components") kept[key] = spec[key];
+  });
+  kept.components = {securitySchemes: (spec.components || {}).securitySchemes || {}};
+  ["paths", "webhooks"].forEach(function (section) {
+    if (!spec[section]) return;
+    kept[section] = {};
+    Object.keys(spec[section]).forEach(function (path) {
+      var item = spec[section][path];
+      var listed = (kept[section][path] = {});
+      METHODS.forEach(function (method) {
+        if (!item[method]) return;
+        listed[method] = {};
+        LISTED.forEach(function (key) {
+          if (key in item[method]) listed[method][key] = item[method][key];
+        });
+      });
+    });
+  });
+  return kept;
+}
+
+// Swagger UI parses, converts and keeps whichever document it is given, and resolves a subtree
+// (an operation as it is opened, the security schemes on every load) by first converting the whole
+// document, which for ours took seconds (docs/performance.md). It is given the outline to list,
+// and each subtree it resolves is taken from the whole document: the subtree and what its `$ref`s
+// reach, a few kilobytes. What it draws of an opened operation is that resolved subtree.
+function ResolveFrom(spec) {
+  return function () {
+    return {
+      afterLoad: function (system) {
+        var resolveSubtree = system.fn.resolveSubtree;
+        system.fn.resolveSubtree = function (listed, path, options) {
+          return resolveSubtree(reachableSubtree(spec, path), path, options);
+        };
+      },
+    };
   };
 }
 
 window.addEventListener("DOMContentLoaded", function () {
   var target = document.getElementById("swagger-ui");
-  window.ui = SwaggerUIBundle({
-    url: target.dataset.url,
-    domNode: target,
-    deepLinking: true,
-    docExpansion: "none",
-    defaultModelsExpandDepth: -1,
-    presets: [SwaggerUIBundle.presets.apis],
-    plugins: [ResolveReachableOnly],
-    layout: "BaseLayout",
-  });
+  fetch(target.dataset.url)
+    .then(function (answer) {
+      if (!answer.ok) throw new Error("it answered " + answer.status);
+      return answer.json();
+    })
+    .then(function (spec) {
+      window.ui = SwaggerUIBundle({
+        spec: outline(spec),
+        domNode: target,
+        deepLinking: true,
+        docExpansion: "none",
+        defaultModelsExpandDepth: -1,
+        presets: [SwaggerUIBundle.presets.apis],
+        plugins: [ResolveFrom(spec)],
+        layout: "BaseLayout",
+      });
+    })
+    .catch(function (error) {
+      // As the page says without JavaScript: the reference does not need the console.
+      var card = document.createElement("p");
+      var reference = document.createElement("a");
+      card.className = "card";
+      reference.href = "/docs";
+      reference.textContent = "reference";
+      card.append("The console could not load the API's document (" + error.message + "). The ", reference, " does not need it.");
+      target.replaceChildren(card);
+      target.className = "container";
+    });
 });
