@@ -93,7 +93,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         )
     )
     app[AUTHENTICATOR] = Authenticator(keys, app[SIGNER], directory, failures)
-    app[IDEMPOTENCY] = idempotency = Idempotency(pool)
+    app[IDEMPOTENCY] = idempotency = Idempotency(pool, app[REDIS], settings.redis_prefix)
     async with (
         periodic(REVOCATION_POLL_SECONDS, keys.drop_revoked, "api-key-revocations"),
         periodic(CHANGES_POLL_SECONDS, directory.drop_changed, "identity-changes"),
@@ -105,6 +105,7 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
     ):
         yield
     await keys.flush_last_used()
+    await idempotency.drain()
 
 
 async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:

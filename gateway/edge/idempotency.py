@@ -1,10 +1,10 @@
 """Retries without fear: the `Idempotency-Key` of POST, PUT, PATCH and DELETE requests.
 
-The first request with a key claims it (a row of `idempotency_keys`, per organization and caller)
-before it is sent upstream, and its answer is stored when it comes. The same key again, within
-24 hours, with the same method, path (and query) and body answers the stored result with
-`Idempotent-Replayed: true`; with another request it is a 422 `IDEMPOTENCY_KEY_REUSED`; while the
-first is still running, a 409 `IDEMPOTENCY_IN_PROGRESS`.
+The first request with a key claims it (per organization and caller) before it is sent upstream,
+and its answer is stored when it comes. The same key again, within 24 hours, with the same method,
+path (and query) and body answers the stored result with `Idempotent-Replayed: true`; with another
+request it is a 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still running, a 409
+`IDEMPOTENCY_IN_PROGRESS`.
 
 Only complete answers below 500 are stored (successes, and refusals such as a 409 or a 422, which
 the same request would meet again). A 5xx, or a failure of the gateway itself, releases the claim,
@@ -12,31 +12,43 @@ so a retry runs the request again: nothing ran (502 refused, 503), or the servic
 transaction back (500); after a 504 the write may have happened, and the services' own unique
 rules (slug, path, hostname) are what stops a second copy. A gateway that dies mid-request
 leaves a claim that expires with the route's timeout, after which the key may be used again.
-Everything lives in PostgreSQL, so neither a Redis restart nor another replica loses a key.
 
-The first answer goes out while it is being stored (durably, off the request's path): a write
-then costs one round trip more than without a key (the claim, which does not wait for the disk),
-not two and a disk flush. The same key arriving in the moment between is still claimed, so it
-asks again a few times over SETTLE_SECONDS before it answers 409: a retry sent as soon as the
-first answer arrived gets that answer, replayed.
+Where each thing lives, for speed and for safety (docs/performance.md measured both):
+- **The claim is one Redis script** on the request's path (`CLAIM`): it takes the key unless
+  someone holds it, and its record stays for the key's 24 hours, naming the request's
+  fingerprint and until when the claim runs. Every replica sees it at once.
+- **The stored answers are in PostgreSQL**, written durably beside the answer going out, the
+  answers of the requests of a few milliseconds together in one statement (`_write`): a replay
+  reads them there, so no Redis restart loses an answer.
+- **When Redis cannot be trusted to hold every claim** — it restarted empty, or a replica claimed
+  in PostgreSQL while Redis did not answer — `COMPLETE_SINCE` says since when it does, and until
+  24 hours have passed a key Redis does not know is also looked up in PostgreSQL first.
+- **While Redis does not answer**, claims are rows of PostgreSQL, as the stored answers are.
+A request finding the key claimed asks again a few times over SETTLE_SECONDS before it answers
+409: a retry sent as soon as the first answer arrived gets that answer, replayed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import aiopg
+import redis.asyncio as aioredis
 from aiohttp import web
 
 from gateway.edge.envelope import error_response
 from gateway.identity import Identity
 from libs.common import errors
-from libs.common.db import Row, cursor, fetch_one, json_or_null
+from libs.common.db import Row, cursor, fetch_one, fetch_value, json_or_null
 from libs.common.encoding import JSON_CONTENT_TYPE
+from libs.common.redis_client import REDIS_OUTAGE, UNAVAILABLE
 from libs.common.tasks import report_failure, watch
 
 HEADER = "Idempotency-Key"
@@ -46,19 +58,49 @@ MAX_KEY_LENGTH = 255
 RETENTION_SECONDS = 24 * 3600
 # A claim outlives the route's timeout by this much; past it, a claim without an answer is free.
 CLAIM_MARGIN_SECONDS = 5.0
+# A claim's Redis record outlives its stored answer's 24 hours by this much, so that it still
+# stands while the answer can be replayed.
+RECORD_SECONDS = RETENTION_SECONDS + 3600
 PURGE_SECONDS = 600
 PURGE_BATCH = 5000
-# A key found claimed is asked for again after each of these pauses (its answer may be being
-# stored) before the request is refused as in progress; a claim released between our insert and
-# our read is claimed again meanwhile.
-SETTLE_SECONDS = (0.005, 0.01, 0.02, 0.04)
-# A claim, and its release, commit without waiting for the disk (the two statements run as one
-# implicit transaction): one lost in a database crash only frees the key, as a claim expiring does;
-# the stored answer, flushed after it, waits (and flushes the claim with it). About 6 ms less a
-# keyed write on this machine's disk (docs/performance.md).
+# A key found claimed is asked for again after each of these pauses (its answer may be waiting to
+# be stored: STORE_WAIT_SECONDS and a statement) before the request is refused as in progress; a
+# claim released between our claim and our read is claimed again meanwhile.
+SETTLE_SECONDS = (0.005, 0.01, 0.02, 0.04, 0.08, 0.16)
+# Answers are stored together, those that came within this many seconds (at most STORE_BATCH a
+# statement): one statement for a dozen answers at a few hundred writes a second, where one each
+# cost a fifth of a write's throughput (docs/performance.md). A gateway that dies loses the answers
+# of its last STORE_WAIT_SECONDS; their claims expire and a retry runs again.
+STORE_WAIT_SECONDS = 0.05
+STORE_BATCH = 200
+# A claim in PostgreSQL, and its release, commit without waiting for the disk (the two statements
+# run as one implicit transaction): one lost in a database crash only frees the key, as a claim
+# expiring does; the stored answer, flushed after it, waits (and flushes the claim with it).
 NOT_WAITING_FOR_DISK = "SET LOCAL synchronous_commit = off;"
 # Headers of the answer that are transport, not content: never stored.
 UNSTORED_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"})
+
+# KEYS[1]: the key's record, KEYS[2]: COMPLETE_SINCE. ARGV: the claim's record, its lifetime in
+# ms. Claims the key unless it has a record; answers [the record found (nil when claimed), the
+# time since which Redis holds every claim (nil when it does not know)].
+CLAIM = """
+local found = redis.call('GET', KEYS[1])
+if not found then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return {found, redis.call('GET', KEYS[2])}
+"""
+# KEYS[1]: the key's record. ARGV: the record read, the new one (or '' to delete), lifetime in ms.
+# Replaces (or deletes) the record only if it is still the one read: 1 if it did.
+REPLACE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
+# How much of a request's fingerprint a Redis record keeps: enough to tell requests apart.
+RECORDED_FINGERPRINT = 16
+# Since when (Unix seconds) Redis holds the record of every key claimed: set when a replica first
+# finds it missing (Redis new, or restarted empty) and when one claimed in PostgreSQL meanwhile.
+COMPLETE_SINCE = "idempotency:complete-since"
 
 Respond = Callable[[], Awaitable[web.Response]]
 
@@ -87,51 +129,193 @@ def fingerprint(request: web.Request, body: bytes) -> bytes:
     return digest.digest()
 
 
+def record_name(prefix: str, organization_id: str, caller: str, key: str) -> str:
+    """The Redis record of a key: named by a digest, so that a record costs about 200 bytes of
+    Redis whatever the key's length (docs/operations.md)."""
+    digest = hashlib.blake2b(f"{organization_id}\0{caller}\0{key}".encode(), digest_size=16)
+    return f"{prefix}idempotency:{digest.hexdigest()}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim's Redis record: who claimed (`claim`), until when it runs (Unix seconds), and the
+    first RECORDED_FINGERPRINT bytes of its request's fingerprint."""
+
+    claim: str
+    until: float
+    fingerprint: bytes
+
+    def encode(self) -> str:
+        return f"{uuid.UUID(self.claim).hex}:{round(self.until * 1000)}:{self.fingerprint[:RECORDED_FINGERPRINT].hex()}"
+
+    @classmethod
+    def decode(cls, record: bytes) -> Claim:
+        claim, until, fingerprint = record.decode().split(":")
+        return cls(str(uuid.UUID(claim)), int(until) / 1000, bytes.fromhex(fingerprint))
+
+    def of(self, fingerprint: bytes) -> bool:
+        """Whether the claim is of the request with `fingerprint`."""
+        return self.fingerprint == fingerprint[:RECORDED_FINGERPRINT]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One request's key: whose it is, the request it stands for, and this request's claim."""
+
+    organization_id: str
+    caller: str
+    key: str
+    fingerprint: bytes
+    claim: str
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "organization_id": self.organization_id,
+            "caller": self.caller,
+            "key": self.key,
+            "fingerprint": self.fingerprint,
+            "claim": self.claim,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer to store: its status, headers and body."""
+
+    scope: Scope
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
 def _replay(row: Row) -> web.Response:
     headers = {**row["headers"], REPLAYED_HEADER: "true"}
     return web.Response(body=bytes(row["body"]), status=row["status"], headers=headers)
 
 
-class Idempotency:
-    """Claims, stores and replays keyed requests in the gateway's schema."""
+def _reused(scope: Scope) -> errors.ApiError:
+    return errors.IdempotencyKeyReused(
+        f"the {HEADER} {scope.key!r} was used with another method, path or body in the last 24 hours",
+        details={HEADER: scope.key},
+    )
 
-    def __init__(self, pool: aiopg.Pool) -> None:
+
+class Idempotency:
+    """Claims keys in Redis (PostgreSQL while it does not answer), stores and replays answers in
+    PostgreSQL, for keyed requests."""
+
+    def __init__(self, pool: aiopg.Pool, redis: aioredis.Redis, prefix: str) -> None:
         self._pool = pool
-        # Answers being stored (kept referenced until done; `_store` reports its own failures).
-        self._storing: set[asyncio.Future[None]] = set()
+        self._redis = redis
+        self._prefix = prefix
+        self._claim_script = redis.register_script(CLAIM)
+        self._replace_script = redis.register_script(REPLACE)
+        # Set when this process claimed in PostgreSQL: Redis is told, once it answers, that it does
+        # not hold every claim since.
+        self._claimed_elsewhere = False
+        self._unstored: list[Answer] = []
+        self._storing: asyncio.Future[None] | None = None
 
     async def run(
         self, request: web.Request, identity: Identity, key: str, body: bytes, timeout: float, respond: Respond
     ) -> web.Response:
         """The stored answer of `key`, or `respond()`'s, stored for the next request with the key."""
-        scope = {
-            "organization_id": identity.organization.id,
-            "caller": f"{identity.kind}:{identity.principal_id}",
-            "key": key,
-            "fingerprint": fingerprint(request, body),
-            "claim": uuid.uuid4(),
-        }
+        scope = Scope(
+            str(identity.organization.id),
+            f"{identity.kind}:{identity.principal_id}",
+            key,
+            fingerprint(request, body),
+            str(uuid.uuid4()),
+        )
+        seconds = timeout + CLAIM_MARGIN_SECONDS
+        if not REDIS_OUTAGE.down:
+            try:
+                return await self._run_claimed_in_redis(scope, seconds, respond)
+            except UNAVAILABLE:
+                pass  # REDIS_OUTAGE counted it
+        self._claimed_elsewhere = True
+        return await self._run_claimed_in_postgres(scope, seconds, respond)
+
+    async def _run_claimed_in_redis(self, scope: Scope, seconds: float, respond: Respond) -> web.Response:
+        if self._claimed_elsewhere:
+            await self._redis.set(self._prefix + COMPLETE_SINCE, f"{time.time():.3f}")
+            self._claimed_elsewhere = False
+        record = record_name(self._prefix, scope.organization_id, scope.caller, scope.key)
+        mine = Claim(scope.claim, time.time() + seconds, scope.fingerprint).encode()
         for pause in (*SETTLE_SECONDS, None):
-            if await self._claim(scope, timeout + CLAIM_MARGIN_SECONDS):
-                return await self._answer(scope, respond)
+            found, complete_since = await self._claim_script(
+                keys=[record, self._prefix + COMPLETE_SINCE], args=[mine, int(RECORD_SECONDS * 1000)]
+            )
+            if found is None:
+                held = None if await self._complete(complete_since) else await self._held(scope)
+                if held is None:
+                    return await self._answer(scope, respond, partial(self._release_in_redis, record, mine))
+                # Known to PostgreSQL from before Redis held every claim: as it says.
+                await self._replace_script(keys=[record], args=[mine, "", 0])
+                if held["status"] is not None or bytes(held["fingerprint"]) != scope.fingerprint:
+                    return self._settled(scope, held)
+            else:
+                claim = Claim.decode(found)
+                if not claim.of(scope.fingerprint):
+                    raise _reused(scope)
+                held = await self._held(scope)
+                if held is not None and held["status"] is not None:
+                    return self._settled(scope, held)
+                if claim.until < time.time() and held is None:  # its gateway died: the key is free
+                    replaced = await self._replace_script(keys=[record], args=[found, mine, int(RECORD_SECONDS * 1000)])
+                    if replaced:
+                        return await self._answer(scope, respond, partial(self._release_in_redis, record, mine))
+                    continue
+            if pause is None:
+                break
+            await asyncio.sleep(pause)
+        raise self._in_progress(scope)
+
+    async def _run_claimed_in_postgres(self, scope: Scope, seconds: float, respond: Respond) -> web.Response:
+        for pause in (*SETTLE_SECONDS, None):
+            if await self._claim_in_postgres(scope, seconds):
+                return await self._answer(scope, respond, partial(self._release_in_postgres, scope))
             held = await self._held(scope)
-            if held is not None and bytes(held["fingerprint"]) != scope["fingerprint"]:
-                raise errors.IdempotencyKeyReused(
-                    f"the {HEADER} {key!r} was used with another method, path or body in the last 24 hours",
-                    details={HEADER: key},
-                )
-            if held is not None and held["status"] is not None:
-                return _replay(held)
+            if held is not None and (held["status"] is not None or bytes(held["fingerprint"]) != scope.fingerprint):
+                return self._settled(scope, held)
             if pause is None:
                 break
             if held is not None:  # claimed: running, or its answer being stored
                 await asyncio.sleep(pause)
             # else released or expired meanwhile: claim again
-        raise errors.IdempotencyInProgress(
-            f"the first request with the {HEADER} {key!r} is still running; retry in a moment"
+        raise self._in_progress(scope)
+
+    @staticmethod
+    def _settled(scope: Scope, held: Row) -> web.Response:
+        """The answer for a key another request settled: its stored answer, or a 422 for another request."""
+        if bytes(held["fingerprint"]) != scope.fingerprint:
+            raise _reused(scope)
+        return _replay(held)
+
+    @staticmethod
+    def _in_progress(scope: Scope) -> errors.ApiError:
+        return errors.IdempotencyInProgress(
+            f"the first request with the {HEADER} {scope.key!r} is still running; retry in a moment"
         )
 
-    async def _answer(self, scope: dict[str, Any], respond: Respond) -> web.Response:
+    async def _complete(self, since: bytes | None) -> bool:
+        """Whether Redis holds the record of every key claimed in the last 24 hours. When it has not
+        said since when (it is new, or restarted empty), since now; or since ever, if PostgreSQL
+        keeps no answer of the last 24 hours that it could have lost."""
+        if since is None:
+            async with cursor(self._pool) as cur:
+                kept = await fetch_value(
+                    cur,
+                    "SELECT EXISTS (SELECT FROM idempotency_keys"
+                    " WHERE created_at >= clock_timestamp() - make_interval(secs => %s))",
+                    (RETENTION_SECONDS,),
+                )
+            value = f"{time.time():.3f}" if kept else "0"
+            earlier = await self._redis.set(self._prefix + COMPLETE_SINCE, value, nx=True, get=True)
+            since = earlier if isinstance(earlier, bytes) else value.encode()  # another replica's, or ours
+        return time.time() - float(since) > RECORD_SECONDS
+
+    async def _answer(self, scope: Scope, respond: Respond, release: Callable[[], Awaitable[None]]) -> web.Response:
         """Run the request holding the claim; keep its answer, or give the claim back."""
         try:
             response = await respond()
@@ -139,26 +323,76 @@ class Idempotency:
             if error.status < 500:
                 body = error_response(error).body
                 assert isinstance(body, bytes)  # an envelope, encoded whole
-                await self._store(scope, error.status, {"Content-Type": JSON_CONTENT_TYPE}, body)
+                self._store(Answer(scope, error.status, {"Content-Type": JSON_CONTENT_TYPE}, body))
             else:
-                await self._release(scope)
+                await release()
             raise
         except BaseException:
             # Cancelled (the route's deadline) or broken: the claim goes back in the background, so
-            # the answer never waits on a database that may be what did not answer.
-            watch(asyncio.ensure_future(self._release(scope)), "releasing an idempotency claim")
+            # the answer never waits on a store that may be what did not answer.
+            watch(asyncio.ensure_future(release()), "releasing an idempotency claim")
             raise
         if response.status >= 500 or not isinstance(response.body, bytes):
-            await self._release(scope)
+            await release()
             return response
         headers = {str(name): value for name, value in response.headers.items() if name.lower() not in UNSTORED_HEADERS}
-        # Stored while the answer goes out: the claim keeps the key meanwhile.
-        stored = self._store(scope, response.status, headers, response.body)
-        self._storing.add(task := asyncio.ensure_future(stored))
-        task.add_done_callback(self._storing.discard)
+        self._store(Answer(scope, response.status, headers, response.body))
         return response
 
-    async def _claim(self, scope: dict[str, Any], seconds: float) -> bool:
+    def _store(self, answer: Answer) -> None:
+        """Keep the answer, with those of the next STORE_WAIT_SECONDS, while it goes out: the claim
+        keeps the key meanwhile."""
+        self._unstored.append(answer)
+        if self._storing is None or self._storing.done():
+            self._storing = asyncio.ensure_future(self._store_pending())
+
+    async def _store_pending(self) -> None:
+        await asyncio.sleep(STORE_WAIT_SECONDS)
+        while self._unstored:
+            batch, self._unstored = self._unstored[:STORE_BATCH], self._unstored[STORE_BATCH:]
+            await self._write(batch)
+
+    async def drain(self) -> None:
+        """Store the answers still waiting (at shutdown)."""
+        while self._storing is not None and not self._storing.done():
+            await self._storing
+
+    async def _write(self, answers: list[Answer]) -> None:
+        """One statement for the answers; a request's claim, if it is a row, becomes its answer. The
+        callers got their answers even when the database fails here; the claims then expire and a
+        retry runs again."""
+        try:
+            async with cursor(self._pool) as cur:
+                await cur.execute(
+                    "INSERT INTO idempotency_keys"
+                    " (organization_id, caller, key, fingerprint, claim, claimed_until, status, headers, body)"
+                    " SELECT organization_id, caller, key, fingerprint, claim, clock_timestamp(), status, headers, body"
+                    " FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::bytea[], %s::uuid[], %s::smallint[],"
+                    " %s::jsonb[], %s::bytea[]) AS a(organization_id, caller, key, fingerprint, claim, status, headers,"
+                    " body)"
+                    " ON CONFLICT (organization_id, caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
+                    " claim = EXCLUDED.claim, claimed_until = EXCLUDED.claimed_until, status = EXCLUDED.status,"
+                    " headers = EXCLUDED.headers, body = EXCLUDED.body, created_at = EXCLUDED.created_at"
+                    # Its own claim's row, or one free to be taken (past its 24 hours, or a claim expired).
+                    " WHERE idempotency_keys.claim = EXCLUDED.claim"
+                    " OR idempotency_keys.created_at < clock_timestamp() - make_interval(secs => %s)"
+                    " OR (idempotency_keys.status IS NULL AND idempotency_keys.claimed_until < clock_timestamp())",
+                    (
+                        [answer.scope.organization_id for answer in answers],
+                        [answer.scope.caller for answer in answers],
+                        [answer.scope.key for answer in answers],
+                        [answer.scope.fingerprint for answer in answers],
+                        [answer.scope.claim for answer in answers],
+                        [answer.status for answer in answers],
+                        [json_or_null(answer.headers) for answer in answers],
+                        [answer.body for answer in answers],
+                        RETENTION_SECONDS,
+                    ),
+                )
+        except Exception as exc:  # a database away is counted by its outage; anything else is an error
+            report_failure(exc, "storing the answers of idempotent requests")
+
+    async def _claim_in_postgres(self, scope: Scope, seconds: float) -> bool:
         """Take the key: new, or one kept past its 24 hours, or an expired claim of the same request."""
         async with cursor(self._pool) as cur:
             row = await fetch_one(
@@ -174,12 +408,13 @@ class Idempotency:
                 " OR (idempotency_keys.status IS NULL AND idempotency_keys.claimed_until < clock_timestamp()"
                 " AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)"
                 " RETURNING claim",
-                {**scope, "claim": str(scope["claim"]), "seconds": seconds, "retention": RETENTION_SECONDS},
+                {**scope.params(), "seconds": seconds, "retention": RETENTION_SECONDS},
             )
-        return row is not None and str(row["claim"]) == str(scope["claim"])
+        return row is not None and str(row["claim"]) == scope.claim
 
-    async def _held(self, scope: dict[str, Any]) -> Row | None:
-        """The key's row as another request left it, unless it has expired."""
+    async def _held(self, scope: Scope) -> Row | None:
+        """The key's row as another request left it (an answer, or a claim in PostgreSQL), unless it
+        has expired."""
         async with cursor(self._pool) as cur:
             return await fetch_one(
                 cur,
@@ -187,36 +422,22 @@ class Idempotency:
                 " WHERE organization_id = %(organization_id)s AND caller = %(caller)s AND key = %(key)s"
                 " AND created_at >= clock_timestamp() - make_interval(secs => %(retention)s)"
                 " AND (status IS NOT NULL OR claimed_until >= clock_timestamp())",
-                {**scope, "retention": RETENTION_SECONDS},
+                {**scope.params(), "retention": RETENTION_SECONDS},
             )
 
-    async def _store(self, scope: dict[str, Any], status: int, headers: dict[str, str], body: bytes) -> None:
-        """Keep the answer. The caller gets its answer even when the database fails here; the claim
-        then expires and a retry runs again."""
+    async def _release_in_redis(self, record: str, mine: str) -> None:
         try:
-            async with cursor(self._pool) as cur:
-                await cur.execute(
-                    "UPDATE idempotency_keys SET status = %(status)s, headers = %(headers)s, body = %(body)s"
-                    " WHERE organization_id = %(organization_id)s AND caller = %(caller)s AND key = %(key)s"
-                    " AND claim = %(claim)s",
-                    {
-                        **scope,
-                        "claim": str(scope["claim"]),
-                        "status": status,
-                        "headers": json_or_null(headers),
-                        "body": body,
-                    },
-                )
-        except Exception as exc:  # a database away is counted by its outage; anything else is an error
-            report_failure(exc, "storing the answer of an idempotent request")
+            await self._replace_script(keys=[record], args=[mine, "", 0])
+        except Exception as exc:  # it expires on its own
+            report_failure(exc, "releasing an idempotency claim")
 
-    async def _release(self, scope: dict[str, Any]) -> None:
+    async def _release_in_postgres(self, scope: Scope) -> None:
         try:
             async with cursor(self._pool) as cur:
                 await cur.execute(
                     f"{NOT_WAITING_FOR_DISK} DELETE FROM idempotency_keys WHERE organization_id = %(organization_id)s"
                     " AND caller = %(caller)s AND key = %(key)s AND claim = %(claim)s AND status IS NULL",
-                    {**scope, "claim": str(scope["claim"])},
+                    scope.params(),
                 )
         except Exception as exc:  # it expires on its own
             report_failure(exc, "releasing an idempotency claim")

@@ -17,6 +17,11 @@ class Outage:
         self._since: float | None = None
         self._failures = 0
 
+    @property
+    def down(self) -> bool:
+        """Whether its last operation failed (and none has answered since)."""
+        return self._since is not None
+
     def failed(self, exc: BaseException) -> None:
         self._failures += 1
         if self._since is None:

@@ -4,16 +4,19 @@ answers that are not kept, and keys kept in PostgreSQL per organization and call
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import pytest
 from aiohttp import web
 
 from gateway import contract as gateway_contract
-from gateway.edge.idempotency import Idempotency
+from gateway.edge.idempotency import CLAIM, COMPLETE_SINCE, Claim, record_name
+from gateway.state import IDEMPOTENCY
 from libs.common.db import cursor, fetch_one
-from libs.common.state import SETTINGS
+from libs.common.redis_client import create_redis
+from libs.common.state import REDIS, SETTINGS
 from libs.contract.route import Route
 from libs.local.ports import free_port
 from tests.factories import IdentityFactory, Org
@@ -177,18 +180,25 @@ async def test_reads_ignore_the_key(api, things, key):
 
 async def test_a_claim_left_by_a_gateway_that_died_is_free_once_expired(api, things, key, identity):
     assert (await api.post("/api/v1/things", json={}, headers=keyed(key, "k-8"))).status == 201
+    redis = api.server.app[REDIS]
+    await api.server.app[IDEMPOTENCY].drain()
+    async with cursor(identity.pool) as cur:
+        row = await fetch_one(cur, "SELECT organization_id, caller FROM idempotency_keys WHERE key = 'k-8'")
+    assert row is not None
+    record = record_name(api.server.app[SETTINGS].redis_prefix, str(row["organization_id"]), row["caller"], "k-8")
+    assert await redis.exists(record)
 
-    async def died_mid_request(claimed_until: str) -> None:
-        """The row as a gateway killed while the request ran leaves it: claimed, no answer."""
+    async def died_mid_request(seconds_left: float) -> None:
+        """What a gateway killed while the request ran leaves: its claim in Redis, no answer."""
+        await api.server.app[IDEMPOTENCY].drain()
+        claim = Claim.decode(await redis.get(record))
+        await redis.set(record, replace(claim, until=time.time() + seconds_left).encode())
         async with cursor(identity.pool) as cur:
-            await cur.execute(
-                "UPDATE idempotency_keys SET status = NULL, headers = NULL, body = NULL,"
-                f" claimed_until = clock_timestamp() + interval '{claimed_until}' WHERE key = 'k-8'"
-            )
+            await cur.execute("DELETE FROM idempotency_keys WHERE key = 'k-8'")
 
-    await died_mid_request("10 seconds")
+    await died_mid_request(10)
     assert (await api.post("/api/v1/things", json={}, headers=keyed(key, "k-8"))).status == 409
-    await died_mid_request("-1 second")
+    await died_mid_request(-1)
     retried = await api.post("/api/v1/things", json={}, headers=keyed(key, "k-8"))
     assert retried.status == 201 and "Idempotent-Replayed" not in retried.headers
     assert (await retried.json())["data"]["call"] == 2
@@ -197,8 +207,54 @@ async def test_a_claim_left_by_a_gateway_that_died_is_free_once_expired(api, thi
     assert things.calls == 2
 
 
+async def test_a_redis_that_lost_its_claims_replays_from_postgresql(api, things, key):
+    first = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-lost"))
+    redis, prefix = api.server.app[REDIS], api.server.app[SETTINGS].redis_prefix
+    await api.server.app[IDEMPOTENCY].drain()
+    await redis.delete(*await redis.keys(prefix + "idempotency:*"))  # restarted empty
+    again = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-lost"))
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert await again.json() == await first.json()
+    assert things.calls == 1
+    # From then on, Redis is trusted with a key's absence only when it has held every claim for 24 hours.
+    assert time.time() - float(await redis.get(prefix + COMPLETE_SINCE)) < 60
+    assert (await api.post("/api/v1/things", json={}, headers=keyed(key, "k-new"))).status == 201
+    assert things.calls == 2
+
+
+async def test_claims_made_in_postgresql_while_redis_did_not_answer_are_honoured_after(api, things, key, monkeypatch):
+    idempotency = api.server.app[IDEMPOTENCY]
+    redis, prefix = api.server.app[REDIS], api.server.app[SETTINGS].redis_prefix
+    await redis.set(prefix + COMPLETE_SINCE, "0")  # Redis has held every claim for long
+    unanswering = create_redis(f"redis://127.0.0.1:{free_port()}/0")
+    with monkeypatch.context() as outage:
+        for name, value in (("_redis", unanswering), ("_claim_script", unanswering.register_script(CLAIM))):
+            outage.setattr(idempotency, name, value)
+        first = await api.post("/api/v1/things", json={"n": 2}, headers=keyed(key, "k-outage"))
+    await unanswering.aclose()
+    assert first.status == 201
+    again = await api.post("/api/v1/things", json={"n": 2}, headers=keyed(key, "k-outage"))
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert things.calls == 1
+    assert time.time() - float(await redis.get(prefix + COMPLETE_SINCE)) < 60
+
+
+async def test_answers_that_come_together_are_stored_together_and_each_replays(api, things, key, identity):
+    keys = [f"k-burst-{n}" for n in range(40)]
+    firsts = await asyncio.gather(*(api.post("/api/v1/things", json={"n": k}, headers=keyed(key, k)) for k in keys))
+    assert [response.status for response in firsts] == [201] * len(keys)
+    agains = await asyncio.gather(*(api.post("/api/v1/things", json={"n": k}, headers=keyed(key, k)) for k in keys))
+    for first, again in zip(firsts, agains, strict=True):
+        assert again.headers["Idempotent-Replayed"] == "true" and await again.json() == await first.json()
+    assert things.calls == len(keys)
+    async with cursor(identity.pool) as cur:
+        await cur.execute("SELECT count(*) AS n FROM idempotency_keys WHERE key LIKE 'k-burst-%' AND status = 201")
+        assert (await cur.fetchone())["n"] == len(keys)
+
+
 async def test_keys_live_in_postgresql_so_a_gateway_without_redis_replays(api, things, key, stack):
     first = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-9"))
+    await api.server.app[IDEMPOTENCY].drain()  # stored (a replica cut off from Redis sees no claim there)
     upstream = api.server.app[SETTINGS].upstreams["content"]
     without_redis = await stack.start_gateway(
         {"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "CONTENT_URL": upstream}, routes=ROUTES
@@ -215,9 +271,10 @@ async def test_keys_live_in_postgresql_so_a_gateway_without_redis_replays(api, t
 async def test_the_purge_removes_keys_older_than_24_hours(api, key, identity):
     await api.post("/api/v1/things", json={}, headers=keyed(key, "old"))
     await api.post("/api/v1/things", json={}, headers=keyed(key, "new"))
+    await api.server.app[IDEMPOTENCY].drain()
     async with cursor(identity.pool) as cur:
         await cur.execute("UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'old'")
-    assert await Idempotency(identity.pool).purge() >= 1
+    assert await api.server.app[IDEMPOTENCY].purge() >= 1
     async with cursor(identity.pool) as cur:
         await cur.execute("SELECT key FROM idempotency_keys WHERE key IN ('old', 'new')")
         assert [row["key"] for row in await cur.fetchall()] == ["new"]
