@@ -110,7 +110,7 @@ def refusals(value: Any, declared: Any, path: str = "answer") -> list[str]:
     expected = {str: str, bool: bool, int: int, float: (int, float)}[declared]
     if isinstance(value, expected) and (declared is bool or not isinstance(value, bool)):
         return []
-    return [f"{path}: not a {declared.__name__}: {value!r}"]
+    return [f"{path}: not of type {declared.__name__}: {value!r}"]
 
 
 def internal_answers_middleware(part: str, violations: list[str]) -> Middleware:
