@@ -24,8 +24,8 @@ from bench.bare_aiohttp import bare_aiohttp
 from bench.common import BenchStack, Request, Throughput, bench_stack, load_average, measure, report, say, wrk
 from bench.nginx import nginx_proxy, nginx_static
 from libs.common.db import create_pool, transaction
-from libs.common.validators import normalize_route_path
 from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY
+from libs.contract.validators import normalize_route_path
 from libs.local.ports import free_port
 from libs.local.processes import start, stop, wait_ready
 from libs.local.stores import DATA

@@ -36,8 +36,8 @@ from libs.common.db import create_pool, cursor, fetch_all, fetch_value, transact
 from libs.common.encoding import loads
 from libs.common.errors import Conflict
 from libs.common.internal_token import Product
-from libs.common.validators import normalize_route_path, rfc3986_route_path
 from libs.contract.parts import APPS, CONTENT, GATEWAY, PERSONAS, SIMULATIONS, TRAFFIC, Part
+from libs.contract.validators import normalize_route_path, rfc3986_route_path
 from libs.local.stores import DATA
 from services.apps import legacy
 from services.apps.domains import register_domain

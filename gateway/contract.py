@@ -7,6 +7,7 @@ credential, rate-limit, scope and tenancy checks, then the gateway's handler ins
 from __future__ import annotations
 
 from gateway import schemas
+from libs.contract.api_keys import API_KEY_EVENTS
 from libs.contract.event import Event
 from libs.contract.route import Route
 
@@ -60,12 +61,5 @@ ROUTES: tuple[Route, ...] = (
     ),
 )
 
-# Recorded by the functions that change a key (gateway/identity/auth/key_changes.py), in their transaction.
-EVENTS: tuple[Event, ...] = tuple(
-    Event(f"api_key.{action}", summary, schemas.ApiKeyChange, "Identity")
-    for action, summary in (
-        ("created", "An API key was created."),
-        ("rotated", "An API key was rotated: `details` names its successor and when it stops working."),
-        ("revoked", "An API key was revoked."),
-    )
-)
+# Recorded by the functions that change a key, declared where the events part reads them too.
+EVENTS: tuple[Event, ...] = API_KEY_EVENTS

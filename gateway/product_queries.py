@@ -7,7 +7,7 @@ from typing import Any
 from gateway.shapes import PRODUCT, PRODUCT_DETAIL
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned
 from libs.common.errors import NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 
 async def create_product(cur: Any, organization_id: str, name: str, slug: str, product_id: str | None = None) -> Row:

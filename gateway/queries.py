@@ -8,7 +8,7 @@ from typing import Any
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, fetch_value
 from libs.common.errors import NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 
 async def create_organization(cur: Any, slug: str, name: str, organization_id: str | None = None) -> Row:

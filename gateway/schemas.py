@@ -5,7 +5,9 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from libs.common.brand_fields import aliases_field, brand_name_field, domains_field
-from libs.common.schemas import ApiSchema, Ref
+from libs.common.schemas import Ref
+from libs.contract.api_keys import CredentialKey
+from libs.contract.api_schema import ApiSchema
 
 
 class Product(Ref):
@@ -48,33 +50,6 @@ class CredentialUser(ApiSchema):
     id = fields.String(required=True)
     email = fields.String(required=True)
     name = fields.String(required=True)
-
-
-class CredentialKey(ApiSchema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    prefix = fields.String(required=True)
-    expires_at = fields.DateTime(required=True, allow_none=True)
-
-
-class ApiKey(CredentialKey):
-    """An API key as its listings show it (never its secret or hash)."""
-
-    scopes = fields.List(fields.String(), required=True)
-    created_at = fields.DateTime(required=True)
-    revoked_at = fields.DateTime(
-        required=True, allow_none=True, metadata={"description": "When the key stops (or stopped) working."}
-    )
-
-
-class ApiKeyChange(ApiKey):
-    """An API key as an `api_key.*` event carries it (never its secret or hash), with who changed it."""
-
-    actor = fields.String(required=True, metadata={"description": "The user's email, or `operator`."})
-    details = fields.Dict(
-        required=True,
-        metadata={"description": "Created: `scopes`, `expiresAt`; rotated: `replacedBy`, `stopsAt`."},
-    )
 
 
 class Credential(ApiSchema):

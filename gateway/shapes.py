@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from gateway import schemas
 from libs.common.shapes import Shape, as_text
+from libs.contract import api_keys
 
 ID_AS_TEXT = {"id": as_text("id")}
 
@@ -28,9 +29,9 @@ PRODUCT_DETAIL = Shape(
 )
 
 CREDENTIAL_USER = Shape(schemas.CredentialUser, computed=ID_AS_TEXT, extra_columns=("id",))
-CREDENTIAL_KEY = Shape(schemas.CredentialKey, computed=ID_AS_TEXT, extra_columns=("id",))
+CREDENTIAL_KEY = Shape(api_keys.CredentialKey, computed=ID_AS_TEXT, extra_columns=("id",))
 # A key as stored; `organization_id` and `last_used_at` are read for the dashboard's pages and the
 # rules of changes, never in an event.
-API_KEY = Shape(schemas.ApiKey, computed=ID_AS_TEXT, extra_columns=("id", "organization_id", "last_used_at"))
+API_KEY = Shape(api_keys.ApiKey, computed=ID_AS_TEXT, extra_columns=("id", "organization_id", "last_used_at"))
 # What an `api_key.*` event carries: the key, who changed it and the change's details.
-API_KEY_CHANGE = Shape(schemas.ApiKeyChange, computed=ID_AS_TEXT, extra_columns=("id",))
+API_KEY_CHANGE = Shape(api_keys.ApiKeyChange, computed=ID_AS_TEXT, extra_columns=("id",))

@@ -38,7 +38,7 @@ from libs.common.metrics import registry as metrics_registry
 from libs.common.redis_client import create_redis
 from libs.contract.parts import APPS, CONTENT, EDGE, GATEWAY, PARTS, SERVICES, Part
 from libs.local.stores import forget_prefix
-from tests.answer_shapes import answer_shapes_middleware
+from tests.answer_shapes import answer_shapes_middleware, internal_answers_middleware
 from tests.budget import TEST_POOL_MAX, max_connections
 from tests.factories import AppsProducts, ContentFactory, DomainFactory, IdentityFactory, SimulationFactory
 
@@ -233,7 +233,8 @@ class Stack:
     database: TestDatabase
     servers: dict[str, TestServer]
     gateway: Client
-    # Success answers of any gateway of the stack that their declared schema refuses (answer_shapes.py).
+    # Success answers of any gateway of the stack that their declared schema refuses, and of any
+    # part's internal endpoints that their declared answer refuses (answer_shapes.py).
     shape_violations: list[str]
 
     def part_environ(self, part: Part, **extra: str) -> dict[str, str]:
@@ -262,6 +263,7 @@ async def started_stack(base_environ: dict[str, str], database: TestDatabase) ->
         app = build_app(part, {**environ, "DATABASE_URL": database.dsn(part)})
         if part is GATEWAY:
             app.middlewares.append(answer_shapes_middleware(shape_violations))
+        app.middlewares.append(internal_answers_middleware(part.name, shape_violations))
         return TestServer(app, socket_factory=lambda *_: sockets[part.name])
 
     try:
@@ -295,7 +297,7 @@ async def stack(shared_stack: Stack) -> AsyncIterator[Stack]:
     shared_stack.gateway.session.cookie_jar.clear()
     shared_stack.shape_violations.clear()
     yield shared_stack
-    assert shared_stack.shape_violations == [], "answers their declared response schema refuses"
+    assert shared_stack.shape_violations == [], "answers their declared response schema or type refuses"
 
 
 @pytest.fixture

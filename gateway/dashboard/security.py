@@ -28,7 +28,7 @@ from gateway.state import CLOCK
 from libs.common.db import cursor, transaction
 from libs.common.errors import NotFound
 from libs.common.state import DB_POOL
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 
 def security_path(membership: Membership) -> str:

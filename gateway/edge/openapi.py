@@ -18,12 +18,12 @@ from gateway.identity.auth.sessions import SESSION_COOKIE
 from libs.common.encoding import dumps
 from libs.common.openapi_examples import OPENAPI_VERSION, Examples
 from libs.common.schemas import MAX_JSON_DEPTH
-from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.event import Event
 from libs.contract.examples import DOCUMENT_EXAMPLES
 from libs.contract.glossary import FIELDS, PARAMETERS
 from libs.contract.route import Route
 from libs.contract.schema_glossary import SCHEMA_FIELDS
+from libs.contract.validators import JSON_SCHEMA_COMPONENTS
 from services.events.catalog import EVENTS
 
 VERSION = "0.1.0"

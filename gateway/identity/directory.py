@@ -21,7 +21,7 @@ from gateway import product_queries, queries
 from gateway.cache import TtlCache
 from libs.common.db import cursor
 from libs.common.internal_token import Organization, Product
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 # Changes reach the caches through the poll; the time-to-live only bounds a missed one.
 DIRECTORY_TTL_SECONDS = 60.0

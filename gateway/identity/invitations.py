@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 INVITATION_DAYS = 7
 _COLUMNS = (

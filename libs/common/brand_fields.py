@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from libs.common.validators import StrictString, hostname_validators, length
+from libs.contract.validators import StrictString, hostname_validators, length
 
 BRAND_NAME_MAX = 200
 ALIASES_MAX = 20

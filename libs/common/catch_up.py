@@ -24,11 +24,12 @@ from typing import Any
 import aiopg
 from redis.exceptions import RedisError
 
-from libs.common.changes import PAGE_MAX, Changes
+from libs.common.clients import Changes
 from libs.common.db import cursor, fetch_value
 from libs.common.errors import ApiError
 from libs.common.metrics import REDIS_ERRORS
 from libs.common.stream_consumer import StreamConsumer
+from libs.contract.internal_bodies import CHANGES_PAGE_MAX
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ class CatchUp:
             replayed += len(changes.events)
             mark = changes.events[-1][0]
             await self._advance(mark, floor=0)
-            if len(changes.events) < PAGE_MAX:
+            if len(changes.events) < CHANGES_PAGE_MAX:
                 break
         if replayed:
             log.warning(

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, NoReturn, TypeVar
 
 from libs.common.encoding import dumps
-from libs.common.validators import SLUG_MAX, SLUG_PATTERN, is_uuid
+from libs.contract.validators import SLUG_MAX, SLUG_PATTERN, is_uuid
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from marshmallow import fields
 
 from libs.common.encoding import dumps, loads
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 Item = TypeVar("Item")
 

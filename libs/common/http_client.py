@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp import web
+from marshmallow import Schema
 from multidict import CIMultiDictProxy
 
 from libs.common import errors
@@ -227,14 +228,23 @@ class InternalClient:
         base_url: str,
         caller: Caller,
         *,
-        query: Iterable[tuple[str, str]] = (),
-        json: Any = None,
+        body: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | Iterable[tuple[str, str]] = (),
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
         **parameters: str,
     ) -> Any:
         """Call a declared internal endpoint of the part at `base_url` as `caller`, with the method
-        its declaration names; return its JSON, or raise the error it answered."""
-        url = endpoint.url(base_url, query, **parameters)
+        its declaration names and the body and query built through its declared ones (`body` and a
+        `query` mapping by their schemas' attribute names; a query its owning part declares goes as
+        the pairs its route takes); return its JSON, or raise the error it answered."""
+        if isinstance(query, Mapping):
+            pairs = endpoint.query_of(query)
+        elif isinstance(endpoint.query, Schema):
+            raise TypeError(f"{endpoint.name}: its query is built through its declared schema")
+        else:
+            pairs = list(query)
+        url = endpoint.url(base_url, pairs, **parameters)
+        json = None if body is None else endpoint.body_of(body)
         return await self.call(endpoint.method, url, caller, json=json, timeout=timeout)
 
     async def call(

@@ -20,8 +20,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema
 
-from libs.common.validators import JSON_SCHEMA_COMPONENTS
 from libs.contract.examples import EXAMPLES
+from libs.contract.validators import JSON_SCHEMA_COMPONENTS
 
 OPENAPI_VERSION = "3.1.0"
 

@@ -7,37 +7,22 @@ is a 422 `VALIDATION_FAILED` whose `details` map each field path ("pages.0.slug"
 from __future__ import annotations
 
 import copy
-import datetime as dt
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from aiohttp import web
-from marshmallow import RAISE, Schema, ValidationError, fields, missing
+from marshmallow import Schema, ValidationError, fields, missing
 
 from libs.common.encoding import loads
 from libs.common.errors import BadRequest, NotFound, ValidationFailed
-from libs.common.validators import is_uuid
+from libs.contract.api_schema import ApiSchema
+from libs.contract.internal import Endpoint
+from libs.contract.validators import is_uuid
 
-_CAMEL_BOUNDARY = re.compile(r"_([a-z0-9])")
 # How deep a JSON body may nest (the body itself is level 0, so `{"config": {}}` is 1 deep).
 # Far more than any document, config or editor tree needs, and far below what the encoders
 # take (orjson writes at most 254 levels) or recursive code survives.
 MAX_JSON_DEPTH = 64
-
-
-def camel_case(name: str) -> str:
-    return _CAMEL_BOUNDARY.sub(lambda match: match.group(1).upper(), name)
-
-
-class ApiSchema(Schema):
-    """A schema whose Python attributes are snake_case and whose JSON keys are camelCase."""
-
-    class Meta:
-        unknown = RAISE
-
-    def on_bind_field(self, field_name: str, field_obj: fields.Field[Any]) -> None:
-        field_obj.data_key = camel_case(field_obj.data_key or field_name)
 
 
 class Ref(ApiSchema):
@@ -229,13 +214,15 @@ def path_id(request: web.Request, name: str, what: str) -> str:
     return value.lower()
 
 
-class UtcDateTime(fields.AwareDateTime):
-    """An ISO 8601 time with a zone, loaded as the same moment in UTC: PostgreSQL refuses offsets
-    Python takes (past ±15:59), and a moment that leaves the calendar in UTC is refused here."""
+async def load_endpoint_body(request: web.Request, endpoint: Endpoint) -> Any:
+    """The JSON body of a request to an internal endpoint, loaded through the body its declaration names."""
+    if endpoint.body is None:
+        raise TypeError(f"{endpoint.name} declares no body")
+    return await load_json(request, endpoint.body)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.datetime:
-        moment = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            return moment.astimezone(dt.UTC)
-        except OverflowError:
-            raise self.make_error("invalid", input=value, obj_type=self.OBJ_TYPE) from None
+
+def load_endpoint_query(request: web.Request, endpoint: Endpoint) -> Any:
+    """The query of a request to an internal endpoint, loaded through the query its declaration names."""
+    if not isinstance(endpoint.query, Schema):
+        raise TypeError(f"{endpoint.name} declares no query schema of its own")
+    return load_query(request, endpoint.query)

@@ -10,6 +10,7 @@ from typing import Any
 
 from libs.common.clients import GatewayClient, PersonasClient
 from libs.common.internal_token import Caller, Organization, service_caller
+from libs.contract import internal_bodies as b
 from services.analytics.analysis.citations import Owner, owners
 from services.analytics.analysis.mentions import Tracked
 
@@ -26,7 +27,7 @@ class BrandSet:
     names: dict[str, str]
 
 
-def brand_set(brand: dict[str, Any], competitors: dict[str, Any]) -> BrandSet:
+def brand_set(brand: dict[str, Any], competitors: b.CompetitorSet) -> BrandSet:
     """The tracked brands from the owners' answers: the product's brand under the key "brand",
     each competitor under its id."""
     tracked = [Tracked(BRAND, "brand", brand["name"], tuple(brand["aliases"]))]

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.encoding import dumps, loads
-from libs.common.schemas import ApiSchema
-from libs.common.validators import UuidString, is_uuid
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import UuidString, is_uuid
 from services.analytics.brand_sets import BRAND
 from services.analytics.report_shapes import about
 from services.analytics.report_sources import UTC_ZONE, ZONES

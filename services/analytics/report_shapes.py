@@ -9,7 +9,8 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from libs.common.schemas import ApiSchema, Ratio
+from libs.common.schemas import Ratio
+from libs.contract.api_schema import ApiSchema
 
 
 def about(text: str) -> dict[str, Any]:

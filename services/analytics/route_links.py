@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from libs.common.clients import AppsClient
 from services.analytics.brand_sets import caller_for
@@ -32,8 +31,6 @@ class RouteLinks:
         asked = list(dict.fromkeys(urls))
         found: dict[str, RouteLink] = {}
         for first in range(0, len(asked), URLS_PER_CALL):
-            routes: dict[str, dict[str, Any]] = await self._apps.routes_by_url(
-                caller, asked[first : first + URLS_PER_CALL]
-            )
+            routes = await self._apps.routes_by_url(caller, asked[first : first + URLS_PER_CALL])
             found.update({url: RouteLink(r["appId"], r["routeId"], r["path"]) for url, r in routes.items()})
         return found

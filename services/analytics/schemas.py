@@ -9,9 +9,9 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, UtcDateTime
-from libs.common.validators import FullMatch, JsonInteger, StrictNumber, StrictString, UuidString, length
+from libs.contract.api_schema import ApiSchema
 from libs.contract.engines import ENGINE_IDS
+from libs.contract.validators import FullMatch, JsonInteger, StrictNumber, StrictString, UtcDateTime, UuidString, length
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from urllib.parse import quote, unquote
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
+
+from libs.contract import internal_bodies as b
 
 OPTIONAL_SECTION = "Optional"
 # Top-level pages whose segment heads no deeper path.
@@ -37,7 +39,7 @@ class Entry(NamedTuple):
 
     path: str
     url: str
-    document: dict[str, Any]
+    document: b.ListedDocument
 
     @property
     def title(self) -> str:
@@ -57,7 +59,7 @@ def page_url(base_url: str, path: str) -> str:
     return base_url + (path if _PLAIN_PATH.fullmatch(path) else quote(path, safe=_URL_PATH_SAFE))
 
 
-def listed(routes: Iterable[tuple[str, str]], documents: dict[str, dict[str, Any]], base_url: str) -> list[Entry]:
+def listed(routes: Iterable[tuple[str, str]], documents: dict[str, b.ListedDocument], base_url: str) -> list[Entry]:
     """The routes whose target is listed, by the document's priority (highest first), then path."""
     entries = [
         Entry(path, page_url(base_url, path), documents[target]) for path, target in routes if target in documents

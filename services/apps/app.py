@@ -8,7 +8,7 @@ from functools import partial
 from aiohttp import web
 
 from libs.common.catch_up import STEP_SECONDS, CatchUp
-from libs.common.changes import read_changes
+from libs.common.clients import read_changes
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS

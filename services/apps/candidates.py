@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from libs.common.validators import NOT_IN_ROUTE_PATH, ROUTE_PATH_MAX, normalize_route_path
+from libs.contract.validators import NOT_IN_ROUTE_PATH, ROUTE_PATH_MAX, normalize_route_path
 from services.apps.route_import import Route, existing_route, first_route_by_target, is_same_target, path_conflict
 
 TARGET_TYPE = "product_document"

@@ -6,6 +6,7 @@ the gateway compiles them into its checks and the OpenAPI document.
 
 from __future__ import annotations
 
+from libs.contract import internal_bodies
 from libs.contract.event import Event
 from libs.contract.route import CONTRACT_DATE, LEGACY_ROUTING_SUNSET, Route
 from services.apps.schemas import requests, responses
@@ -301,7 +302,7 @@ ROUTES: tuple[Route, ...] = (
         "content:read",
         "apps_page_markdown",
         "The markdown of the published page an app routes at a path",
-        query=requests.PageQuery,
+        query=internal_bodies.RoutedPageQuery,
         media_type="text/markdown",
         versioned=True,
         errors=(401, 403, 404, 409, 422, 500, 502, 503, 504),

@@ -13,8 +13,9 @@ from typing import Any
 from marshmallow import fields
 
 from libs.common.errors import ValidationFailed
-from libs.common.schemas import ApiSchema, load_data
-from libs.common.validators import (
+from libs.common.schemas import load_data
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import (
     StrictBoolean,
     StrictString,
     UuidString,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from libs.common.validators import normalize_route_path, rfc3986_route_path
+from libs.contract.validators import normalize_route_path, rfc3986_route_path
 
 BLOCKING_ISSUES = frozenset({"target_not_found", "duplicate_in_request", "path_conflict"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from libs.common.validators import SLUG_MAX
+from libs.contract.validators import SLUG_MAX
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 FALLBACK = "app"

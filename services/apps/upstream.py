@@ -14,6 +14,7 @@ from aiohttp import web
 from libs.common.clients import ContentClient
 from libs.common.internal_token import Caller, service_caller
 from libs.common.state import HTTP, SETTINGS, caller_of
+from libs.contract import internal_bodies as b
 
 
 def _content(request: web.Request) -> tuple[ContentClient, Caller]:
@@ -48,7 +49,7 @@ async def count_targets(request: web.Request, product_ids: list[str], status: st
     return await content.count_targets(as_service, product_ids, status, among)
 
 
-async def listed_documents(request: web.Request, ids: str) -> list[dict[str, Any]]:
+async def listed_documents(request: web.Request, ids: str) -> list[b.ListedDocument]:
     """The published, indexable live documents of the caller's organization among `ids` (a JSON
     array of at most 10,000, as written), as agents' listings show them."""
     content, as_service = _content(request)

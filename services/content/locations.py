@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from libs.common.validators import normalize_route_path
+from libs.contract.validators import normalize_route_path
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import idna
 
-from libs.common.validators import HOSTNAME_MAX, HOSTNAME_PATTERN
+from libs.contract.validators import HOSTNAME_MAX, HOSTNAME_PATTERN
 
 _HOSTNAME = re.compile(HOSTNAME_PATTERN)
 # A label of letters, digits and hyphens: a name the edge itself may answer to.

@@ -31,7 +31,7 @@ from aiohttp import web
 
 from libs.common.clients import EdgeAppsClient
 from libs.common.internal_token import Organization, service_caller
-from libs.common.validators import normalize_route_path
+from libs.contract.validators import normalize_route_path
 
 log = logging.getLogger(__name__)
 

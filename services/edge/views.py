@@ -26,7 +26,7 @@ from libs.common.clients import EdgeAppsClient
 from libs.common.errors import ApiError
 from libs.common.http_client import upstream_error
 from libs.common.state import SETTINGS
-from libs.common.validators import normalize_route_path
+from libs.contract.validators import normalize_route_path
 from services.edge.hosts import BadHost, app_hostname, parse_host
 from services.edge.origin import OriginRefused, Origins, origin_base
 from services.edge.pages import TEXT, Answer, Page, made, refusal, robots_txt, routed_page
@@ -53,7 +53,7 @@ known_host = lru_cache(maxsize=4096)(parse_host)
 
 @lru_cache(maxsize=4096)
 def route_key(raw_path: str) -> str:
-    """The canonical route path (libs/common/validators.py) of a request's path, its query left out."""
+    """The canonical route path (libs/contract/validators.py) of a request's path, its query left out."""
     return normalize_route_path(raw_path.partition("?")[0])
 
 

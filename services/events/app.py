@@ -9,7 +9,7 @@ from aiohttp import web
 
 from libs.common.catch_up import STEP_SECONDS as CATCH_UP_STEP_SECONDS
 from libs.common.catch_up import CatchUp
-from libs.common.changes import read_changes
+from libs.common.clients import read_changes
 from libs.common.db import transaction
 from libs.common.events import audit_stream, webhook_events_stream
 from libs.common.logs import configure_logging

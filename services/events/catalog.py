@@ -1,9 +1,11 @@
 """Every webhook event type, in one catalog: the concatenation of the `EVENTS` each announcing
-part declares in its contract.py (libs/contract/event.py), as the route table concatenates routes."""
+part declares in its contract.py (libs/contract/event.py), as the route table concatenates routes;
+the gateway's (`api_key.*`) are declared on the ground floor (libs/contract/api_keys.py), since a
+service imports nothing of the gateway."""
 
 from __future__ import annotations
 
-from gateway import contract as gateway
+from libs.contract.api_keys import API_KEY_EVENTS
 from libs.contract.event import Event
 from services.apps import contract as apps
 from services.content import contract as content
@@ -15,6 +17,6 @@ EVENTS: tuple[Event, ...] = (
     *apps.EVENTS,
     *personas.EVENTS,
     *simulations.EVENTS,
-    *gateway.EVENTS,
+    *API_KEY_EVENTS,
 )
 BY_TYPE: dict[str, Event] = {event.type: event for event in EVENTS}

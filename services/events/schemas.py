@@ -8,8 +8,8 @@ from typing import Any
 from marshmallow import fields, validate
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, UtcDateTime
-from libs.common.validators import StrictBoolean, StrictString, length
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import StrictBoolean, StrictString, UtcDateTime, length
 from services.events.types import ALL, EVENT_TYPES, PING
 
 URL_MAX = 2048

@@ -7,6 +7,7 @@ from typing import Any
 
 from libs.common.cursors import page_of
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_value
+from libs.contract import internal_bodies as b
 from services.personas.shapes import COMPETITOR
 
 COLUMNS = COMPETITOR.columns
@@ -100,7 +101,7 @@ async def page(cur: Any, organization_id: str, product_id: str, query: dict[str,
     return {"items": [view(row, version) for row in found], "nextCursor": next_cursor, "competitorSetVersion": version}
 
 
-async def brand_set(cur: Any, organization_id: str, product_id: str) -> dict[str, Any]:
+async def brand_set(cur: Any, organization_id: str, product_id: str) -> b.CompetitorSet:
     """What the analysis of answers needs: the live competitors (id, name, aliases, domains) and
     the set's version, read in one snapshot (the caller's transaction)."""
     rows = await fetch_all(
@@ -109,4 +110,7 @@ async def brand_set(cur: Any, organization_id: str, product_id: str) -> dict[str
         " WHERE organization_id = %s AND product_id = %s AND deleted_at IS NULL ORDER BY created_at, id",
         (organization_id, product_id),
     )
-    return {"version": await set_version(cur, product_id), "competitors": [dict(row) for row in rows]}
+    competitors: list[b.Competitor] = [
+        {"id": row["id"], "name": row["name"], "aliases": row["aliases"], "domains": row["domains"]} for row in rows
+    ]
+    return {"version": await set_version(cur, product_id), "competitors": competitors}

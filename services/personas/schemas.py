@@ -11,8 +11,9 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from libs.common.schemas import ApiSchema, Timestamps, changes_to
-from libs.common.validators import StrictBoolean, StrictString, UuidString, length
+from libs.common.schemas import Timestamps, changes_to
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import StrictBoolean, StrictString, UuidString, length
 
 NAME_MAX = 200
 DESCRIPTION_MAX = 4000

@@ -10,9 +10,10 @@ from marshmallow import fields, validate
 
 from libs.common.brand_fields import aliases_field, brand_name_field, domains_field
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, changes_to
-from libs.common.validators import FullMatch, JsonInteger, StrictString, UuidString, length
+from libs.common.schemas import changes_to
+from libs.contract.api_schema import ApiSchema
 from libs.contract.engines import ENGINE_IDS
+from libs.contract.validators import FullMatch, JsonInteger, StrictString, UuidString, length
 from services.personas.schemas import ProductResource
 
 PAGE_MAX = 200
@@ -116,11 +117,3 @@ class PromptListQuery(PageQuery):
 class PromptList(ApiSchema):
     items = fields.List(fields.Nested(Prompt), required=True)
     next_cursor = fields.String(required=True, allow_none=True)
-
-
-class ScheduledQuery(ApiSchema):
-    """The scheduler's read of the prompts due by cadence (an internal endpoint)."""
-
-    cadence = fields.String(required=True, validate=validate.OneOf(("daily", "weekly")))
-    after = UuidString()
-    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=1000))

@@ -14,8 +14,10 @@ from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.errors import Forbidden
 from libs.common.handlers import of_product, owned
-from libs.common.schemas import load_query, path_id
+from libs.common.schemas import load_endpoint_query, path_id
 from libs.common.state import DB_POOL, caller_of
+from libs.contract import internal
+from libs.contract import internal_bodies as b
 from services.personas import competitor_queries as competitors
 from services.personas import prompt_queries as prompts
 from services.personas.shapes import PROMPT
@@ -26,7 +28,6 @@ from services.personas.tracking_schemas import (
     PromptCreate,
     PromptListQuery,
     PromptUpdate,
-    ScheduledQuery,
 )
 
 PAGE_QUERY = PageQuery()
@@ -35,7 +36,6 @@ COMPETITOR_UPDATE = CompetitorUpdate()
 PROMPT_CREATE = PromptCreate()
 PROMPT_UPDATE = PromptUpdate()
 PROMPT_LIST_QUERY = PromptListQuery()
-SCHEDULED_QUERY = ScheduledQuery()
 
 
 # Competitors.
@@ -133,8 +133,8 @@ async def internal_competitor_set(request: web.Request) -> web.Response:
     """GET /internal/products/{productId}/competitors: the live competitors and the set's version."""
     product_id = path_id(request, "productId", "product")
     async with transaction(request.app[DB_POOL]) as cur:
-        body = await competitors.brand_set(cur, caller_of(request).org.id, product_id)
-    return json_response(body)
+        answer = await competitors.brand_set(cur, caller_of(request).org.id, product_id)
+    return json_response(answer)
 
 
 async def internal_product_prompts(request: web.Request) -> web.Response:
@@ -142,7 +142,8 @@ async def internal_product_prompts(request: web.Request) -> web.Response:
     product_id = path_id(request, "productId", "product")
     async with cursor(request.app[DB_POOL]) as cur:
         items = await prompts.live_of_product(cur, caller_of(request).org.id, product_id)
-    return json_response({"items": items})
+    answer: b.Prompts = {"items": items}
+    return json_response(answer)
 
 
 async def internal_scheduled_prompts(request: web.Request) -> web.Response:
@@ -150,10 +151,11 @@ async def internal_scheduled_prompts(request: web.Request) -> web.Response:
     a cadence, by id, for the analytics part's scheduler (a service caller only)."""
     if caller_of(request).principal_kind != "service":
         raise Forbidden("the scheduled prompts are read by services only")
-    query = load_query(request, SCHEDULED_QUERY)
+    query = load_endpoint_query(request, internal.SCHEDULED_PROMPTS)
     async with cursor(request.app[DB_POOL]) as cur:
         items, after = await prompts.scheduled(cur, query["cadence"], query.get("after"), query["limit"])
-    return json_response({"items": items, "next": after})
+    answer: b.PromptsPage = {"items": items, "next": after}
+    return json_response(answer)
 
 
 async def internal_prompt_get(request: web.Request) -> web.Response:

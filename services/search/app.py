@@ -10,8 +10,7 @@ from aiohttp import web
 from prometheus_client import Gauge
 
 from libs.common.catch_up import STEP_SECONDS, CatchUp
-from libs.common.changes import read_changes
-from libs.common.clients import ContentClient
+from libs.common.clients import ContentClient, read_changes
 from libs.common.logs import configure_logging
 from libs.common.service import create_service_app
 from libs.common.state import DB_POOL, HTTP, REDIS, SETTINGS

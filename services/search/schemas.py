@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
-from libs.common.validators import JsonInteger, StrictString, UuidString, length
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import JsonInteger, StrictString, UuidString, length
 
 QUERY_MAX = 2000
 DEFAULT_RESULTS, MAX_RESULTS = 10, 100

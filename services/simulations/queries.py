@@ -12,7 +12,7 @@ from libs.common import webhook_outbox
 from libs.common.db import Row, fetch_one, fetch_value, json_or_null
 from libs.common.encoding import loads
 from libs.common.errors import Conflict, ValidationFailed
-from services.simulations.schemas import RunCreate
+from libs.contract.internal_bodies import RunIntake
 from services.simulations.shapes import RECORDED_ENVIRONMENT, RECORDED_TASK, RUN_JOINS, RUN_JSON
 
 # Filter name -> SQL condition; only these fixed strings ever reach the query text.
@@ -26,7 +26,7 @@ RUN_FILTERS = {
 }
 
 # The columns the intake writes: its body's fields, one for one.
-RUN_FIELDS = tuple(RunCreate().fields)
+RUN_FIELDS = tuple(RunIntake().fields)
 
 
 async def list_runs(cur: Any, organization_id: str, filters: dict[str, Any], limit: int, offset: int) -> bytes:

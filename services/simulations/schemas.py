@@ -1,5 +1,5 @@
-"""Request and response shapes of runs, and the bodies and answers of the runner's intake
-(POST /internal/tasks, /internal/environments, /internal/runs).
+"""Request and response shapes of runs, and the answers of the runner's intake (POST /internal/tasks,
+/internal/environments, /internal/runs; their bodies: libs/contract/internal_bodies.py).
 
 The response schemas serialise the answers through their shapes (shapes.py): no marshmallow on
 the hot path, and nothing restates their fields.
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema, Timestamps, UtcDateTime
-from libs.common.validators import (
+from libs.common.schemas import Timestamps
+from libs.contract.api_schema import ApiSchema
+from libs.contract.internal_bodies import RUN_STATUS_MAX
+from libs.contract.validators import (
     QueryBoolean,
-    StrictBoolean,
-    StrictNumber,
-    StrictString,
+    UtcDateTime,
     UuidString,
     length,
 )
@@ -23,12 +23,10 @@ MAX_LIMIT = 200
 # Far past any real list, and well inside PostgreSQL's bigint, which a larger OFFSET overflows.
 MAX_OFFSET = 1_000_000_000
 DEFAULT_LIMIT = 50
-STATUS_MAX = 64
-NAME_MAX = 200
 
 
 class RunListQuery(ApiSchema):
-    status = fields.String(validate=length(1, STATUS_MAX), metadata={"example": "completed"})
+    status = fields.String(validate=length(1, RUN_STATUS_MAX), metadata={"example": "completed"})
     environment_id = UuidString()
     task_id = UuidString()
     passed = QueryBoolean()
@@ -80,41 +78,6 @@ class Run(Timestamps):
 class RunList(ApiSchema):
     runs = fields.List(fields.Nested(Run), required=True)
     total = fields.Integer(required=True)
-
-
-class TaskCreate(ApiSchema):
-    id = UuidString()
-    organization_id = UuidString(required=True)
-    name = StrictString(required=True, validate=length(1, NAME_MAX))
-    category = StrictString(required=True, validate=length(1, NAME_MAX))
-
-
-class EnvironmentCreate(ApiSchema):
-    id = UuidString()
-    organization_id = UuidString(required=True)
-    task_id = UuidString(required=True)
-    name = StrictString(required=True, validate=length(1, NAME_MAX))
-    agent_config = fields.Raw(load_default=None, allow_none=True)
-
-
-class RunCreate(ApiSchema):
-    id = UuidString()
-    organization_id = UuidString(required=True)
-    environment_id = UuidString(required=True)
-    task_id = UuidString(required=True)
-    status = StrictString(required=True, validate=length(1, STATUS_MAX))
-    sandbox_id = StrictString(allow_none=True, validate=length(1, 512))
-    sandbox_snapshot = StrictString(allow_none=True, validate=length(1, 512))
-    overall_score = StrictNumber(allow_none=True)
-    passed = StrictBoolean(allow_none=True)
-    tokens_used = StrictNumber(allow_none=True, validate=validate.Range(min=0))
-    cost_usd = StrictNumber(allow_none=True, validate=validate.Range(min=0))
-    started_at = UtcDateTime(allow_none=True)
-    completed_at = UtcDateTime(allow_none=True)
-    duration = StrictNumber(allow_none=True, validate=validate.Range(min=0))
-    volume_ids = fields.Raw(allow_none=True)
-    log_s3_keys = fields.Raw(allow_none=True)
-    metadata = fields.Raw(allow_none=True)
 
 
 class RecordedTask(TaskRef):

@@ -8,11 +8,21 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, Ratio, UtcDateTime
-from libs.common.validators import JsonInteger, StrictBoolean, StrictNumber, StrictString, UuidString, length
+from libs.common.schemas import Ratio
+from libs.contract.api_schema import ApiSchema
+from libs.contract.internal_bodies import TASK_NAME_MAX
+from libs.contract.validators import (
+    JsonInteger,
+    StrictBoolean,
+    StrictNumber,
+    StrictString,
+    UtcDateTime,
+    UuidString,
+    length,
+)
 from services.simulations.agent.kinds import ENGINES, KINDS
 from services.simulations.agent.scoring import CRITERION_TYPES
-from services.simulations.schemas import NAME_MAX, Run, TaskRef
+from services.simulations.schemas import Run, TaskRef
 
 GOAL_MAX = 2000
 CRITERION_VALUE_MAX = 500
@@ -68,8 +78,8 @@ def _criteria(**kwargs: Any) -> fields.List[Any]:
 
 
 class TaskCreate(ApiSchema):
-    name = StrictString(required=True, validate=length(1, NAME_MAX))
-    category = StrictString(required=True, validate=length(1, NAME_MAX))
+    name = StrictString(required=True, validate=length(1, TASK_NAME_MAX))
+    category = StrictString(required=True, validate=length(1, TASK_NAME_MAX))
     goal = StrictString(required=True, validate=length(1, GOAL_MAX))
     app_id = UuidString(required=True, metadata=_described("The App whose published pages the agent visits."))
     criteria = _criteria(required=True)
@@ -79,8 +89,8 @@ class TaskCreate(ApiSchema):
 
 
 class TaskUpdate(ApiSchema):
-    name = StrictString(validate=length(1, NAME_MAX))
-    category = StrictString(validate=length(1, NAME_MAX))
+    name = StrictString(validate=length(1, TASK_NAME_MAX))
+    category = StrictString(validate=length(1, TASK_NAME_MAX))
     goal = StrictString(validate=length(1, GOAL_MAX))
     app_id = UuidString()
     criteria = _criteria()
@@ -111,7 +121,7 @@ class PageQuery(ApiSchema):
 
 class TaskListQuery(PageQuery):
     app_id = UuidString(metadata=_described("Only the tasks of this App."))
-    category = fields.String(validate=length(1, NAME_MAX), metadata=_described("Only the tasks of this category."))
+    category = fields.String(validate=length(1, TASK_NAME_MAX), metadata=_described("Only the tasks of this category."))
 
 
 class TaskList(ApiSchema):
@@ -173,7 +183,7 @@ class AgentConfig(ApiSchema):
 
 
 class EnvironmentCreate(ApiSchema):
-    name = StrictString(required=True, validate=length(1, NAME_MAX))
+    name = StrictString(required=True, validate=length(1, TASK_NAME_MAX))
     task_id = UuidString(required=True, metadata=_described("The task the environment serves."))
     agent_config = fields.Nested(
         AgentConfig,

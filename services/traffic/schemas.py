@@ -11,8 +11,18 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema, Ratio, UtcDateTime
-from libs.common.validators import FullMatch, JsonInteger, QueryBoolean, StrictNumber, StrictString, UuidString, length
+from libs.common.schemas import Ratio
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import (
+    FullMatch,
+    JsonInteger,
+    QueryBoolean,
+    StrictNumber,
+    StrictString,
+    UtcDateTime,
+    UuidString,
+    length,
+)
 from services.traffic.curated import CATEGORIES
 from services.traffic.store import STATUS_CLASSES
 

@@ -8,12 +8,16 @@ import ast
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Annotated, get_args, get_origin, is_typeddict
 
 import pytest
+from marshmallow import Schema
 
 from libs.contract.internal import ENDPOINTS, OAUTH, Endpoint, endpoints_of
+from libs.contract.internal_bodies import Owned, Text
 from libs.contract.parts import CONTENT, GATEWAY, PARTS, ROOT, Part
 from libs.contract.route import ContractMismatch
+from tests.answer_shapes import owned_schema
 from tests.conftest import build_app
 
 # The parts and their shared libraries; deploy/, bench/ and tests/ stand above them.
@@ -80,14 +84,13 @@ def test_the_shared_libraries_import_no_part():
 
 def test_no_service_imports_the_gateway():
     """A request flows one way, gateway → service, and so do imports: what a service shares with the
-    gateway lives in libs/ (the examples of the reference, libs/common/openapi_examples.py). The one
-    exception is declarations: the event catalog concatenates the gateway's own event types
-    (`from gateway import contract`) as it does every announcing part's."""
+    gateway lives in libs/ (the examples of the reference, libs/common/openapi_examples.py; the
+    `api_key.*` events the event catalog lists, libs/contract/api_keys.py)."""
     importing = {
         str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path) if name.split(".")[0] == "gateway")
         for path in (ROOT / "services").rglob("*.py")
     }
-    assert {path: names for path, names in importing.items() if names} == {"services/events/catalog.py": ["gateway"]}
+    assert {path: names for path, names in importing.items() if names} == {}
 
 
 def string_literals(path: Path) -> list[tuple[int, str]]:
@@ -120,6 +123,53 @@ def test_no_internal_endpoint_is_declared_twice():
     assert [key for key, n in Counter((e.part, e.method, e.path) for e in ENDPOINTS).items() if n > 1] == []
     assert [name for name, n in Counter((e.part, e.name) for e in ENDPOINTS).items() if n > 1] == []
     assert {e.part for e in ENDPOINTS} <= {part.name for part in PARTS}
+
+
+def declared_types(answer: object) -> bool:
+    """Whether an answer is declared as the contract declares answers: a TypedDict, an owner's
+    schema (`Owned`, which must name a response schema), or text passed on as written."""
+    if isinstance(answer, Text):
+        return True
+    if get_origin(answer) is Annotated:
+        return any(isinstance(item, Owned) and isinstance(owned_schema(item), Schema) for item in get_args(answer))
+    return is_typeddict(answer)
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda endpoint: f"{endpoint.part}:{endpoint.name}")
+def test_every_internal_endpoint_declares_its_bodies(endpoint: Endpoint):
+    """A POST sends a JSON body and a GET none; each answers a declared type; a query, when the
+    endpoint takes one, is a schema of the contract's or the one its owning part declares."""
+    assert (endpoint.body is not None) == (endpoint.method == "POST")
+    assert endpoint.body is None or isinstance(endpoint.body, Schema)
+    assert declared_types(endpoint.answer), endpoint.answer
+    if isinstance(endpoint.query, Owned):
+        assert isinstance(owned_schema(endpoint.query), Schema)
+    else:
+        assert endpoint.query is None or isinstance(endpoint.query, Schema)
+
+
+def test_no_internal_request_schema_is_declared_again_outside_the_contract():
+    """A serving part loads an internal request through its declaration: no module outside the
+    contract declares a schema of the same name beside it."""
+    declared = {type(schema).__name__ for e in ENDPOINTS for schema in (e.body, e.query) if isinstance(schema, Schema)}
+    restated = {
+        f"{path.relative_to(ROOT)}: {node.name}"
+        for path in product_modules()
+        if ROOT / "libs" / "contract" not in path.parents
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ClassDef) and node.name in declared
+    }
+    assert restated == set()
+
+
+def test_a_client_builds_only_the_declared_body_and_query():
+    endpoint = next(e for e in ENDPOINTS if e.name == "internal_targets_count")
+    assert endpoint.body_of({"product_ids": ["p"], "status": "draft"}) == {"productIds": ["p"], "status": "draft"}
+    with pytest.raises(TypeError, match=r"undeclared \['product_id'\], missing \['product_ids'\]"):
+        endpoint.body_of({"product_id": ["p"]})
+    targets = next(e for e in ENDPOINTS if e.name == "internal_targets")
+    query = {"product_id": ["a", "b"], "limit": 10, "after_id": None}
+    assert targets.query_of(query) == [("productId", "a"), ("productId", "b"), ("limit", "10")]
 
 
 def registered(part: Part, environ: dict[str, str], prefix: str) -> set[tuple[str, str, str | None]]:

@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from libs.common.catch_up import CatchUp, NotApplied
-from libs.common.changes import Changes
+from libs.common.clients import Changes
 from libs.common.db import create_pool
 from libs.common.encoding import dumps
 from libs.common.redis_client import create_redis

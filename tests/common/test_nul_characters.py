@@ -6,7 +6,8 @@ import pytest
 from marshmallow import fields
 
 from libs.common.errors import ValidationFailed
-from libs.common.schemas import ApiSchema, load_data, nul_paths
+from libs.common.schemas import load_data, nul_paths
+from libs.contract.api_schema import ApiSchema
 
 
 class Sample(ApiSchema):

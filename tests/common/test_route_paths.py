@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from marshmallow import ValidationError
 
-from libs.common.validators import normalize_route_path, rfc3986_route_path, route_path_validators
+from libs.contract.validators import normalize_route_path, rfc3986_route_path, route_path_validators
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,9 @@ from marshmallow import fields, validate
 from multidict import CIMultiDict
 
 from libs.common.errors import BadRequest, ValidationFailed
-from libs.common.schemas import ApiSchema, flatten_messages, load_json, load_query
-from libs.common.validators import StrictString
+from libs.common.schemas import flatten_messages, load_json, load_query
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import StrictString
 
 
 class Page(ApiSchema):
@@ -94,7 +95,7 @@ def test_flattening_keeps_every_message():
 def test_a_time_with_any_offset_python_takes_is_loaded_as_the_same_moment_in_utc():
     from marshmallow import Schema, ValidationError
 
-    from libs.common.schemas import UtcDateTime
+    from libs.contract.validators import UtcDateTime
 
     class Window(Schema):
         start = UtcDateTime()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from marshmallow import fields
 
-from libs.common.schemas import ApiSchema
 from libs.common.shapes import Shape, as_text
+from libs.contract.api_schema import ApiSchema
 
 
 class Owner(ApiSchema):

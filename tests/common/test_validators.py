@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from marshmallow import ValidationError, fields
 
-from libs.common.schemas import ApiSchema
-from libs.common.validators import (
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import (
     HOSTNAME_PATTERN,
     FullMatch,
     QueryBoolean,

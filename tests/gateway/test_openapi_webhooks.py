@@ -7,7 +7,7 @@ from marshmallow import fields
 
 from gateway.edge.openapi import build_document
 from gateway.edge.route_table import ROUTES
-from libs.common.schemas import ApiSchema
+from libs.contract.api_schema import ApiSchema
 from libs.contract.event import Event
 from services.events.catalog import EVENTS
 from services.events.samples import example_data

@@ -8,7 +8,7 @@ from typing import Any
 from gateway.shapes import API_KEY
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.errors import NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 
 
 async def insert_api_key(

@@ -70,7 +70,7 @@ CREATE TABLE routes (
     id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     app_id          uuid NOT NULL REFERENCES apps (id),
     organization_id uuid NOT NULL,
-    -- Always in the canonical form of libs.common.validators.normalize_route_path.
+    -- Always in the canonical form of libs.contract.validators.normalize_route_path.
     path            text NOT NULL CHECK (length(path) BETWEEN 1 AND 2048 AND left(path, 1) = '/'),
     target_type     text NOT NULL CHECK (target_type IN ('product_document')),
     target_id       uuid NOT NULL,

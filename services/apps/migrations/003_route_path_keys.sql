@@ -1,4 +1,4 @@
--- A route keeps its path as the client sent it (RFC 3986-normalised, libs.common.validators.
+-- A route keeps its path as the client sent it (RFC 3986-normalised, libs.contract.validators.
 -- rfc3986_route_path: "/caf%C3%A9" stays so) and is unique on the path's canonical key
 -- (normalize_route_path: decoded once, NFC, no empty or dot segments), so equivalent spellings are
 -- still one route. Paths stored before were canonical already: each is its own key.

@@ -14,7 +14,7 @@ import psycopg2.errors
 
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, is_unique_violation, json_or_null
 from libs.common.errors import Conflict, NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.apps.shapes import ROUTE
 
 PATH_KEY = "routes_app_canonical_path_key"

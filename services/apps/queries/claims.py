@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, json_or_null
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.apps.queries.domains import announce
 from services.apps.shapes import DOMAIN
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from libs.common.db import fetch_all, fetch_one, fetch_returned
 from libs.common.errors import Conflict, NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.apps.queries.apps import announce as announce_app
 from services.apps.queries.apps import slug_conflict
 from services.apps.queries.domains import announce as announce_domain

@@ -7,7 +7,7 @@ from typing import Any
 from libs.common import webhook_outbox
 from libs.common.db import Row, conflict_on_unique, fetch_all, fetch_one, fetch_returned, json_or_null
 from libs.common.errors import NotFound
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.apps.queries.apps import live_app_ids
 from services.apps.shapes import DOMAIN, LEGACY_ROUTING
 

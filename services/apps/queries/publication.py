@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from libs.common.db import Row, fetch_one, fetch_value
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.apps.queries.domains import held
 
 

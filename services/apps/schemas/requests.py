@@ -7,8 +7,8 @@ from datetime import datetime
 from marshmallow import fields, validate
 
 from libs.common.cursors import PageCursor
-from libs.common.schemas import ApiSchema
-from libs.common.validators import (
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import (
     ROUTE_PATH_MAX,
     QueryBoolean,
     StrictString,
@@ -22,13 +22,11 @@ from libs.common.validators import (
 from services.apps.schemas.values import (
     CANDIDATES_PAGE_DEFAULT,
     CANDIDATES_PAGE_MAX,
-    CITED_URL_MAX,
     DELETED_PAGE_DEFAULT,
     DELETED_PAGE_MAX,
     DOCUMENT_STATUSES,
     DOMAIN_TYPES,
     MAX_IMPORT_ROUTES,
-    MAX_RESOLVE_IDS,
     NAME_MAX,
     ORIGIN_MAX,
     RESOURCE_TYPES,
@@ -63,24 +61,6 @@ class DomainCreate(ApiSchema):
     domain = StrictString(required=True, validate=hostname_validators())
     type = StrictString(load_default="web", validate=validate.OneOf(DOMAIN_TYPES))
     origin = StrictString(validate=length(1, ORIGIN_MAX))
-
-
-class DomainResolve(ApiSchema):
-    ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
-
-
-class DomainsByHost(ApiSchema):
-    hosts = fields.List(
-        fields.String(validate=length(1, 253)), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS)
-    )
-
-
-class RoutesByUrl(ApiSchema):
-    urls = fields.List(
-        fields.String(validate=length(1, CITED_URL_MAX)),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_RESOLVE_IDS),
-    )
 
 
 def candidate_position(path: str) -> str:
@@ -149,14 +129,6 @@ class RoutesQuery(ApiSchema):
     target_id = UuidString(metadata={"description": "Only routes to this content document."})
 
 
-class PageQuery(ApiSchema):
-    path = StrictString(
-        required=True,
-        validate=route_path_validators(),
-        metadata={"description": "A routed path of the app, as any of its equivalent spellings (`/pricing`)."},
-    )
-
-
 class RouteItem(ApiSchema):
     path = StrictString(required=True, validate=route_path_validators())
     target_id = UuidString(required=True)
@@ -173,10 +145,6 @@ class RouteUpdate(ApiSchema):
     path = StrictString(validate=route_path_validators())
     target_id = UuidString()
     target_type = StrictString(validate=validate.OneOf(TARGET_TYPES))
-
-
-class EdgeVersionsQuery(ApiSchema):
-    app_ids = fields.List(UuidString(), required=True, validate=validate.Length(min=1, max=MAX_RESOLVE_IDS))
 
 
 class DeletedAppsQuery(ApiSchema):

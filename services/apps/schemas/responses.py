@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema, AppRouteTarget, Ref, Timestamps
+from libs.common.schemas import AppRouteTarget, Ref, Timestamps
+from libs.contract.api_schema import ApiSchema
 from services.apps.schemas.values import (
     ACTIONS,
     DOMAIN_SCOPES,

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from libs.contract.internal_bodies import LOOKUP_MAX
+
 NAME_MAX = 120
 ORIGIN_MAX = 2048
-MAX_RESOLVE_IDS = 500
-# The longest URL an AI answer may cite (the analytics part's limit), linked to a route by its path.
-CITED_URL_MAX = 4096
 MAX_IMPORT_ROUTES = 100
 # Pages of route candidates, beyond the contract (docs/architecture.md, "Apps service").
 CANDIDATES_PAGE_DEFAULT, CANDIDATES_PAGE_MAX = 100, 1000
-# Pages of an app's routes: at most what one lookup of their targets takes (MAX_RESOLVE_IDS).
-ROUTES_PAGE_DEFAULT, ROUTES_PAGE_MAX = 100, 500
+# Pages of an app's routes: at most what one lookup of their targets takes.
+ROUTES_PAGE_DEFAULT, ROUTES_PAGE_MAX = 100, LOOKUP_MAX
 DELETED_PAGE_DEFAULT, DELETED_PAGE_MAX = 50, 200
 
 RESOURCE_TYPES = ("product",)

@@ -12,9 +12,10 @@ from aiohttp import payload, web
 
 from libs.common.db import Row, cursor
 from libs.common.errors import NotFound
-from libs.common.schemas import load_query
+from libs.common.schemas import load_endpoint_query, load_query
 from libs.common.state import DB_POOL
-from libs.common.validators import normalize_route_path
+from libs.contract import internal, internal_bodies
+from libs.contract.validators import normalize_route_path
 from services.apps import agent_text, upstream
 from services.apps.publication import (
     Listing,
@@ -28,10 +29,9 @@ from services.apps.publication import (
     written_text,
 )
 from services.apps.queries import publication as queries
-from services.apps.schemas.requests import PageQuery
 from services.apps.text_cache import Written
 
-PAGE_QUERY = PageQuery()
+PAGE_QUERY = internal_bodies.RoutedPageQuery()
 TEXT = "text/plain"
 MARKDOWN = "text/markdown"
 XML = "application/xml"
@@ -146,7 +146,7 @@ MARKDOWN_SUFFIX = ".md"
 async def internal_app_published(request: web.Request) -> web.StreamResponse:
     """GET /internal/apps/{appId}/published?path=…: the document at `path` of the App's site, as the
     public handlers above answer it (a page's path, or the path with `.md`, for its markdown)."""
-    path = request.query.get("path", "")
+    path = load_endpoint_query(request, internal.APP_PUBLISHED)["path"]
     site_file = SITE_FILES.get(path)
     if site_file is not None:
         return await site_file(request)

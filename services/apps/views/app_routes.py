@@ -14,7 +14,7 @@ from libs.common.errors import Conflict, NotFound, ValidationFailed
 from libs.common.etags import IF_MATCH, check_if_match, record_etag, versioned_response
 from libs.common.schemas import load_json, load_query
 from libs.common.state import DB_POOL, caller_of
-from libs.common.validators import normalize_route_path, rfc3986_route_path, route_path_prefix
+from libs.contract.validators import normalize_route_path, rfc3986_route_path, route_path_prefix
 from services.apps import upstream
 from services.apps.candidate_listing import CandidateListing
 from services.apps.products import products_by_id

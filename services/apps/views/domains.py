@@ -7,17 +7,17 @@ from aiohttp import web
 from libs.common.db import cursor, transaction
 from libs.common.encoding import json_response
 from libs.common.etags import record_etag, versioned_response
-from libs.common.schemas import load_json
+from libs.common.schemas import load_endpoint_body, load_json
 from libs.common.state import DB_POOL, SETTINGS, caller_of
+from libs.contract import internal
+from libs.contract import internal_bodies as b
 from services.apps.claims import add_app_domain, verify_app_domain
 from services.apps.queries import apps as app_queries
 from services.apps.queries import domains as queries
-from services.apps.schemas.requests import DomainCreate, DomainResolve, DomainsByHost
+from services.apps.schemas.requests import DomainCreate
 from services.apps.state import EDGE, TXT_CHECKER
 
 DOMAIN_CREATE = DomainCreate()
-DOMAIN_RESOLVE = DomainResolve()
-DOMAINS_BY_HOST = DomainsByHost()
 
 
 async def apps_domains_list(request: web.Request) -> web.Response:
@@ -72,19 +72,23 @@ async def apps_domains_verify(request: web.Request) -> web.Response:
 
 async def internal_domains_resolve(request: web.Request) -> web.Response:
     """POST /internal/domains/resolve: the domains among `ids` of the caller's organization that hold their hostname."""
-    data = await load_json(request, DOMAIN_RESOLVE)
+    data = await load_endpoint_body(request, internal.DOMAINS_RESOLVE)
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.resolve_domains(cur, caller_of(request).org.id, data["ids"])
-    return json_response({"domains": [{"id": row["id"], "domain": row["domain"]} for row in rows]})
+    answer: b.ResolvedDomains = {"domains": [{"id": row["id"], "domain": row["domain"]} for row in rows]}
+    return json_response(answer)
 
 
 async def internal_domains_by_host(request: web.Request) -> web.Response:
     """POST /internal/domains/by-host: the caller's organization's App domains among `hosts` (verified or
     not), each as `{id, domain, appId, verified}`; a hostname no App of theirs claims is left out."""
-    data = await load_json(request, DOMAINS_BY_HOST)
+    data = await load_endpoint_body(request, internal.DOMAINS_BY_HOST)
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.app_domains_by_host(cur, caller_of(request).org.id, data["hosts"])
-    found = [
-        {"id": row["id"], "domain": row["domain"], "appId": row["app_id"], "verified": row["verified"]} for row in rows
-    ]
-    return json_response({"domains": found})
+    answer: b.HostDomains = {
+        "domains": [
+            {"id": row["id"], "domain": row["domain"], "appId": row["app_id"], "verified": row["verified"]}
+            for row in rows
+        ]
+    }
+    return json_response(answer)

@@ -14,16 +14,15 @@ from aiohttp import web
 from libs.common.db import cursor
 from libs.common.encoding import json_response
 from libs.common.errors import NotFound
-from libs.common.schemas import load_json
+from libs.common.schemas import load_endpoint_body
 from libs.common.state import DB_POOL, caller_of
-from libs.common.validators import HOSTNAME_MAX, is_uuid
+from libs.contract import internal
+from libs.contract import internal_bodies as b
+from libs.contract.validators import HOSTNAME_MAX, is_uuid
 from services.apps.publication import load_site
 from services.apps.queries import edge as queries
 from services.apps.queries import publication
-from services.apps.schemas.requests import EdgeVersionsQuery
 from services.apps.views import agent_files
-
-VERSIONS_QUERY = EdgeVersionsQuery()
 
 
 async def internal_edge_host(request: web.Request) -> web.Response:
@@ -35,17 +34,16 @@ async def internal_edge_host(request: web.Request) -> web.Response:
             row = await queries.verified_host(cur, hostname)
     if row is None:
         raise NotFound("no verified domain holds this hostname")
-    return json_response(
-        {
-            "domainId": row["domain_id"],
-            "organizationId": row["organization_id"],
-            "appId": row["app_id"],
-            "hostname": row["domain"],
-            "type": row["type"],
-            "origin": row["origin"],
-            "version": row["version"],
-        }
-    )
+    answer: b.EdgeHost = {
+        "domainId": row["domain_id"],
+        "organizationId": row["organization_id"],
+        "appId": row["app_id"],
+        "hostname": row["domain"],
+        "type": row["type"],
+        "origin": row["origin"],
+        "version": row["version"],
+    }
+    return json_response(answer)
 
 
 async def internal_edge_site(request: web.Request) -> web.Response:
@@ -61,21 +59,23 @@ async def internal_edge_site(request: web.Request) -> web.Response:
     site = await load_site(request)
     async with cursor(request.app[DB_POOL]) as cur:
         routes = await publication.route_listing(cur, site.app_id)
-    answer = {
+    answer: b.EdgeSite = {
         "appId": site.app_id,
         "name": site.title,
         "config": site.row["config"],
         "baseUrl": site.base_url,
         "version": version,
+        "routes": [],
     }
-    # The routes as PostgreSQL wrote them: `[[path, targetId], ...]`.
+    # The routes as PostgreSQL wrote them.
     return json_response({**answer, "routes": orjson.Fragment(routes)})
 
 
 async def internal_edge_page(request: web.Request) -> web.Response:
     """GET /internal/edge/apps/{appId}/page?path=: the live, published document routed at `path`; 404 otherwise."""
     site, route, document = await agent_files.routed_document(request)
-    return json_response({"path": route["path"], "baseUrl": site.base_url, "document": document})
+    answer: b.EdgePage = {"path": route["path"], "baseUrl": site.base_url, "document": document}
+    return json_response(answer)
 
 
 async def internal_edge_llms_txt(request: web.Request) -> web.Response:
@@ -95,7 +95,8 @@ async def internal_edge_sitemap(request: web.Request) -> web.Response:
 
 async def internal_edge_versions(request: web.Request) -> web.Response:
     """POST /internal/edge/versions {appIds}: each live App's version; an App left out is deleted or unknown."""
-    data = await load_json(request, VERSIONS_QUERY)
+    data = await load_endpoint_body(request, internal.EDGE_VERSIONS)
     async with cursor(request.app[DB_POOL]) as cur:
         rows = await queries.app_versions(cur, data["app_ids"])
-    return json_response({"versions": {row["app_id"]: row["version"] for row in rows}})
+    answer: b.AppVersions = {"versions": {row["app_id"]: row["version"] for row in rows}}
+    return json_response(answer)

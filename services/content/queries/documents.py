@@ -7,7 +7,7 @@ from typing import Any
 
 from libs.common.db import Row, fetch_all, fetch_one, fetch_returned, fetch_value, json_or_null
 from libs.common.etags import etag
-from libs.common.validators import is_uuid
+from libs.contract.validators import is_uuid
 from services.content.shapes import DOCUMENT, TARGET_JSON
 
 JSON_COLUMNS = frozenset({"metadata", "tiptap_json"})

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema, Timestamps
-from libs.common.validators import (
+from libs.common.schemas import Timestamps
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import (
     PRIORITY_MAX,
     PRIORITY_MIN,
     StrictBoolean,

@@ -6,9 +6,10 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from libs.common.validators import FullMatch, StrictString, UuidString, length, route_path_validators
+from libs.contract.internal_bodies import DOCUMENT_STATUSES
+from libs.contract.validators import FullMatch, StrictString, UuidString, length, route_path_validators
 
-STATUSES = ("draft", "published")
+STATUSES = DOCUMENT_STATUSES
 TITLE_MAX = 500
 TEXT_MAX = 10_000
 URL_MAX = 2048

@@ -6,7 +6,8 @@ from typing import Any
 
 from marshmallow import fields
 
-from libs.common.schemas import ApiSchema, Ref
+from libs.common.schemas import Ref
+from libs.contract.api_schema import ApiSchema
 
 
 class Scope(ApiSchema):

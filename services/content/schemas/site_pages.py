@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from libs.common.schemas import ApiSchema
-from libs.common.validators import QueryBoolean, StrictBoolean, StrictString, UuidString, hostname_validators, length
+from libs.contract.api_schema import ApiSchema
+from libs.contract.validators import QueryBoolean, StrictBoolean, StrictString, UuidString, hostname_validators, length
 from services.content.schemas.fields import (
     STATUSES,
     TITLE_MAX,

@@ -10,8 +10,9 @@ from aiohttp import web
 
 from libs.common.db import Row, cursor
 from libs.common.encoding import json_response
-from libs.common.schemas import camel_case, load_query
+from libs.common.schemas import load_query
 from libs.common.state import DB_POOL, caller_of
+from libs.contract.api_schema import camel_case
 from services.content.queries import attachments, site_pages
 from services.content.schemas.site_pages import SitePagesQuery
 from services.content.shapes import DomainEntries, site_page

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from libs.common.validators import normalize_route_path
+from libs.contract.validators import normalize_route_path
 
 CRITERION_TYPES = ("must_include", "exact_match", "regex", "page_reached", "url_visited")
 EDGE_PUNCTUATION = " \t\n\"'`.,;:!?()[]{}"

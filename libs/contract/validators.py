@@ -7,6 +7,7 @@ we should report, not hide.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import string
 import unicodedata
@@ -317,3 +318,15 @@ class UuidList(fields.Field[list[str]]):
 def priority_field(**kwargs: Any) -> StrictNumber:
     """The content priority: a number from 0 to 100 inclusive."""
     return StrictNumber(validate=validate.Range(min=PRIORITY_MIN, max=PRIORITY_MAX), **kwargs)
+
+
+class UtcDateTime(fields.AwareDateTime):
+    """An ISO 8601 time with a zone, loaded as the same moment in UTC: PostgreSQL refuses offsets
+    Python takes (past ±15:59), and a moment that leaves the calendar in UTC is refused here."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.datetime:
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return moment.astimezone(dt.UTC)
+        except OverflowError:
+            raise self.make_error("invalid", input=value, obj_type=self.OBJ_TYPE) from None
