@@ -9,6 +9,7 @@ import time
 from gateway.cache import TtlCache
 from gateway.identity.directory import DIRECTORY_TTL_SECONDS
 from gateway.state import DIRECTORY
+from libs.common.db import OPERATION_TIMEOUT_SECONDS
 from libs.common.state import DB_POOL
 from tests.factories import IdentityFactory
 
@@ -84,7 +85,9 @@ async def test_an_expired_organization_is_served_while_the_database_has_no_free_
     held = [await pool.acquire() for _ in range(pool.maxsize)]
     try:
         for _ in range(5):
-            response = await asyncio.wait_for(gateway.get(RUNS, headers=headers), 3)
+            # Well within the pool's wait (OPERATION_TIMEOUT_SECONDS), which a request waiting for a
+            # connection would meet, and beyond what a machine running the whole suite takes.
+            response = await asyncio.wait_for(gateway.get(RUNS, headers=headers), OPERATION_TIMEOUT_SECONDS / 3)
             assert response.status == 200
     finally:
         for conn in held:
