@@ -1,8 +1,9 @@
 """Where a report reads its sums: the daily rollups when its days are UTC days; in any other named
-time zone, the hourly rollups with each hour's day in that zone, but for the hours one of the zone's
+time zone, each UTC day's daily rollups counted on the zone's day of its noon, the hours of it that
+lie in another day of the zone moved there from the hourly rollups, and the hours one of the zone's
 midnights falls inside (a zone whose offset from UTC is not a whole number of hours: one such hour a
-day), whose sums are computed from the raw rows (the current analyses of the product's answers of
-those hours), by the one definition of what an analysis adds (migrations/012_hourly_rollups.sql).
+day) summed from the raw rows (the current analyses of the product's answers of those hours), by
+the one definition of what an analysis adds (migrations/012_hourly_rollups.sql, `rollup_*_in`).
 The days are exact in every zone, summer time included: a day of a whole-hour zone is whole UTC
 hours, whatever its offset that day, and the raw hours are split at the zone's own midnight."""
 
@@ -22,56 +23,33 @@ UTC_ZONE = "UTC"
 # The named zones a report may be read in: the IANA database's (PostgreSQL's own knows them too).
 ZONES = frozenset(available_timezones()) | {UTC_ZONE}
 
-# The UTC hours of [since, until) (the first and the last may hold a part of it only), each with
-# its day in the report's zone, and whether a midnight of the zone falls after its start (`split`:
-# it holds answers of two of the zone's days).
-HOURS = """
-SELECT hour, (hour AT TIME ZONE %(zone)s)::date AS day,
-       (hour AT TIME ZONE %(zone)s)::date
-       <> ((hour + interval '1 hour' - interval '1 microsecond') AT TIME ZONE %(zone)s)::date AS split
-FROM generate_series(
-    date_trunc('hour', %(since)s::timestamptz, 'UTC'),
-    %(until)s::timestamptz - interval '1 microsecond',
-    interval '1 hour'
-) AS hour
-"""
-# The rollup rows, by hour (in the report zone, migrations/012_hourly_rollups.sql) with its day
-# there, of the analyses current for the product's answers of [since, until) answered in the hours
-# `{hours}` names (none read when it names none).
-RAW = """
-SELECT r.*, (r.hour AT TIME ZONE %(zone)s)::date AS day FROM (
-    SELECT coalesce(array_agg(a.analysis_id), '{{}}') AS ids FROM {hours} h
-    JOIN answers a ON a.answered_at >= h.hour AND a.answered_at < h.hour + interval '1 hour'
-    WHERE a.organization_id = %(organization_id)s AND a.product_id = %(product_id)s AND a.analysis_id IS NOT NULL
-      AND a.answered_at >= %(since)s AND a.answered_at < %(until)s
-) chosen, {function}(chosen.ids, array_fill(1, ARRAY[cardinality(chosen.ids)])) r
-WHERE cardinality(chosen.ids) > 0
-"""
+# The rollup rows of the analyses current for the product's answers of [since, until), by hour (in
+# the report zone, migrations/012_hourly_rollups.sql) with its day there; the answers are found hour
+# by hour of the period.
+RAW = """(
+    SELECT r.*, (r.hour AT TIME ZONE %(zone)s)::date AS day FROM (
+        SELECT coalesce(array_agg(a.analysis_id), '{{}}') AS ids
+        FROM generate_series(
+            date_trunc('hour', %(since)s::timestamptz, 'UTC'), %(until)s::timestamptz, interval '1 hour'
+        ) AS h (hour)
+        JOIN answers a ON a.answered_at >= h.hour AND a.answered_at < h.hour + interval '1 hour'
+        WHERE a.organization_id = %(organization_id)s AND a.product_id = %(product_id)s
+          AND a.analysis_id IS NOT NULL AND a.answered_at >= %(since)s AND a.answered_at < %(until)s
+    ) chosen, {function}(chosen.ids, array_fill(1, ARRAY[cardinality(chosen.ids)])) r
+) AS {table}"""
 # UTC's rows: the daily rollups of the period's days.
 DAILY = """(
     SELECT * FROM {table} WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
       AND day >= %(first_day)s AND day < %(end_day)s
 ) AS {table}"""
-# A zone's rows: its whole hours from the hourly rollups (each hour's day looked up once), its
-# split hours from the raw rows.
-ZONED = """(
-    WITH hours AS ({hours})
-    SELECT r.*, h.day FROM hours h JOIN {hourly} r ON r.hour = h.hour
-    WHERE NOT h.split AND r.organization_id = %(organization_id)s AND r.product_id = %(product_id)s
-      AND r.hour >= %(since)s AND r.hour < %(until)s
-    UNION ALL
-    {raw}
-) AS {table}"""
+# Another zone's rows: the daily rollups, corrected by hourly rows where the zone's days cut UTC
+# days, and the raw rows of the hours its midnights split (migrations/012_hourly_rollups.sql).
+ZONED = "{function}(%(organization_id)s, %(product_id)s, %(since)s, %(until)s, %(zone)s) AS {table}"
 
 
 def instant(day: date, zone: str) -> datetime:
     """The moment `day` starts in `zone`."""
     return datetime.combine(day, time(), tzinfo=ZoneInfo(zone))
-
-
-def raw_rows(table: str, hours: str) -> sql.Composable:
-    """The rows of `table` computed from the raw rows of the answers of the hours the query `hours` selects."""
-    return sql.SQL(RAW).format(hours=sql.SQL(f"({hours})"), function=sql.Identifier(f"{table}_of"))
 
 
 def source(table: str, zone: str, raw: bool = False) -> sql.Composable:
@@ -80,15 +58,10 @@ def source(table: str, zone: str, raw: bool = False) -> sql.Composable:
     the parameters of `bounds`, `organization_id` and `product_id`; `raw`: the same rows computed
     from the raw rows of every hour (what the rollups are checked and measured against)."""
     if raw:
-        return sql.SQL("({}) AS {}").format(raw_rows(table, HOURS), sql.Identifier(table))
+        return sql.SQL(RAW).format(function=sql.Identifier(f"{table}_of"), table=sql.Identifier(table))
     if zone == UTC_ZONE:
         return sql.SQL(DAILY).format(table=sql.Identifier(table))
-    return sql.SQL(ZONED).format(
-        hours=sql.SQL(HOURS),
-        hourly=sql.Identifier(f"{table}_hourly"),
-        raw=raw_rows(table, "SELECT hour FROM hours WHERE split"),
-        table=sql.Identifier(table),
-    )
+    return sql.SQL(ZONED).format(function=sql.Identifier(f"{table}_in"), table=sql.Identifier(table))
 
 
 def bounds(start: date, end: date, zone: str) -> dict[str, Any]:

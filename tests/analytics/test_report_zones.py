@@ -1,8 +1,9 @@
-"""Reports and the overview in named time zones through the gateway, read from the hourly rollups
-(and, for the hours a midnight of the zone splits, from the raw rows): the same answer as the very
-same report computed from the raw rows of every hour, and the days the answers were sent on in
-that zone, across summer time's end in Paris (2026-10-25) and New York (2026-11-01), and in zones
-whose offset is not a whole number of hours."""
+"""Reports and the overview in named time zones through the gateway, read from the daily rollups
+corrected by the hourly ones where the zone's days cut UTC days (and, for the hours a midnight of
+the zone splits, from the raw rows): the same answer as the very same report computed from the raw
+rows of every hour, and the days the answers were sent on in that zone, across summer time's end
+in Paris (2026-10-25) and New York (2026-11-01), and in zones whose offset is not a whole number of
+hours."""
 
 from __future__ import annotations
 
@@ -23,9 +24,15 @@ from tests.analytics.conftest import Collector
 from tests.analytics.test_query import query
 
 BRANDS = ("Acme", "Globex", "Notion")
-# Each answer names the brands of its text once; each is sent around a midnight of some zone:
-# Paris (22:00 UTC in summer, 23:00 in winter), New York (04:00 UTC in summer, 05:00 in winter),
-# Kolkata (+5:30: 18:30 UTC), Kathmandu (+5:45: 18:15 UTC), Adelaide (+10:30 in its summer: 13:30).
+SITES = {
+    "Acme": "https://acme.com/pricing",
+    "Globex": "https://www.globex.com/compare",
+    "Notion": "https://notion.so/x",
+}
+# Each answer names the brands of its text once and cites their pages; each is sent around a
+# midnight of some zone: Paris (22:00 UTC in summer, 23:00 in winter), New York (04:00 UTC in
+# summer, 05:00 in winter), Kolkata (+5:30: 18:30 UTC), Kathmandu (+5:45: 18:15 UTC), Adelaide
+# (+10:30 in its summer: 13:30 UTC).
 ANSWERS = (
     ("Acme.", "openai-search", "2026-10-23T21:30:00Z"),
     ("Globex and Acme.", "perplexity-sonar", "2026-10-23T22:30:00Z"),
@@ -56,7 +63,8 @@ FRACTIONAL = ("Asia/Kolkata", "Asia/Kathmandu", "Australia/Adelaide")
 @pytest.fixture
 async def answered(collector: Collector) -> Collector:
     for text, engine, at in ANSWERS:
-        stored = await collector.send(text, engine=engine, answeredAt=at)
+        citations = [{"url": url} for brand, url in SITES.items() if brand in text]
+        stored = await collector.send(text, engine=engine, answeredAt=at, citations=citations)
         await collector.analysed(stored["id"])
     return collector
 
@@ -136,6 +144,25 @@ async def test_a_daily_report_in_a_zone_counts_its_days_as_the_raw_rows_do(
     assert status == 200, answer
     assert answer["data"]["timeZone"] == zone and answer["data"]["nextCursor"] is None
     assert days_of(answer) == expected_days(zone)
+    assert answer["data"] == await raw_report(analytics_pool, answered, body)
+
+
+@pytest.mark.parametrize("zone", ("Europe/Paris", "America/New_York", "Asia/Kolkata"))
+async def test_the_domains_by_day_in_a_zone_are_the_raw_rows_domains(
+    answered: Collector, analytics_pool: aiopg.Pool, zone: str
+):
+    body = {"report": "domains", "timeZone": zone, "granularity": "day", **PERIOD}
+    status, answer = await query(answered, **body)
+    assert status == 200, answer
+    cited = {(item["period"]["from"], item["domain"]) for item in answer["data"]["items"]}
+    days = [
+        datetime.fromisoformat(at).astimezone(ZoneInfo(zone)).date().isoformat()
+        for text, _, at in ANSWERS
+        if "Acme" in text
+    ]
+    assert {(day, "acme.com") for day in days if PERIOD["from"] <= day < PERIOD["to"]} == {
+        (day, domain) for day, domain in cited if domain == "acme.com"
+    }
     assert answer["data"] == await raw_report(analytics_pool, answered, body)
 
 

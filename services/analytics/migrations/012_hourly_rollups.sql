@@ -1,8 +1,9 @@
 -- Hourly rollups: the same sums as the daily rollups by UTC hour, read by the reports whose days are
--- in another named zone (services/analytics/report_sources.py): a day of a zone whose midnights are
--- whole UTC hours is a set of whole UTC hours, whatever its offset that day (summer time included).
--- What an analysis adds stays one definition per table (rollup_*_of), now by hour: the move adds it
--- to the hourly rollups and, summed by UTC day, to the daily ones, in the same statement.
+-- in another named zone (services/analytics/report_sources.py, rollup_*_in below): a day of a zone
+-- whose midnights are whole UTC hours is a set of whole UTC hours, whatever its offset that day
+-- (summer time included). What an analysis adds stays one definition per table (rollup_*_of), now
+-- by hour: the move adds it to the hourly rollups and, summed by UTC day, to the daily ones, in the
+-- same statement.
 
 CREATE TABLE rollup_answers_hourly (
     organization_id        uuid NOT NULL,
@@ -214,6 +215,149 @@ LANGUAGE sql SET search_path FROM CURRENT AS $$
         drawing_answers = rollup_domains.drawing_answers + EXCLUDED.drawing_answers,
         citations = rollup_domains.citations + EXCLUDED.citations,
         pages = rollup_domains.pages + EXCLUDED.pages;
+$$;
+
+-- How the days `[since, until)` of a zone (`since` and `until` its midnights) are read from the
+-- rollups: each UTC day they touch from the daily rollups, counted on the zone's day of its noon
+-- ('day'); each hour of it that lies in another day of the zone (most hours of a zone a few hours
+-- from UTC lie in the day of the noon) taken away from that day and added to its own, from the
+-- hourly rollups ('hour', sign -1 and +1); an hour a midnight of the zone falls inside (a zone a
+-- fraction of an hour from UTC: one a day) taken away likewise and read from the raw rows ('raw').
+-- Only what lands on the period's days is listed. Summer time moves the hours, not the method.
+CREATE FUNCTION rollup_zone_parts(since timestamptz, until timestamptz, zone text)
+RETURNS TABLE (part text, utc_day date, hour timestamptz, day date, sign integer)
+LANGUAGE sql STABLE SET search_path FROM CURRENT ROWS 100 AS $$
+    WITH period AS (
+        SELECT (since AT TIME ZONE zone)::date AS first_day, (until AT TIME ZONE zone)::date AS end_day
+    ),
+    days AS (
+        SELECT d AS start, (d AT TIME ZONE 'UTC')::date AS utc_day,
+               ((d + interval '12 hours') AT TIME ZONE zone)::date AS day
+        FROM generate_series(date_trunc('day', since, 'UTC'), until - interval '1 microsecond', interval '24 hours') AS d
+    ),
+    hours AS (
+        SELECT days.utc_day, days.day, h.hour, (h.hour AT TIME ZONE zone)::date AS own_day,
+               (h.hour AT TIME ZONE zone)::date
+               <> ((h.hour + interval '1 hour' - interval '1 microsecond') AT TIME ZONE zone)::date AS split
+        FROM days, generate_series(0, 23) AS n, LATERAL (SELECT days.start + n * interval '1 hour' AS hour) h
+    )
+    SELECT 'day', utc_day, NULL::timestamptz, day, 1 FROM days, period
+    WHERE day >= first_day AND day < end_day
+    UNION ALL
+    SELECT 'hour', utc_day, hour, day, -1 FROM hours, period
+    WHERE (own_day <> day OR split) AND day >= first_day AND day < end_day
+    UNION ALL
+    SELECT 'hour', utc_day, hour, own_day, 1 FROM hours, period
+    WHERE own_day <> day AND NOT split AND own_day >= first_day AND own_day < end_day
+    UNION ALL
+    SELECT 'raw', utc_day, hour, NULL, 1 FROM hours
+    WHERE split AND hour < until AND hour + interval '1 hour' > since
+$$;
+
+-- The analyses current for the product's answers of [since, until) answered in the hours
+-- rollup_zone_parts reads from the raw rows.
+CREATE FUNCTION rollup_zone_raw(organization uuid, product uuid, since timestamptz, until timestamptz, zone text)
+RETURNS uuid[]
+LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    SELECT coalesce(array_agg(a.analysis_id), '{}')
+    FROM rollup_zone_parts(since, until, zone) p
+    JOIN answers a ON a.answered_at >= p.hour AND a.answered_at < p.hour + interval '1 hour'
+    WHERE p.part = 'raw' AND a.organization_id = organization AND a.product_id = product
+      AND a.analysis_id IS NOT NULL AND a.answered_at >= since AND a.answered_at < until
+$$;
+
+-- The rollup rows of a product's days [since, until) in `zone` (each its day there), summed from
+-- the parts above (rows summing to nothing left out, as none is read from the raw rows); a
+-- report's transaction sets `analytics.report_zone` to `zone` (the raw hours' days).
+CREATE FUNCTION rollup_answers_in(organization uuid, product uuid, since timestamptz, until timestamptz, zone text)
+RETURNS SETOF rollup_answers
+LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    WITH parts AS (SELECT * FROM rollup_zone_parts(since, until, zone)),
+    counted AS (
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version,
+               r.answers, r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM parts p JOIN rollup_answers r
+          ON p.part = 'day' AND r.organization_id = organization AND r.product_id = product AND r.day = p.utc_day
+        UNION ALL
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version,
+               r.answers, r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM parts p JOIN rollup_answers_hourly r
+          ON p.part = 'hour' AND r.organization_id = organization AND r.product_id = product AND r.hour = p.hour
+        UNION ALL
+        SELECT (r.hour AT TIME ZONE zone)::date, 1, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version,
+               r.answers, r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM rollup_zone_raw(organization, product, since, until, zone) AS ids,
+             rollup_answers_of(ids, array_fill(1, ARRAY[cardinality(ids)])) r
+        WHERE cardinality(ids) > 0
+    )
+    SELECT organization, product, day, engine, prompt_id, topic_id, competitor_set_version,
+           sum(sign * answers)::bigint, sum(sign * citing_answers)::bigint, sum(sign * drawing_answers)::bigint,
+           sum(sign * citations)::bigint, sum(sign * pages)::bigint
+    FROM counted
+    GROUP BY day, engine, prompt_id, topic_id, competitor_set_version
+    HAVING sum(sign * answers) <> 0
+$$;
+
+CREATE FUNCTION rollup_brands_in(organization uuid, product uuid, since timestamptz, until timestamptz, zone text)
+RETURNS SETOF rollup_brands
+LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    WITH parts AS (SELECT * FROM rollup_zone_parts(since, until, zone)),
+    counted AS (
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version, r.brand_key,
+               r.mentioning_answers, r.mentions, r.position_sum, r.sentiment_sum, r.positive, r.neutral, r.negative,
+               r.cited_answers
+        FROM parts p JOIN rollup_brands r
+          ON p.part = 'day' AND r.organization_id = organization AND r.product_id = product AND r.day = p.utc_day
+        UNION ALL
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version, r.brand_key,
+               r.mentioning_answers, r.mentions, r.position_sum, r.sentiment_sum, r.positive, r.neutral, r.negative,
+               r.cited_answers
+        FROM parts p JOIN rollup_brands_hourly r
+          ON p.part = 'hour' AND r.organization_id = organization AND r.product_id = product AND r.hour = p.hour
+        UNION ALL
+        SELECT (r.hour AT TIME ZONE zone)::date, 1, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version,
+               r.brand_key, r.mentioning_answers, r.mentions, r.position_sum, r.sentiment_sum, r.positive, r.neutral,
+               r.negative, r.cited_answers
+        FROM rollup_zone_raw(organization, product, since, until, zone) AS ids,
+             rollup_brands_of(ids, array_fill(1, ARRAY[cardinality(ids)])) r
+        WHERE cardinality(ids) > 0
+    )
+    SELECT organization, product, day, engine, prompt_id, topic_id, competitor_set_version, brand_key,
+           sum(sign * mentioning_answers)::bigint, sum(sign * mentions)::bigint, sum(sign * position_sum)::bigint,
+           sum(sign * sentiment_sum), sum(sign * positive)::bigint, sum(sign * neutral)::bigint,
+           sum(sign * negative)::bigint, sum(sign * cited_answers)::bigint
+    FROM counted
+    GROUP BY day, engine, prompt_id, topic_id, competitor_set_version, brand_key
+    HAVING sum(sign * mentioning_answers) <> 0 OR sum(sign * cited_answers) <> 0
+$$;
+
+CREATE FUNCTION rollup_domains_in(organization uuid, product uuid, since timestamptz, until timestamptz, zone text)
+RETURNS SETOF rollup_domains
+LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    WITH parts AS (SELECT * FROM rollup_zone_parts(since, until, zone)),
+    counted AS (
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version, r.domain,
+               r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM parts p JOIN rollup_domains r
+          ON p.part = 'day' AND r.organization_id = organization AND r.product_id = product AND r.day = p.utc_day
+        UNION ALL
+        SELECT p.day, p.sign, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version, r.domain,
+               r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM parts p JOIN rollup_domains_hourly r
+          ON p.part = 'hour' AND r.organization_id = organization AND r.product_id = product AND r.hour = p.hour
+        UNION ALL
+        SELECT (r.hour AT TIME ZONE zone)::date, 1, r.engine, r.prompt_id, r.topic_id, r.competitor_set_version,
+               r.domain, r.citing_answers, r.drawing_answers, r.citations, r.pages
+        FROM rollup_zone_raw(organization, product, since, until, zone) AS ids,
+             rollup_domains_of(ids, array_fill(1, ARRAY[cardinality(ids)])) r
+        WHERE cardinality(ids) > 0
+    )
+    SELECT organization, product, day, engine, prompt_id, topic_id, competitor_set_version, domain,
+           sum(sign * citing_answers)::bigint, sum(sign * drawing_answers)::bigint, sum(sign * citations)::bigint,
+           sum(sign * pages)::bigint
+    FROM counted
+    GROUP BY day, engine, prompt_id, topic_id, competitor_set_version, domain
+    HAVING sum(sign * drawing_answers) <> 0
 $$;
 
 -- The hourly rollups of the answers analysed so far, from the raw rows by the definitions above
