@@ -1,11 +1,13 @@
 """The analytics reports at scale: one organization with `--answers` (default 1,000,000) analysed
 answers naming ten brands each (10,000,000 mentions) over 180 days on three engines; the overview
 of 30 days and a 90-day daily share-of-voice series by engine (the `engines` report by day), read
-from the daily rollups, beside the very same reports read from the raw tables in the same run.
+from the rollups, beside the very same reports computed from the raw tables in the same run, in
+UTC (the daily rollups), in Europe/Paris (the hourly rollups: a whole number of hours from UTC)
+and in Asia/Kolkata (+5:30: the hourly rollups, and the raw rows of the hour a midnight splits).
 
-The raw read is the report in the zone `Etc/UTC`: the same UTC days, but computed from the raw rows
-through the rollups' own definitions (services/analytics/report_sources.py), so both sides answer
-the same numbers (checked) and only where they read differs.
+The raw read is the report through the rollups' own definitions over the raw rows of every hour
+(services/analytics/report_sources.py, `raw`), so both sides answer the same numbers (checked) and
+only where they read differs.
 
     python -m deploy.stack exec -- python -c "import bench.analytics as b; b.main()"  [--answers N] [--keep]
 
@@ -40,11 +42,12 @@ BRANDS = 10
 DAYS = 180
 ENGINES = ("openai-search", "perplexity-sonar", "anthropic-web")
 REPEATS = 15
+ZONES = ("UTC", "Europe/Paris", "Asia/Kolkata")
 RAW_TIMEOUT_SECONDS = 1800.0
 END = date(2026, 11, 28)
 
-# One organization's answers, their analyses and ten mentions each, and the rollups rebuilt from
-# them (the rebuild the rollup test compares with).
+# One organization's answers, their analyses and ten mentions each, and their rollups (as the
+# migration that made the hourly ones fills them).
 FILL = """
 INSERT INTO answers (id, organization_id, product_id, source, prompt_text, engine, model, status, text, answered_at,
                      analysis_id)
@@ -65,13 +68,9 @@ SELECT n.analysis_id, CASE WHEN b = 0 THEN 'brand' ELSE md5('rival' || b)::uuid:
        'top', 'neutral', 0.1, '[]', n.engine, n.answered_at, 1
 FROM (SELECT a.*, row_number() OVER () AS k FROM answers a WHERE organization_id = %(org)s) n,
      generate_series(0, %(brands)s - 1) AS b;
-INSERT INTO rollup_answers SELECT * FROM rollup_answers_of(
-    (SELECT array_agg(analysis_id) FROM answers WHERE organization_id = %(org)s),
-    (SELECT array_agg(1) FROM answers WHERE organization_id = %(org)s));
-INSERT INTO rollup_brands SELECT * FROM rollup_brands_of(
-    (SELECT array_agg(analysis_id) FROM answers WHERE organization_id = %(org)s),
-    (SELECT array_agg(1) FROM answers WHERE organization_id = %(org)s));
+SELECT rollup_apply(array_agg(analysis_id), array_agg(1)) FROM answers WHERE organization_id = %(org)s;
 ANALYZE answers; ANALYZE analyses; ANALYZE brand_mentions; ANALYZE rollup_answers; ANALYZE rollup_brands;
+ANALYZE rollup_answers_hourly; ANALYZE rollup_brands_hourly;
 """
 
 
@@ -108,27 +107,29 @@ async def measure(dsn: str, org: str, product: str, repeats: int) -> list[tuple[
     start, end = END - timedelta(days=29), END + timedelta(days=1)
     rows = []
     async with create_pool(dsn, ANALYTICS.schema, 1, 2, RAW_TIMEOUT_SECONDS) as pool:
-        results = {}
-        for zone in ("UTC", "Etc/UTC"):
+        for zone in ZONES:
+            results = {}
+            for raw in (False, True):
 
-            async def overview_read(zone: str = zone) -> Any:
-                async with reading(pool, zone) as cur:
-                    return await overview.read(cur, org, product, start, end, zone)
+                async def overview_read(zone: str = zone, raw: bool = raw) -> Any:
+                    async with reading(pool, zone) as cur:
+                        return await overview.read(cur, org, product, start, end, zone, raw)
 
-            async def series_read(zone: str = zone) -> Any:
-                async with reading(pool, zone) as cur:
-                    query = {**series_query, "time_zone": zone}
-                    return await report_query.run(
-                        query, lambda asked: report_query.period_items(cur, org, product, asked)
-                    )
+                async def series_read(zone: str = zone, raw: bool = raw) -> Any:
+                    async with reading(pool, zone) as cur:
+                        query = {**series_query, "time_zone": zone}
+                        return await report_query.run(
+                            query, lambda asked: report_query.period_items(cur, org, product, asked, raw)
+                        )
 
-            results[zone, "overview"] = await p50(overview_read, repeats if zone == "UTC" else max(3, repeats // 5))
-            results[zone, "series"] = await p50(series_read, repeats if zone == "UTC" else max(3, repeats // 5))
-        for name, label in (("overview", "overview, 30 days"), ("series", "90-day daily share of voice by engine")):
-            fast, slow = results["UTC", name], results["Etc/UTC", name]
-            assert same(fast[1]) == same(slow[1]), f"the rollups and the raw rows disagree on the {name}"
-            rows.append((f"{label}: rollups p50", f"{fast[0]:.1f} ms"))
-            rows.append((f"{label}: raw tables p50", f"{slow[0]:.1f} ms ({slow[0] / fast[0]:.0f}x)"))
+                times = max(3, repeats // 5) if raw else repeats
+                results[raw, "overview"] = await p50(overview_read, times)
+                results[raw, "series"] = await p50(series_read, times)
+            for name, label in (("overview", "overview, 30 days"), ("series", "90-day daily share of voice by engine")):
+                fast, slow = results[False, name], results[True, name]
+                assert same(fast[1]) == same(slow[1]), f"the rollups and the raw rows disagree on the {name} in {zone}"
+                rows.append((f"{zone}, {label}: rollups p50", f"{fast[0]:.1f} ms"))
+                rows.append((f"{zone}, {label}: raw tables p50", f"{slow[0]:.1f} ms ({slow[0] / fast[0]:.0f}x)"))
     return rows
 
 
@@ -194,7 +195,7 @@ def main() -> None:
         else:
             org, product = fill(admin, dsn, args.answers)
         rows = asyncio.run(measure(dsn, org, product, args.repeats))
-        report("Analytics reports: daily rollups against the raw tables", [*rows, ("load", load_average())])
+        report("Analytics reports: rollups against the raw tables", [*rows, ("load", load_average())])
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ async def store(
 
 async def make_current(cur: Any, analysed: list[tuple[str, str]]) -> None:
     """Make each (answer, analysis) the answer's current analysis, in one statement: the trigger
-    that moves the daily rollups (migrations/004_rollups.sql) moves them all at once."""
+    that moves the rollups (daily and hourly, migrations/004_rollups.sql, 012_hourly_rollups.sql)
+    moves them all at once."""
     await cur.execute(
         "UPDATE answers SET analysis_id = made.analysis_id, reanalyse = false, analysis_attempts = 0"
         " FROM unnest(%s::uuid[], %s::uuid[]) AS made (answer_id, analysis_id) WHERE answers.id = made.answer_id",

@@ -1,7 +1,7 @@
 """A product's overview: its brand's and each competitor's visibility, share of voice, average
 position, sentiment and citation rate over a period of days `[start, end)` in a named time zone and
-the period of the same length before it, read from the daily rollups (migrations/004_rollups.sql;
-report_sources.py for other zones than UTC) and computed by the one set of definitions
+the period of the same length before it, read from the rollups (report_sources.py: daily for UTC,
+hourly for other zones) and computed by the one set of definitions
 (services/analytics/metrics.py)."""
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ SELECT day >= %(start)s AS current, sum(answers)::bigint AS answers, sum(citing_
        sum(drawing_answers)::bigint AS drawing_answers, sum(citations)::bigint AS citations,
        array_agg(DISTINCT competitor_set_version ORDER BY competitor_set_version) AS versions
 FROM {answers}
-WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
-  AND day >= %(previous)s AND day < %(end)s
 GROUP BY 1
 """
 BRANDS = """
@@ -34,8 +32,6 @@ SELECT day >= %(start)s AS current, brand_key, sum(mentioning_answers)::bigint A
        sum(sentiment_sum)::float8 AS sentiment_sum, sum(positive)::bigint AS positive,
        sum(neutral)::bigint AS neutral, sum(negative)::bigint AS negative, sum(cited_answers)::bigint AS cited_answers
 FROM {brands}
-WHERE organization_id = %(organization_id)s AND product_id = %(product_id)s
-  AND day >= %(previous)s AND day < %(end)s
 GROUP BY 1, 2
 """
 # The brand's name as the product's latest analysis looked for it.
@@ -114,20 +110,18 @@ def overview(
 
 
 async def read(
-    cur: Any, organization_id: str, product_id: str, start: date, end: date, zone: str
+    cur: Any, organization_id: str, product_id: str, start: date, end: date, zone: str, raw: bool = False
 ) -> tuple[list[Row], list[Row], str | None]:
-    """The rollup sums of the days `[start, end)` in `zone` and of the period before it, and the
-    brand's latest name."""
+    """The rollup sums of the days `[start, end)` in `zone` and of the period before it (`raw`: from
+    the raw rows, report_sources.source), and the brand's latest name."""
     previous = start - (end - start)
     params = {
         **bounds(previous, end, zone),
         "organization_id": organization_id,
         "product_id": product_id,
         "start": start,
-        "end": end,
-        "previous": previous,
     }
-    answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(answers=source("rollup_answers", zone)), params)
-    brand_rows = await fetch_all(cur, sql.SQL(BRANDS).format(brands=source("rollup_brands", zone)), params)
+    answer_rows = await fetch_all(cur, sql.SQL(ANSWERS).format(answers=source("rollup_answers", zone, raw)), params)
+    brand_rows = await fetch_all(cur, sql.SQL(BRANDS).format(brands=source("rollup_brands", zone, raw)), params)
     name = await fetch_value(cur, BRAND_NAME, params)
     return answer_rows, brand_rows, name

@@ -1,7 +1,7 @@
 """`POST /api/v1/analytics/query`: a product's brands (overall, or per engine, prompt or topic), or
 the domains its answers cite and retrieve, over a period of days in a named time zone, by day,
-week (from Monday) or month, read from the daily rollups (report_sources.py: other zones than UTC
-from the raw rows). Filters narrow the rollup rows before anything is summed, except `brand` and
+week (from Monday) or month, read from the rollups (report_sources.py: daily for UTC, hourly for
+other zones). Filters narrow the rollup rows before anything is summed, except `brand` and
 `domain`, which pick the rows answered: share of voice stays over every tracked brand."""
 
 from __future__ import annotations
@@ -112,14 +112,9 @@ def bucket_end(start: date, granularity: str | None, end: date) -> date:
 
 
 def where(filters: list[dict[str, Any]], params: dict[str, Any]) -> sql.Composed:
-    """The rows in scope: the product's, in the period, and through every filter but brand and
-    domain (they pick rows after summing)."""
-    clauses = [
-        sql.SQL(
-            "organization_id = %(organization_id)s AND product_id = %(product_id)s"
-            " AND day >= %(start)s AND day < %(end)s"
-        )
-    ]
+    """The rows in scope: the product's (a source holds the period's only, report_sources.source),
+    through every filter but brand and domain (they pick rows after summing)."""
+    clauses = [sql.SQL("organization_id = %(organization_id)s AND product_id = %(product_id)s")]
     for index, item in enumerate(filters):
         if item["field"] in COLUMNS:
             name = f"filter_{index}"
@@ -247,20 +242,22 @@ def match_key(item: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(item.get(key) for key in MATCH)
 
 
-async def period_items(cur: Any, organization_id: str, product_id: str, query: dict[str, Any]) -> list[dict[str, Any]]:
-    """The report's rows, by bucket, then engine, prompt or topic (those reports), then brand or domain."""
+async def period_items(
+    cur: Any, organization_id: str, product_id: str, query: dict[str, Any], raw: bool = False
+) -> list[dict[str, Any]]:
+    """The report's rows, by bucket, then engine, prompt or topic (those reports), then brand or domain
+    (`raw`: summed from the raw rows, report_sources.source)."""
     params: dict[str, Any] = {
         "organization_id": organization_id,
         "product_id": product_id,
         "start": query["from_"],
-        "end": query["to"],
         **bounds(query["from_"], query["to"], query["time_zone"]),
     }
     zone = query["time_zone"]
     parts = {
-        "answers": source("rollup_answers", zone),
-        "brands": source("rollup_brands", zone),
-        "domains": source("rollup_domains", zone),
+        "answers": source("rollup_answers", zone, raw),
+        "brands": source("rollup_brands", zone, raw),
+        "domains": source("rollup_domains", zone, raw),
         "bucket": BUCKETS[query["granularity"]],
         "split": sql.SQL(f"{SPLITS[query['report']]}::text" if query["report"] in SPLITS else "NULL::text"),
         "where": where(query["filters"], params),

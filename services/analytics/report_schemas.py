@@ -243,7 +243,8 @@ class AnalyticsQuery(ApiSchema):
     to = fields.Date(
         required=True, metadata=about("The day after the period's last, excluded; a period is at most 366 days.")
     )
-    # UTC days are read from the daily rollups; other zones' days from the raw rows (report_sources.py).
+    # UTC days are read from the daily rollups; other zones' days from the hourly ones, and the
+    # hours a midnight of the zone splits from the raw rows (report_sources.py).
     time_zone = time_zone("The IANA time zone the days (and weeks, months) start in; UTC by default.")
     # Weeks start on Monday; none (left out): the whole period as one row.
     granularity = fields.String(

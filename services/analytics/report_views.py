@@ -1,5 +1,5 @@
 """Handlers of the analytics reports: numbers over periods of days in a named time zone, read from
-the daily rollups (report_sources.py)."""
+the rollups (report_sources.py: daily for UTC, hourly for other zones)."""
 
 from __future__ import annotations
 

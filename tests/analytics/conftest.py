@@ -7,12 +7,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiopg
 import pytest
 from aiohttp.test_utils import TestServer
 
+from libs.common.db import create_pool
 from libs.contract.parts import ANALYTICS
 from tests.analytics.fake_vendors import Script, vendor_environ, vendors_app
-from tests.conftest import Client, Stack, build_app
+from tests.conftest import Client, Stack, TestDatabase, build_app
 from tests.factories import IdentityFactory, eventually, unique
 from tests.personas.conftest import Tenant, make_tenant
 
@@ -79,6 +81,13 @@ async def collector(gateway: Client, identity: IdentityFactory) -> Collector:
 @pytest.fixture
 async def stranger(gateway: Client, identity: IdentityFactory) -> Collector:
     return Collector(await branded(gateway, identity))
+
+
+@pytest.fixture
+async def analytics_pool(database: TestDatabase) -> AsyncIterator[aiopg.Pool]:
+    """A pool on the analytics part's tables, to read what was stored."""
+    async with create_pool(database.dsn(ANALYTICS), ANALYTICS.schema, 1, 2) as pool:
+        yield pool
 
 
 @dataclass

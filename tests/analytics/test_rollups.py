@@ -1,19 +1,17 @@
-"""The daily rollups follow every analysis: after random answers (some failed, empty or refused),
-re-analyses, a competitor added and older analyses made current again by plain updates, they
-equal a rebuild from the raw rows, and they count what was sent."""
+"""The hourly and daily rollups follow every analysis: after random answers (some failed, empty or
+refused), re-analyses, a competitor added and older analyses made current again by plain updates,
+they equal a rebuild from the raw rows (by hour; its hours summed by UTC day), and they count what
+was sent."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from datetime import UTC
 from typing import Any
 
 import aiopg
-import pytest
 
-from libs.common.db import create_pool, cursor, fetch_all, fetch_value
-from libs.contract.parts import ANALYTICS
-from tests import conftest
+from libs.common.db import cursor, fetch_all, fetch_value
 from tests.analytics.conftest import Collector
 from tests.factories import eventually
 
@@ -28,8 +26,9 @@ FRAGMENTS = (
 )
 PAGES = ("https://acme.com/a", "https://www.globex.com/b", "https://news.example.co.uk/c", "https://notion.so/d")
 ENGINES = ("openai-search", "perplexity-sonar", "anthropic-web")
-# The measures of each table follow its key columns.
+# The measures of each table follow its key columns; the third is its day or its hour.
 KEY_COLUMNS = {"rollup_answers": 7, "rollup_brands": 8, "rollup_domains": 8}
+# The rows of a table's hourly rollups, from the raw rows.
 REBUILT = """
 WITH current AS (
     SELECT array_agg(analysis_id) AS ids, array_agg(1) AS signs
@@ -37,12 +36,6 @@ WITH current AS (
 )
 SELECT r.* FROM current, {table}_of(current.ids, current.signs) r
 """
-
-
-@pytest.fixture
-async def analytics_pool(database: conftest.TestDatabase) -> AsyncIterator[aiopg.Pool]:
-    async with create_pool(database.dsn(ANALYTICS), ANALYTICS.schema, 1, 2) as pool:
-        yield pool
 
 
 def random_answer(rng: random.Random, collector: Collector) -> dict[str, Any]:
@@ -83,15 +76,28 @@ async def settled(pool: aiopg.Pool, organization_id: str) -> None:
     await eventually(done, within=60)
 
 
+def by_day(hourly: set[tuple[Any, ...]], keys: int) -> set[tuple[Any, ...]]:
+    """Rows by hour summed by UTC day."""
+    days: dict[tuple[Any, ...], list[Any]] = {}
+    for row in hourly:
+        key = (*row[:2], row[2].astimezone(UTC).date(), *row[3:keys])
+        summed = days.get(key, [0] * len(row[keys:]))
+        days[key] = [total + value for total, value in zip(summed, row[keys:], strict=True)]
+    return {(*key, *measures) for key, measures in days.items()}
+
+
 async def tables(pool: aiopg.Pool, organization_id: str) -> tuple[dict[str, set[tuple[Any, ...]]], ...]:
-    """The stored rollups of the organization (rows of only zeros left out) and their rebuild."""
+    """The stored rollups of the organization, hourly and daily (rows of only zeros left out), and
+    their rebuild."""
     stored, rebuilt = {}, {}
     async with cursor(pool) as cur:
         for table, keys in KEY_COLUMNS.items():
-            rows = await fetch_all(cur, f"SELECT * FROM {table} WHERE organization_id = %s", (organization_id,))
-            stored[table] = {tuple(row.values()) for row in rows if any(list(row.values())[keys:])}
+            for name in (table, f"{table}_hourly"):
+                rows = await fetch_all(cur, f"SELECT * FROM {name} WHERE organization_id = %s", (organization_id,))
+                stored[name] = {tuple(row.values()) for row in rows if any(list(row.values())[keys:])}
             rows = await fetch_all(cur, REBUILT.format(table=table), (organization_id,))
-            rebuilt[table] = {tuple(row.values()) for row in rows}
+            rebuilt[f"{table}_hourly"] = {tuple(row.values()) for row in rows}
+            rebuilt[table] = by_day(rebuilt[f"{table}_hourly"], keys)
     return stored, rebuilt
 
 
@@ -104,7 +110,9 @@ async def test_rollups_equal_a_rebuild_after_random_writes_and_reanalyses(collec
     assert stored == rebuilt
     completed = sum(answer["status"] == "completed" for answer in sent)
     assert sum(row[7] for row in stored["rollup_answers"]) == completed
+    assert sum(row[7] for row in stored["rollup_answers_hourly"]) == completed
     assert {row[6] for row in stored["rollup_answers"]} == {2}
+    assert {row[2].minute for row in stored["rollup_answers_hourly"]} == {0}
 
     # A new competitor (the set's version moves) and every answer analysed again, while more arrive.
     status, answer = await tenant.call(
