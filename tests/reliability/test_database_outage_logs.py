@@ -8,16 +8,18 @@ import asyncio
 import gc
 import logging
 import shutil
+import sys
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import uvloop
 
 from libs.common.db import create_pool, cursor, is_database_unavailable
+from libs.contract.parts import ROOT
 from libs.local.ports import free_port
 from libs.local.stores import DATA, private_postgres, start_postgres, stop_postgres
 
@@ -34,6 +36,22 @@ def postgres() -> Iterator[tuple[str, Path, int]]:
             yield url.rsplit("/", 1)[0] + "/postgres", directory, port
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+async def in_a_child(function: Callable[..., None], directory: Path, *numbers: int) -> None:
+    """`function(directory, *numbers)` (of libs.local.stores) in a process the event loop spawns.
+    Run by a thread, its `pg_ctl` was forked and made descriptors beside the loop while the loop's
+    connections were breaking, and the whole test process once aborted inside the loop (uvloop)."""
+    call = f"{function.__name__}(Path(sys.argv[1]), *map(int, sys.argv[2:]))"
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        f"import sys; from pathlib import Path; from libs.local.stores import {function.__name__}; {call}",
+        str(directory),
+        *map(str, numbers),
+        cwd=ROOT,
+    )
+    assert await child.wait() == 0
 
 
 async def outage_under_load(dsn: str, directory: Path, port: int) -> tuple[int, int]:
@@ -62,9 +80,9 @@ async def outage_under_load(dsn: str, directory: Path, port: int) -> tuple[int, 
         done = asyncio.Event()
         running = asyncio.create_task(load(done))
         await asyncio.sleep(0.5)
-        await asyncio.to_thread(stop_postgres, directory)
+        await in_a_child(stop_postgres, directory)
         await asyncio.sleep(OUTAGE_SECONDS)
-        await asyncio.to_thread(start_postgres, directory, port)
+        await in_a_child(start_postgres, directory, port)
         restarted = True
         deadline = time.monotonic() + 30
         while succeeded_after < 50 and time.monotonic() < deadline:
