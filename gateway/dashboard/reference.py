@@ -17,7 +17,7 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from gateway.dashboard.reference_page import WEBHOOKS_TAG, inline_code, introduction, sections
+from gateway.dashboard.reference_page import WEBHOOKS_TAG, inline_code, introduction, sections, tag_anchor
 from gateway.dashboard.render import render
 from gateway.state import OPENAPI_DOCUMENT
 
@@ -42,8 +42,9 @@ async def reference(request: web.Request) -> web.Response:
 
 
 async def reference_console(request: web.Request) -> web.Response:
-    """Public: Swagger UI sends requests with the credential the person enters in it."""
-    return await render(request, "docs_console.html")
+    """Public: Swagger UI sends requests with the credential the person enters in it. The webhook
+    events, which the API sends rather than answers, are the reference's to show."""
+    return await render(request, "docs_console.html", {"webhooks": f"/docs#{tag_anchor(WEBHOOKS_TAG)}"})
 
 
 def add_routes(router: web.UrlDispatcher) -> None:

@@ -70,7 +70,12 @@ class Section:
 
     @property
     def anchor(self) -> str:
-        return "tag-" + self.tag.lower().replace(" ", "-")
+        return tag_anchor(self.tag)
+
+
+def tag_anchor(tag: str) -> str:
+    """Where the reference page's section of `tag` starts (its element id)."""
+    return "tag-" + tag.lower().replace(" ", "-")
 
 
 def _kind(schema: dict[str, Any]) -> str:

@@ -56,7 +56,7 @@ TAGS = {
     "Engines": "The AI engines answers come from, and whether this deployment can call each.",
     "Answers": "Answers of AI engines, with the brands they mention and the pages they cite.",
     "Analytics": "The numbers of analysed answers: visibility, share of voice, position, sentiment and citations,"
-    " each ratio with what it was computed from, over periods of UTC days.",
+    " each ratio with what it was computed from, over periods of days in a named time zone (UTC by default).",
     "Prompt runs": "Prompts asked of the engines now, or on their cadence: status, progress, tokens and cost.",
     "Site pages": "A product's site pages in bulk (writes deprecated in favor of Apps).",
     "Content": "Content documents: read, update, attach domains, and semantic search.",

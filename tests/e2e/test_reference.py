@@ -63,7 +63,11 @@ def test_the_console_renders_the_openapi_document(page: Page, live_stack: LiveSt
     # Swagger UI keeps the outline it lists (what it draws of an operation comes from the whole
     # document as the operation is opened): not the schemas, answers and examples of every operation.
     listed = page.evaluate("ui.specSelectors.specJS()")
-    assert list(listed["components"]) == ["securitySchemes"]
+    assert list(listed["components"]) == ["securitySchemes"] and "webhooks" not in listed
+    # The webhook events, sent by the API rather than tried from here, are the reference's to show.
+    expect(page.locator("#operations-tag-Webhook_events")).to_have_count(0)
+    webhooks = page.get_by_role("link", name="webhook events")
+    expect(webhooks).to_have_attribute("href", "/docs#tag-webhook-events")
     assert set(listed["paths"][RUNS]["get"]) == {"tags", "summary", "operationId", "security"}
     shoot(page, "api-console")
     tag.click()
@@ -79,6 +83,8 @@ def test_the_console_renders_the_openapi_document(page: Page, live_stack: LiveSt
     shoot(page, "api-console-try-it-out")
     assert f"{live_stack.gateway}/api/v1/openapi.json" in requested
     assert all(url.startswith(live_stack.gateway) or url.startswith("data:") for url in requested), requested
+    webhooks.click()
+    expect(page.locator("#tag-webhook-events")).to_be_in_viewport()
 
 
 def test_a_console_without_its_document_says_so_and_points_to_the_reference(page: Page):

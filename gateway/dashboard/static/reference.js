@@ -45,7 +45,8 @@ function reachableSubtree(spec, path) {
 }
 
 // What Swagger UI lists before anything is opened: the document's own fields, the security
-// schemes (its Authorize button) and, of each operation and webhook, what its collapsed row shows.
+// schemes (its Authorize button) and, of each operation, what its collapsed row shows. The
+// webhooks, which no one sends from here, are the reference's (/docs) to show.
 var LISTED = ["tags", "summary", "operationId", "deprecated", "security"];
 var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -55,18 +56,15 @@ function outline(spec) {
     if (key !== "paths" && key !== "webhooks" && key !== "components") kept[key] = spec[key];
   });
   kept.components = {securitySchemes: (spec.components || {}).securitySchemes || {}};
-  ["paths", "webhooks"].forEach(function (section) {
-    if (!spec[section]) return;
-    kept[section] = {};
-    Object.keys(spec[section]).forEach(function (path) {
-      var item = spec[section][path];
-      var listed = (kept[section][path] = {});
-      METHODS.forEach(function (method) {
-        if (!item[method]) return;
-        listed[method] = {};
-        LISTED.forEach(function (key) {
-          if (key in item[method]) listed[method][key] = item[method][key];
-        });
+  kept.paths = {};
+  Object.keys(spec.paths).forEach(function (path) {
+    var item = spec.paths[path];
+    var listed = (kept.paths[path] = {});
+    METHODS.forEach(function (method) {
+      if (!item[method]) return;
+      listed[method] = {};
+      LISTED.forEach(function (key) {
+        if (key in item[method]) listed[method][key] = item[method][key];
       });
     });
   });
