@@ -14,7 +14,8 @@ from gateway.audit import audit_middleware
 from gateway.dashboard.site import mount_dashboard
 from gateway.edge.assets import Asset
 from gateway.edge.envelope import error_response
-from gateway.edge.idempotency import PURGE_SECONDS, Idempotency
+from gateway.edge.idempotency import Idempotency
+from gateway.edge.idempotency_store import PURGE_SECONDS
 from gateway.edge.openapi import render_document
 from gateway.edge.ratelimit import SYNC_INTERVAL_SECONDS, RateLimiter
 from gateway.edge.replicas import REFRESH_SECONDS, Replicas
@@ -101,11 +102,11 @@ async def identity_ctx(app: web.Application) -> AsyncIterator[None]:
         periodic(EXPIRY_SWEEP_SECONDS, partial(device.delete_expired, pool, app[CLOCK]), "device-codes-expiry"),
         periodic(SYNC_INTERVAL_SECONDS, limiter.sync, "rate-limit-sync"),
         periodic(SYNC_INTERVAL_SECONDS, visitors.sync, "visitor-rate-limit-sync"),
-        periodic(PURGE_SECONDS, idempotency.purge, "idempotency-keys-purge"),
+        periodic(PURGE_SECONDS, idempotency.answers.purge, "idempotency-keys-purge"),
     ):
         yield
     await keys.flush_last_used()
-    await idempotency.drain()
+    await idempotency.answers.drain()
 
 
 async def product_relay_ctx(app: web.Application) -> AsyncIterator[None]:

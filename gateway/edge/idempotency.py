@@ -18,7 +18,7 @@ Where each thing lives, for speed and for safety (docs/performance.md measured b
   someone holds it, and its record stays for the key's 24 hours, naming the request's
   fingerprint and until when the claim runs. Every replica sees it at once.
 - **The stored answers are in PostgreSQL**, written durably beside the answer going out, the
-  answers of the requests of a few milliseconds together in one statement (`_write`): a replay
+  answers of the requests of a few milliseconds together in one statement (idempotency_store.py): a replay
   reads them there, so no Redis restart loses an answer.
 - **When Redis cannot be trusted to hold every claim** — it restarted empty, or a replica claimed
   in PostgreSQL while Redis did not answer — `COMPLETE_SINCE` says since when it does, and until
@@ -37,16 +37,16 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import aiopg
 import redis.asyncio as aioredis
 from aiohttp import web
 
 from gateway.edge.envelope import error_response
+from gateway.edge.idempotency_store import RETENTION_SECONDS, Answer, AnswerStore, Scope
 from gateway.identity import Identity
 from libs.common import errors
-from libs.common.db import Row, cursor, fetch_one, fetch_value, json_or_null
+from libs.common.db import Row
 from libs.common.encoding import JSON_CONTENT_TYPE
 from libs.common.redis_client import REDIS_OUTAGE, UNAVAILABLE
 from libs.common.tasks import report_failure, watch
@@ -55,28 +55,15 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_KEY_LENGTH = 255
-RETENTION_SECONDS = 24 * 3600
 # A claim outlives the route's timeout by this much; past it, a claim without an answer is free.
 CLAIM_MARGIN_SECONDS = 5.0
 # A claim's Redis record outlives its stored answer's 24 hours by this much, so that it still
 # stands while the answer can be replayed.
 RECORD_SECONDS = RETENTION_SECONDS + 3600
-PURGE_SECONDS = 600
-PURGE_BATCH = 5000
 # A key found claimed is asked for again after each of these pauses (its answer may be waiting to
 # be stored: STORE_WAIT_SECONDS and a statement) before the request is refused as in progress; a
 # claim released between our claim and our read is claimed again meanwhile.
 SETTLE_SECONDS = (0.005, 0.01, 0.02, 0.04, 0.08, 0.16)
-# Answers are stored together, those that came within this many seconds (at most STORE_BATCH a
-# statement): one statement for a dozen answers at a few hundred writes a second, where one each
-# cost a fifth of a write's throughput (docs/performance.md). A gateway that dies loses the answers
-# of its last STORE_WAIT_SECONDS; their claims expire and a retry runs again.
-STORE_WAIT_SECONDS = 0.05
-STORE_BATCH = 200
-# A claim in PostgreSQL, and its release, commit without waiting for the disk (the two statements
-# run as one implicit transaction): one lost in a database crash only frees the key, as a claim
-# expiring does; the stored answer, flushed after it, waits (and flushes the claim with it).
-NOT_WAITING_FOR_DISK = "SET LOCAL synchronous_commit = off;"
 # Headers of the answer that are transport, not content: never stored.
 UNSTORED_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"})
 
@@ -158,39 +145,14 @@ class Claim:
         return self.fingerprint == fingerprint[:RECORDED_FINGERPRINT]
 
 
-@dataclass(frozen=True)
-class Scope:
-    """One request's key: whose it is, the request it stands for, and this request's claim."""
-
-    organization_id: str
-    caller: str
-    key: str
-    fingerprint: bytes
-    claim: str
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "organization_id": self.organization_id,
-            "caller": self.caller,
-            "key": self.key,
-            "fingerprint": self.fingerprint,
-            "claim": self.claim,
-        }
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An answer to store: its status, headers and body."""
-
-    scope: Scope
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-
 def _replay(row: Row) -> web.Response:
     headers = {**row["headers"], REPLAYED_HEADER: "true"}
     return web.Response(body=bytes(row["body"]), status=row["status"], headers=headers)
+
+
+def _settles(held: Row, scope: Scope) -> bool:
+    """Whether the key's row decides this request: an answer to replay, or another request's key."""
+    return held["status"] is not None or bytes(held["fingerprint"]) != scope.fingerprint
 
 
 def _reused(scope: Scope) -> errors.ApiError:
@@ -205,7 +167,7 @@ class Idempotency:
     PostgreSQL, for keyed requests."""
 
     def __init__(self, pool: aiopg.Pool, redis: aioredis.Redis, prefix: str) -> None:
-        self._pool = pool
+        self.answers = AnswerStore(pool)
         self._redis = redis
         self._prefix = prefix
         self._claim_script = redis.register_script(CLAIM)
@@ -213,8 +175,6 @@ class Idempotency:
         # Set when this process claimed in PostgreSQL: Redis is told, once it answers, that it does
         # not hold every claim since.
         self._claimed_elsewhere = False
-        self._unstored: list[Answer] = []
-        self._storing: asyncio.Future[None] | None = None
 
     async def run(
         self, request: web.Request, identity: Identity, key: str, body: bytes, timeout: float, respond: Respond
@@ -247,18 +207,18 @@ class Idempotency:
                 keys=[record, self._prefix + COMPLETE_SINCE], args=[mine, int(RECORD_SECONDS * 1000)]
             )
             if found is None:
-                held = None if await self._complete(complete_since) else await self._held(scope)
+                held = None if await self._complete(complete_since) else await self.answers.held(scope)
                 if held is None:
                     return await self._answer(scope, respond, partial(self._release_in_redis, record, mine))
                 # Known to PostgreSQL from before Redis held every claim: as it says.
                 await self._replace_script(keys=[record], args=[mine, "", 0])
-                if held["status"] is not None or bytes(held["fingerprint"]) != scope.fingerprint:
+                if _settles(held, scope):
                     return self._settled(scope, held)
             else:
                 claim = Claim.decode(found)
                 if not claim.of(scope.fingerprint):
                     raise _reused(scope)
-                held = await self._held(scope)
+                held = await self.answers.held(scope)
                 if held is not None and held["status"] is not None:
                     return self._settled(scope, held)
                 if claim.until < time.time() and held is None:  # its gateway died: the key is free
@@ -273,10 +233,10 @@ class Idempotency:
 
     async def _run_claimed_in_postgres(self, scope: Scope, seconds: float, respond: Respond) -> web.Response:
         for pause in (*SETTLE_SECONDS, None):
-            if await self._claim_in_postgres(scope, seconds):
-                return await self._answer(scope, respond, partial(self._release_in_postgres, scope))
-            held = await self._held(scope)
-            if held is not None and (held["status"] is not None or bytes(held["fingerprint"]) != scope.fingerprint):
+            if await self.answers.claim(scope, seconds):
+                return await self._answer(scope, respond, partial(self.answers.release, scope))
+            held = await self.answers.held(scope)
+            if held is not None and _settles(held, scope):
                 return self._settled(scope, held)
             if pause is None:
                 break
@@ -303,13 +263,7 @@ class Idempotency:
         said since when (it is new, or restarted empty), since now; or since ever, if PostgreSQL
         keeps no answer of the last 24 hours that it could have lost."""
         if since is None:
-            async with cursor(self._pool) as cur:
-                kept = await fetch_value(
-                    cur,
-                    "SELECT EXISTS (SELECT FROM idempotency_keys"
-                    " WHERE created_at >= clock_timestamp() - make_interval(secs => %s))",
-                    (RETENTION_SECONDS,),
-                )
+            kept = await self.answers.kept_recently()
             value = f"{time.time():.3f}" if kept else "0"
             earlier = await self._redis.set(self._prefix + COMPLETE_SINCE, value, nx=True, get=True)
             since = earlier if isinstance(earlier, bytes) else value.encode()  # another replica's, or ours
@@ -323,7 +277,7 @@ class Idempotency:
             if error.status < 500:
                 body = error_response(error).body
                 assert isinstance(body, bytes)  # an envelope, encoded whole
-                self._store(Answer(scope, error.status, {"Content-Type": JSON_CONTENT_TYPE}, body))
+                self.answers.store(Answer(scope, error.status, {"Content-Type": JSON_CONTENT_TYPE}, body))
             else:
                 await release()
             raise
@@ -336,122 +290,11 @@ class Idempotency:
             await release()
             return response
         headers = {str(name): value for name, value in response.headers.items() if name.lower() not in UNSTORED_HEADERS}
-        self._store(Answer(scope, response.status, headers, response.body))
+        self.answers.store(Answer(scope, response.status, headers, response.body))
         return response
-
-    def _store(self, answer: Answer) -> None:
-        """Keep the answer, with those of the next STORE_WAIT_SECONDS, while it goes out: the claim
-        keeps the key meanwhile."""
-        self._unstored.append(answer)
-        if self._storing is None or self._storing.done():
-            self._storing = asyncio.ensure_future(self._store_pending())
-
-    async def _store_pending(self) -> None:
-        await asyncio.sleep(STORE_WAIT_SECONDS)
-        while self._unstored:
-            batch, self._unstored = self._unstored[:STORE_BATCH], self._unstored[STORE_BATCH:]
-            await self._write(batch)
-
-    async def drain(self) -> None:
-        """Store the answers still waiting (at shutdown)."""
-        while self._storing is not None and not self._storing.done():
-            await self._storing
-
-    async def _write(self, answers: list[Answer]) -> None:
-        """One statement for the answers; a request's claim, if it is a row, becomes its answer. The
-        callers got their answers even when the database fails here; the claims then expire and a
-        retry runs again."""
-        try:
-            async with cursor(self._pool) as cur:
-                await cur.execute(
-                    "INSERT INTO idempotency_keys"
-                    " (organization_id, caller, key, fingerprint, claim, claimed_until, status, headers, body)"
-                    " SELECT organization_id, caller, key, fingerprint, claim, clock_timestamp(), status, headers, body"
-                    " FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::bytea[], %s::uuid[], %s::smallint[],"
-                    " %s::jsonb[], %s::bytea[]) AS a(organization_id, caller, key, fingerprint, claim, status, headers,"
-                    " body)"
-                    " ON CONFLICT (organization_id, caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
-                    " claim = EXCLUDED.claim, claimed_until = EXCLUDED.claimed_until, status = EXCLUDED.status,"
-                    " headers = EXCLUDED.headers, body = EXCLUDED.body, created_at = EXCLUDED.created_at"
-                    # Its own claim's row, or one free to be taken (past its 24 hours, or a claim expired).
-                    " WHERE idempotency_keys.claim = EXCLUDED.claim"
-                    " OR idempotency_keys.created_at < clock_timestamp() - make_interval(secs => %s)"
-                    " OR (idempotency_keys.status IS NULL AND idempotency_keys.claimed_until < clock_timestamp())",
-                    (
-                        [answer.scope.organization_id for answer in answers],
-                        [answer.scope.caller for answer in answers],
-                        [answer.scope.key for answer in answers],
-                        [answer.scope.fingerprint for answer in answers],
-                        [answer.scope.claim for answer in answers],
-                        [answer.status for answer in answers],
-                        [json_or_null(answer.headers) for answer in answers],
-                        [answer.body for answer in answers],
-                        RETENTION_SECONDS,
-                    ),
-                )
-        except Exception as exc:  # a database away is counted by its outage; anything else is an error
-            report_failure(exc, "storing the answers of idempotent requests")
-
-    async def _claim_in_postgres(self, scope: Scope, seconds: float) -> bool:
-        """Take the key: new, or one kept past its 24 hours, or an expired claim of the same request."""
-        async with cursor(self._pool) as cur:
-            row = await fetch_one(
-                cur,
-                f"{NOT_WAITING_FOR_DISK} INSERT INTO idempotency_keys"
-                " (organization_id, caller, key, fingerprint, claim, claimed_until)"
-                " VALUES (%(organization_id)s, %(caller)s, %(key)s, %(fingerprint)s, %(claim)s,"
-                " clock_timestamp() + make_interval(secs => %(seconds)s))"
-                " ON CONFLICT (organization_id, caller, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
-                " claim = EXCLUDED.claim, claimed_until = EXCLUDED.claimed_until, status = NULL, headers = NULL,"
-                " body = NULL, created_at = clock_timestamp()"
-                " WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(secs => %(retention)s)"
-                " OR (idempotency_keys.status IS NULL AND idempotency_keys.claimed_until < clock_timestamp()"
-                " AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)"
-                " RETURNING claim",
-                {**scope.params(), "seconds": seconds, "retention": RETENTION_SECONDS},
-            )
-        return row is not None and str(row["claim"]) == scope.claim
-
-    async def _held(self, scope: Scope) -> Row | None:
-        """The key's row as another request left it (an answer, or a claim in PostgreSQL), unless it
-        has expired."""
-        async with cursor(self._pool) as cur:
-            return await fetch_one(
-                cur,
-                "SELECT fingerprint, status, headers, body FROM idempotency_keys"
-                " WHERE organization_id = %(organization_id)s AND caller = %(caller)s AND key = %(key)s"
-                " AND created_at >= clock_timestamp() - make_interval(secs => %(retention)s)"
-                " AND (status IS NOT NULL OR claimed_until >= clock_timestamp())",
-                {**scope.params(), "retention": RETENTION_SECONDS},
-            )
 
     async def _release_in_redis(self, record: str, mine: str) -> None:
         try:
             await self._replace_script(keys=[record], args=[mine, "", 0])
         except Exception as exc:  # it expires on its own
             report_failure(exc, "releasing an idempotency claim")
-
-    async def _release_in_postgres(self, scope: Scope) -> None:
-        try:
-            async with cursor(self._pool) as cur:
-                await cur.execute(
-                    f"{NOT_WAITING_FOR_DISK} DELETE FROM idempotency_keys WHERE organization_id = %(organization_id)s"
-                    " AND caller = %(caller)s AND key = %(key)s AND claim = %(claim)s AND status IS NULL",
-                    scope.params(),
-                )
-        except Exception as exc:  # it expires on its own
-            report_failure(exc, "releasing an idempotency claim")
-
-    async def purge(self) -> int:
-        """Delete keys older than 24 hours, a batch at a time; how many went."""
-        removed = 0
-        while True:
-            async with cursor(self._pool) as cur:
-                await cur.execute(
-                    "DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency_keys"
-                    " WHERE created_at < clock_timestamp() - make_interval(secs => %s) LIMIT %s))",
-                    (RETENTION_SECONDS, PURGE_BATCH),
-                )
-                removed += cur.rowcount
-                if cur.rowcount < PURGE_BATCH:
-                    return removed

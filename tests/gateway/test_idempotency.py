@@ -181,7 +181,7 @@ async def test_reads_ignore_the_key(api, things, key):
 async def test_a_claim_left_by_a_gateway_that_died_is_free_once_expired(api, things, key, identity):
     assert (await api.post("/api/v1/things", json={}, headers=keyed(key, "k-8"))).status == 201
     redis = api.server.app[REDIS]
-    await api.server.app[IDEMPOTENCY].drain()
+    await api.server.app[IDEMPOTENCY].answers.drain()
     async with cursor(identity.pool) as cur:
         row = await fetch_one(cur, "SELECT organization_id, caller FROM idempotency_keys WHERE key = 'k-8'")
     assert row is not None
@@ -190,7 +190,7 @@ async def test_a_claim_left_by_a_gateway_that_died_is_free_once_expired(api, thi
 
     async def died_mid_request(seconds_left: float) -> None:
         """What a gateway killed while the request ran leaves: its claim in Redis, no answer."""
-        await api.server.app[IDEMPOTENCY].drain()
+        await api.server.app[IDEMPOTENCY].answers.drain()
         claim = Claim.decode(await redis.get(record))
         await redis.set(record, replace(claim, until=time.time() + seconds_left).encode())
         async with cursor(identity.pool) as cur:
@@ -210,7 +210,7 @@ async def test_a_claim_left_by_a_gateway_that_died_is_free_once_expired(api, thi
 async def test_a_redis_that_lost_its_claims_replays_from_postgresql(api, things, key):
     first = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-lost"))
     redis, prefix = api.server.app[REDIS], api.server.app[SETTINGS].redis_prefix
-    await api.server.app[IDEMPOTENCY].drain()
+    await api.server.app[IDEMPOTENCY].answers.drain()
     await redis.delete(*await redis.keys(prefix + "idempotency:*"))  # restarted empty
     again = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-lost"))
     assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true"
@@ -254,7 +254,7 @@ async def test_answers_that_come_together_are_stored_together_and_each_replays(a
 
 async def test_keys_live_in_postgresql_so_a_gateway_without_redis_replays(api, things, key, stack):
     first = await api.post("/api/v1/things", json={"n": 1}, headers=keyed(key, "k-9"))
-    await api.server.app[IDEMPOTENCY].drain()  # stored (a replica cut off from Redis sees no claim there)
+    await api.server.app[IDEMPOTENCY].answers.drain()  # stored (a replica cut off from Redis sees no claim there)
     upstream = api.server.app[SETTINGS].upstreams["content"]
     without_redis = await stack.start_gateway(
         {"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "CONTENT_URL": upstream}, routes=ROUTES
@@ -271,10 +271,10 @@ async def test_keys_live_in_postgresql_so_a_gateway_without_redis_replays(api, t
 async def test_the_purge_removes_keys_older_than_24_hours(api, key, identity):
     await api.post("/api/v1/things", json={}, headers=keyed(key, "old"))
     await api.post("/api/v1/things", json={}, headers=keyed(key, "new"))
-    await api.server.app[IDEMPOTENCY].drain()
+    await api.server.app[IDEMPOTENCY].answers.drain()
     async with cursor(identity.pool) as cur:
         await cur.execute("UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'old'")
-    assert await api.server.app[IDEMPOTENCY].purge() >= 1
+    assert await api.server.app[IDEMPOTENCY].answers.purge() >= 1
     async with cursor(identity.pool) as cur:
         await cur.execute("SELECT key FROM idempotency_keys WHERE key IN ('old', 'new')")
         assert [row["key"] for row in await cur.fetchall()] == ["new"]
