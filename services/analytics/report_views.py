@@ -3,6 +3,9 @@ the rollups (report_sources.py: daily for UTC, hourly for other zones)."""
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from aiohttp import web
 
 from libs.common.encoding import json_response
@@ -35,20 +38,33 @@ async def analytics_overview(request: web.Request) -> web.Response:
         answer_rows, brand_rows, brand_name = await overview.read(cur, caller.org.id, product.id, start, end, zone)
     tracked = [(BRAND, brand_name or product.name)]
     tracked += [(competitor["id"], competitor["name"]) for competitor in competitors["competitors"]]
+    return json_response(overview_answer(product.id, zone, start, end, tracked, answer_rows, brand_rows))
+
+
+def overview_answer(
+    product_id: str,
+    zone: str,
+    start: date,
+    end: date,
+    tracked: list[tuple[str, str]],
+    answer_rows: Any,
+    brand_rows: Any,
+) -> dict[str, Any]:
+    """The overview's answer: the `tracked` brands over `[start, end)` and the period before, from
+    the sums `overview.read` gave."""
     answers, brands = overview.overview(tracked, answer_rows, brand_rows)
-    return json_response(
-        OVERVIEW.dump(
-            {
-                "product_id": product.id,
-                "time_zone": zone,
-                "period": {"from_": start, "to": end},
-                "previous_period": {"from_": start - (end - start), "to": start},
-                "answers": answers[True],
-                "previous_answers": answers[False],
-                "brands": brands,
-            }
-        )
+    shaped: dict[str, Any] = OVERVIEW.dump(
+        {
+            "product_id": product_id,
+            "time_zone": zone,
+            "period": {"from_": start, "to": end},
+            "previous_period": {"from_": start - (end - start), "to": start},
+            "answers": answers[True],
+            "previous_answers": answers[False],
+            "brands": brands,
+        }
     )
+    return shaped
 
 
 async def analytics_query(request: web.Request) -> web.Response:
@@ -65,15 +81,19 @@ async def analytics_query(request: web.Request) -> web.Response:
             items, after = await report_query.run(
                 query, lambda asked: report_query.period_items(cur, caller.org.id, product.id, asked)
             )
-    return json_response(
-        QUERY_RESULT.dump(
-            {
-                "report": query["report"],
-                "time_zone": query["time_zone"],
-                "week_starts": "monday",
-                "granularity": query["granularity"],
-                "items": items,
-                "next_cursor": after,
-            }
-        )
+    return json_response(query_answer(query, items, after))
+
+
+def query_answer(query: dict[str, Any], items: Any, after: Any) -> dict[str, Any]:
+    """A report's page as the API answers it: its `items` and the cursor after them."""
+    shaped: dict[str, Any] = QUERY_RESULT.dump(
+        {
+            "report": query["report"],
+            "time_zone": query["time_zone"],
+            "week_starts": "monday",
+            "granularity": query["granularity"],
+            "items": items,
+            "next_cursor": after,
+        }
     )
+    return shaped

@@ -101,15 +101,7 @@ async def raw_report(pool: aiopg.Pool, collector: Collector, body: dict[str, Any
         items, after = await report_query.run(
             asked, lambda one: report_query.period_items(cur, tenant.org.id, tenant.product["id"], one, raw=True)
         )
-    shaped = {
-        "report": asked["report"],
-        "time_zone": asked["time_zone"],
-        "week_starts": "monday",
-        "granularity": asked["granularity"],
-        "items": items,
-        "next_cursor": after,
-    }
-    return loads(dumps(report_views.QUERY_RESULT.dump(shaped)))
+    return loads(dumps(report_views.query_answer(asked, items, after)))
 
 
 async def raw_overview(pool: aiopg.Pool, collector: Collector, zone: str, listed: Any) -> Any:
@@ -122,17 +114,8 @@ async def raw_overview(pool: aiopg.Pool, collector: Collector, zone: str, listed
             cur, tenant.org.id, tenant.product["id"], start, end, zone, raw=True
         )
     tracked = [(brand["competitorId"] or BRAND, brand["name"]) for brand in listed["brands"]]
-    answers, brands = overview.overview(tracked, answer_rows, brand_rows)
-    shaped = {
-        "product_id": tenant.product["id"],
-        "time_zone": zone,
-        "period": {"from_": start, "to": end},
-        "previous_period": {"from_": start - (end - start), "to": start},
-        "answers": answers[True],
-        "previous_answers": answers[False],
-        "brands": brands,
-    }
-    return loads(dumps(report_views.OVERVIEW.dump(shaped)))
+    shaped = report_views.overview_answer(tenant.product["id"], zone, start, end, tracked, answer_rows, brand_rows)
+    return loads(dumps(shaped))
 
 
 @pytest.mark.parametrize("zone", WHOLE_HOURS + FRACTIONAL)
