@@ -1,7 +1,8 @@
 """A PostgreSQL that stops answering while the gateway checks a write: the gateway's own database
-work before the upstream call (the fresh product lookup, the idempotency claim) is inside the
-route's deadline, so the client gets a 504 by the route's timeout rather than waiting out the
-freeze. The gateway's database is reached through a proxy the test freezes."""
+work before the upstream call (the fresh product lookup; for a keyed write, the look for its key in
+PostgreSQL while Redis is not trusted with a key's absence) is inside the route's deadline, so the
+client gets a 504 by the route's timeout rather than waiting out the freeze. The gateway's database
+is reached through a proxy the test freezes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import asyncio
 import time
 import uuid
 
+from gateway.edge.idempotency import COMPLETE_SINCE
 from gateway.edge.route_table import ROUTES
+from libs.common.state import REDIS, SETTINGS
 from libs.contract.parts import GATEWAY
 from tests.reliability.freezer import Freezer
 
@@ -34,6 +37,9 @@ async def test_writes_answer_504_by_their_deadline_while_the_gateways_database_i
             headers = {"x-api-key": key}
             warm = await gateway.get("/api/v1/products", headers=headers)  # the key and organization cached
             assert warm.status == 200, await warm.text()
+            # As after a Redis restarted empty: a keyed write looks for its key in PostgreSQL too.
+            app = gateway.server.app
+            await app[REDIS].delete(app[SETTINGS].redis_prefix + COMPLETE_SINCE)
 
             async def write(path: str, body: dict, keyed: bool) -> tuple[int, str, float]:
                 sent = {**headers, **({"Idempotency-Key": uuid.uuid4().hex} if keyed else {})}
