@@ -22,8 +22,8 @@ class Script:
 
     text: dict[str, str] = field(default_factory=dict)
     cited: dict[str, list[str]] = field(default_factory=dict)
-    # prompt -> seconds to wait before answering it
-    delay: dict[str, float] = field(default_factory=dict)
+    # prompt -> the gate its answers wait at until the test opens it
+    held: dict[str, asyncio.Event] = field(default_factory=dict)
     # (vendor, prompt) -> statuses to answer before the first success
     failures: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     bodies: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -37,7 +37,8 @@ _ids = itertools.count(1)
 
 
 async def _fail(script: Script, vendor: str, prompt: str) -> web.Response | None:
-    await asyncio.sleep(script.delay.get(prompt, 0))
+    if (gate := script.held.get(prompt)) is not None:
+        await gate.wait()
     pending = script.failures.get((vendor, prompt)) or []
     if pending:
         status = pending.pop(0)

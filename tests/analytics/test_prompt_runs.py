@@ -4,6 +4,7 @@ retries, failures, refusals of engines without a key, cancellation."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from tests.analytics.conftest import Collector, Vendors, branded
@@ -151,7 +152,7 @@ async def test_a_run_names_only_prompts_of_its_product(vendors: Vendors, identit
 async def test_a_run_is_cancelled_once_and_not_seen_by_others(vendors: Vendors, identity: IdentityFactory):
     tenant, stranger = await branded(vendors.gateway, identity), await branded(vendors.gateway, identity)
     text = unique("Slow question")
-    vendors.script.delay[text] = 2.0
+    gate = vendors.script.held[text] = asyncio.Event()  # the run cannot end before it is cancelled
     await tracked(tenant, text, engines=["perplexity-sonar"], samples=5)
     _, created = await tenant.call("POST", "/api/v1/prompt-runs", json={"productId": tenant.product["id"]})
     run_id = created["data"]["id"]
@@ -162,6 +163,7 @@ async def test_a_run_is_cancelled_once_and_not_seen_by_others(vendors: Vendors, 
     assert cancelled["data"]["finishedAt"] is not None
     status, again = await tenant.call("POST", f"/api/v1/prompt-runs/{run_id}/cancel")
     assert (status, again["message"]) == (409, "the run has ended: it is cancelled")
+    gate.set()
     run = await finished(tenant, run_id)
     assert run["status"] == "cancelled" and run["progress"]["done"] < 5
     status, _ = await stranger.call("GET", f"/api/v1/prompt-runs/{run_id}")
