@@ -74,7 +74,7 @@ def test_the_console_renders_the_openapi_document(page: Page, live_stack: LiveSt
     operation = page.locator("#operations-Agent_simulation-simulation_runs_list")
     expect(operation.get_by_text(RUNS, exact=True)).to_be_visible()
     operation.locator(".opblock-summary-control").click()
-    operation.get_by_role("button", name="Try it out").click()
+    # A console's operation opens ready to send: no "Try it out" to press first.
     expect(operation.get_by_role("button", name="Execute")).to_be_visible()
     expect(operation.get_by_placeholder("status")).to_be_editable()
     # Its errors are references to components/responses, drawn with their own examples.
@@ -85,6 +85,23 @@ def test_the_console_renders_the_openapi_document(page: Page, live_stack: LiveSt
     assert all(url.startswith(live_stack.gateway) or url.startswith("data:") for url in requested), requested
     webhooks.click()
     expect(page.locator("#tag-webhook-events")).to_be_in_viewport()
+
+
+def test_an_operations_try_it_link_opens_it_in_the_console_ready_to_send(page: Page, live_stack: LiveStack):
+    page.goto("/docs")
+    runs = page.locator("#simulation_runs_list")
+    runs.get_by_role("link", name="Try it").click()
+    expect(page).to_have_url(f"{live_stack.gateway}/docs/console#/Agent%20simulation/simulation_runs_list")
+    operation = page.locator("#operations-Agent_simulation-simulation_runs_list")
+    expect(operation.get_by_role("button", name="Execute")).to_be_visible()
+    expect(operation.get_by_placeholder("status")).to_be_editable()
+    expect(page.locator(".opblock.is-open")).to_have_count(1)  # that one, no other
+    shoot(page, "api-console-linked")
+    # The webhook events are sent by the API, not tried: they have no link.
+    page.goto("/docs")
+    webhooks = page.locator("section[aria-labelledby='tag-webhook-events']")
+    expect(webhooks.locator("article").first).to_be_attached()
+    expect(webhooks.locator(".try-it")).to_have_count(0)
 
 
 def test_a_console_without_its_document_says_so_and_points_to_the_reference(page: Page):

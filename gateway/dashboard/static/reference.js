@@ -102,6 +102,7 @@ window.addEventListener("DOMContentLoaded", function () {
         domNode: target,
         deepLinking: true,
         docExpansion: "none",
+        tryItOutEnabled: true, // an opened operation is ready to send
         defaultModelsExpandDepth: -1,
         presets: [SwaggerUIBundle.presets.apis],
         plugins: [ResolveFrom(spec)],
