@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import calendar
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from email.utils import format_datetime
 from functools import partial
@@ -204,21 +203,9 @@ def forward_to(upstream_url: str, route: Route) -> Respond:
     return forward
 
 
+# A request's deadline is a hair later than the upstream call's own timeout, which names the
+# upstream when it is the one that did not answer in time.
 DEADLINE_SLACK_SECONDS = 0.1
-
-
-@asynccontextmanager
-async def within_deadline(route: Route, deadline: float) -> AsyncIterator[None]:
-    """Whatever waits inside (the gateway's own database work, the upstream call) ends by
-    `deadline` (event-loop time) with a 504: a request's whole time is bounded by its route's
-    timeout, not each step's separately."""
-    try:
-        # A hair later than the upstream call's own timeout, which names the upstream when it is
-        # the one that did not answer in time.
-        async with asyncio.timeout_at(deadline + DEADLINE_SLACK_SECONDS):
-            yield
-    except TimeoutError:
-        raise errors.UpstreamTimeout(f"the request did not complete within {route.timeout:g}s") from None
 
 
 def refuse_unhonoured_preconditions(request: web.Request, route: Route) -> None:
@@ -291,29 +278,38 @@ def compile_route(route: Route, respond: Respond) -> Handler:
         extra_headers = dict(static_headers)
         loop = asyncio.get_running_loop()
         started = loop.time()
+        # Whatever waits below (the gateway's own database work, the upstream call) ends by the
+        # route's timeout with a 504: a request's whole time is bounded, not each step's separately.
+        # The body's arrival is the client's time, bounded by its own timeout (408), and not counted.
+        deadline = started + route.timeout + DEADLINE_SLACK_SECONDS
         try:
-            async with within_deadline(route, started + route.timeout):
-                identity = await app[AUTHENTICATOR].identify(request)
-                request[ACCESS_FIELDS] = identity.access_fields()
-                request[AUDIT_ACTOR] = Actor.of(identity)
-                refuse_cross_site_write(request, route, identity)
-                extra_headers.update(admit(app[LIMITER], identity, route).headers())
-                key = None
-                if request.method in IDEMPOTENT_METHODS:
-                    refuse_unhonoured_preconditions(request, route)
-                    key = idempotency_key(request)
-            checked_for = loop.time() - started
-            # The body's arrival is the client's time, bounded by its own timeout (408).
-            body = await read_body(request, app[SETTINGS].body_timeout_seconds)
-            async with within_deadline(route, loop.time() + route.timeout - checked_for):
-                product = await check_tenancy(request, route, identity, body)
-                checked = Checked(identity, product, body)
-                if key is None:
-                    response = await respond(request, checked)
-                else:
-                    response = await app[IDEMPOTENCY].run(
-                        request, identity, key, body, route.timeout, partial(respond, request, checked)
-                    )
+            try:
+                async with asyncio.timeout_at(deadline) as limit:
+                    identity = await app[AUTHENTICATOR].identify(request)
+                    request[ACCESS_FIELDS] = identity.access_fields()
+                    request[AUDIT_ACTOR] = Actor.of(identity)
+                    refuse_cross_site_write(request, route, identity)
+                    extra_headers.update(admit(app[LIMITER], identity, route).headers())
+                    key = None
+                    if request.method in IDEMPOTENT_METHODS:
+                        refuse_unhonoured_preconditions(request, route)
+                        key = idempotency_key(request)
+                    body = b""
+                    if request.body_exists:
+                        limit.reschedule(None)
+                        arriving = loop.time()
+                        body = await read_body(request, app[SETTINGS].body_timeout_seconds)
+                        limit.reschedule(deadline + loop.time() - arriving)
+                    product = await check_tenancy(request, route, identity, body)
+                    checked = Checked(identity, product, body)
+                    if key is None:
+                        response = await respond(request, checked)
+                    else:
+                        response = await app[IDEMPOTENCY].run(
+                            request, identity, key, body, route.timeout, partial(respond, request, checked)
+                        )
+            except TimeoutError:
+                raise errors.UpstreamTimeout(f"the request did not complete within {route.timeout:g}s") from None
         except errors.ApiError as error:
             error.headers = {**extra_headers, **error.headers}
             raise
