@@ -4,15 +4,19 @@ A port the kernel hands out for `bind(0)` comes from its ephemeral range, the ra
 the local end of every outgoing connection from. Let go so that a server can bind it, such a port
 can be taken in between by any connection this machine opens (the tests open thousands), and the
 server then fails to start. The ports given here lie below that range, and so does the port of
-the server's metrics listener, METRICS_PORT_OFFSET above it (libs/local/processes.py): between the
-check and the bind only another `free_port()` could take one, each picked at random among
-thousands.
+the server's metrics listener, METRICS_PORT_OFFSET above it (libs/local/processes.py). Between the
+check and the bind only another `free_port()` could take one: each port given is reserved for
+RESERVE_SECONDS, machine-wide (a file in RESERVED), so no other process of this machine, nor the
+same stack asking for its next part's port, is given it meanwhile.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import socket
+import tempfile
+import time
 from pathlib import Path
 
 from libs.contract.parts import METRICS_PORT_OFFSET
@@ -21,6 +25,9 @@ HOST = "127.0.0.1"
 EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 LOWEST = 10000  # below: the well-known and registered ports of services a machine may run
 ATTEMPTS = 200
+# Where the ports given lately are kept, and for how long: more than a server takes to bind.
+RESERVED = Path(tempfile.gettempdir()) / "aivis-ports"
+RESERVE_SECONDS = 120
 
 
 def ephemeral_range() -> tuple[int, int]:
@@ -47,6 +54,23 @@ def is_free(port: int) -> bool:
         return True
 
 
+def reserve(port: int) -> bool:
+    """Reserve `port` for RESERVE_SECONDS: False when another `free_port()` gave it out within them."""
+    RESERVED.mkdir(exist_ok=True)
+    mark = RESERVED / str(port)
+    try:
+        os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        try:
+            if time.time() - mark.stat().st_mtime < RESERVE_SECONDS:
+                return False
+            os.utime(mark)  # an old reservation: its server is up or gone
+            return True
+        except FileNotFoundError:
+            return False
+
+
 def free_port() -> int:
     """A port nothing is bound to, nor its metrics port: below the ephemeral range when the machine
     leaves room for it."""
@@ -54,7 +78,7 @@ def free_port() -> int:
     if ports:
         for _ in range(ATTEMPTS):
             port = random.choice(ports)
-            if is_free(port) and is_free(port + METRICS_PORT_OFFSET):
+            if is_free(port) and is_free(port + METRICS_PORT_OFFSET) and reserve(port):
                 return port
     with socket.socket() as sock:  # a machine whose ephemeral range starts too low
         sock.bind((HOST, 0))

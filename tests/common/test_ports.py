@@ -3,7 +3,9 @@ connection can take one between the check and the server's bind."""
 
 from __future__ import annotations
 
+import os
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -36,3 +38,14 @@ def test_a_range_starting_too_low_falls_back_to_the_kernels_choice(tmp_path: Pat
     monkeypatch.setattr(ports, "EPHEMERAL_RANGE", whole)
     assert len(ports.candidates()) == 0
     assert ports.is_free(ports.free_port())
+
+
+def test_a_port_given_is_not_given_again_while_its_server_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(ports, "RESERVED", tmp_path)
+    start = ports.LOWEST
+    monkeypatch.setattr(ports, "candidates", lambda: range(start, start + 2))
+    given = {ports.free_port(), ports.free_port()}
+    assert given == {start, start + 1}  # nothing bound to either yet: the second is the other one
+    old = time.time() - ports.RESERVE_SECONDS - 1
+    os.utime(tmp_path / str(start), (old, old))
+    assert ports.free_port() == start  # its reservation lapsed
