@@ -60,6 +60,8 @@ class GatewaySettings(ServiceSettings):
     user_code_misses_per_account: int
     user_code_misses_per_address: int
     device_flow_window: int
+    # How often a device may poll for its token (RFC 8628's `interval`; 5 s unless set).
+    device_poll_interval: int
     # Development and tests only: how far ahead of the real time this gateway's clock runs, so
     # a test can see a grace period end without waiting for it.
     clock_offset_seconds: int
@@ -108,6 +110,7 @@ class GatewaySettings(ServiceSettings):
             user_code_misses_per_account=env.integer("USER_CODE_MISSES_PER_ACCOUNT", 10, minimum=1),
             user_code_misses_per_address=env.integer("USER_CODE_MISSES_PER_ADDRESS", 30, minimum=1),
             device_flow_window=env.integer("DEVICE_FLOW_WINDOW_SECONDS", 15 * 60, minimum=1),
+            device_poll_interval=env.integer("DEVICE_POLL_INTERVAL_SECONDS", 5, minimum=1),
             clock_offset_seconds=clock_offset,
         )
 

@@ -161,6 +161,8 @@ def base_environ(jwt_private_key: str) -> Iterator[dict[str, str]]:
         "FAILED_CREDENTIALS_PER_MINUTE": "600000",
         "FAILED_CREDENTIALS_BURST": "10000",
         "DEVICE_CODES_PER_ADDRESS": "100000",
+        # The command line's sign-ins poll every second, not every five (RFC 8628's default).
+        "DEVICE_POLL_INTERVAL_SECONDS": "1",
         "USER_CODE_MISSES_PER_ACCOUNT": "100000",
         "USER_CODE_MISSES_PER_ADDRESS": "100000",
         "SIGN_IN_SLOW_DOWN_AFTER": "100000",

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from gateway.identity.auth.api_keys import hash_key
 from gateway.identity.auth.scopes import ALL_SCOPES
+from gateway.settings import GatewaySettings
 from libs.common.db import cursor
+from libs.common.settings import SettingsError
+from libs.contract.parts import GATEWAY
 from tests.factories import IdentityFactory
 from tests.oauth.conftest import CLI, post_form, start_device
 
@@ -27,7 +32,7 @@ async def test_form_request_answers_codes_and_the_device_page(oauth, identity: I
     origin = str(oauth.make_url("/")).rstrip("/")
     assert body["verification_uri"] == f"{origin}/device"
     assert body["verification_uri_complete"] == f"{origin}/device?user_code={body['user_code']}"
-    assert (body["expires_in"], body["interval"]) == (900, 5)
+    assert (body["expires_in"], body["interval"]) == (900, 1)  # the tests' DEVICE_POLL_INTERVAL_SECONDS
     async with cursor(identity.pool) as cur:
         await cur.execute(
             "SELECT user_code, requested_scopes, status, expires_at - created_at AS lifetime"
@@ -100,3 +105,12 @@ async def test_metadata_describes_the_endpoints(oauth):
     assert body["grant_types_supported"] == ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"]
     assert body["token_endpoint_auth_methods_supported"] == ["none"]
     assert "simulations:read" in body["scopes_supported"]
+
+
+def test_a_device_polls_every_five_seconds_unless_the_deployment_says_otherwise():
+    required = {"DATABASE_URL": "postgresql://x@localhost/x", "INTERNAL_TOKEN_SECRET": "s" * 48, "JWT_PRIVATE_KEY": "k"}
+    settings = {**required, "PUBLIC_URL": "https://api.example.com"}
+    assert GatewaySettings.load(GATEWAY, settings).device_poll_interval == 5  # RFC 8628's default
+    assert GatewaySettings.load(GATEWAY, {**settings, "DEVICE_POLL_INTERVAL_SECONDS": "2"}).device_poll_interval == 2
+    with pytest.raises(SettingsError, match="DEVICE_POLL_INTERVAL_SECONDS"):
+        GatewaySettings.load(GATEWAY, {**settings, "DEVICE_POLL_INTERVAL_SECONDS": "0"})

@@ -21,16 +21,17 @@ async def test_undecided_code_is_authorization_pending(oauth, clock: Clock):
 
 async def test_polling_too_soon_is_slow_down_and_the_interval_grows_by_five_seconds(oauth, clock: Clock):
     started = await start_device(oauth)
-    clock.advance(4)
+    interval = started["interval"]
+    clock.advance(interval - 1)
     status, body = await poll(oauth, started["device_code"])
     assert (status, body["error"]) == (400, "slow_down")
-    assert body["error_description"] == "poll at most every 10 seconds"
-    # Now 10 s apply: 6 s later is still too soon, and the interval grows again.
-    clock.advance(6)
+    assert body["error_description"] == f"poll at most every {interval + 5} seconds"
+    # Now interval + 5 apply: interval + 1 later is still too soon, and the interval grows again.
+    clock.advance(interval + 1)
     assert (await poll(oauth, started["device_code"]))[1]["error"] == "slow_down"
-    clock.advance(14)
+    clock.advance(interval + 9)
     assert (await poll(oauth, started["device_code"]))[1]["error"] == "slow_down"
-    clock.advance(20)
+    clock.advance(interval + 15)
     assert (await poll(oauth, started["device_code"]))[1]["error"] == "authorization_pending"
 
 

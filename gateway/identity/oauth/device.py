@@ -27,7 +27,6 @@ USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
 EXPIRY_SWEEP_SECONDS = 60.0
 USER_CODE_LENGTH = 8
 EXPIRES_IN_SECONDS = 900
-INTERVAL_SECONDS = 5
 
 
 def new_user_code() -> str:
@@ -52,9 +51,15 @@ async def delete_expired(pool: aiopg.Pool, clock: Callable[[], datetime]) -> Non
 
 
 async def start(
-    cur: Any, client_id: str, scopes: frozenset[str], now: datetime, device_name: str | None = None
+    cur: Any,
+    client_id: str,
+    scopes: frozenset[str],
+    now: datetime,
+    interval: int,
+    device_name: str | None = None,
 ) -> tuple[str, Row]:
-    """A new pending authorization; returns the device code (shown once) and the stored row."""
+    """A new pending authorization, polled at most every `interval` seconds; returns the device
+    code (shown once) and the stored row."""
     for _ in range(5):
         device_code = secrets.token_urlsafe(32)
         try:
@@ -65,7 +70,7 @@ async def start(
                     new_user_code(),
                     client_id,
                     sorted(scopes),
-                    INTERVAL_SECONDS,
+                    interval,
                     now,
                     now + timedelta(seconds=EXPIRES_IN_SECONDS),
                     device_name,

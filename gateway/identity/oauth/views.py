@@ -67,7 +67,10 @@ async def oauth_device_code(request: web.Request) -> web.Response:
             headers={"Retry-After": str(wait)},
         )
     async with transaction(request.app[DB_POOL]) as cur:
-        code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK](), name)
+        settings: GatewaySettings = request.config_dict[SETTINGS]
+        code, row = await device.start(
+            cur, client.client_id, scopes, request.app[CLOCK](), settings.device_poll_interval, name
+        )
     verification_uri = public_url(request) + OAUTH.device_page
     user_code = device.show_user_code(row["user_code"])
     body = {
@@ -76,7 +79,7 @@ async def oauth_device_code(request: web.Request) -> web.Response:
         "verification_uri": verification_uri,
         "verification_uri_complete": f"{verification_uri}?user_code={user_code}",
         "expires_in": device.EXPIRES_IN_SECONDS,
-        "interval": device.INTERVAL_SECONDS,
+        "interval": row["poll_interval"],
     }
     return json_response(body, headers=NO_STORE)
 
