@@ -30,20 +30,23 @@ RUN_FIELDS = tuple(RunIntake().fields)
 
 
 async def list_runs(cur: Any, organization_id: str, filters: dict[str, Any], limit: int, offset: int) -> bytes:
-    """One organization's live runs, newest first, and the total matching the filters, as JSON."""
+    """One organization's live runs, newest first, and the total matching the filters, as JSON: one
+    statement, so the page and the total see the same runs."""
     params = {"organization_id": organization_id, "limit": limit, "offset": offset, **filters}
     where = " AND ".join(
         ["organization_id = %(organization_id)s", "deleted_at IS NULL", *(RUN_FILTERS[name] for name in filters)]
     )
-    page: str = await fetch_value(
+    row = await fetch_one(
         cur,
-        f"SELECT COALESCE(json_agg({RUN_JSON} ORDER BY r.created_at DESC, r.id DESC), '[]')::text"
+        f"SELECT (SELECT COALESCE(json_agg({RUN_JSON} ORDER BY r.created_at DESC, r.id DESC), '[]')::text"
         f" FROM (SELECT * FROM runs WHERE {where} ORDER BY created_at DESC, id DESC"
-        f" LIMIT %(limit)s OFFSET %(offset)s) r {RUN_JOINS}",
+        f" LIMIT %(limit)s OFFSET %(offset)s) r {RUN_JOINS}) AS page,"
+        f" (SELECT count(*) FROM runs WHERE {where}) AS total",
         params,
     )
-    total = await fetch_value(cur, f"SELECT count(*) FROM runs WHERE {where}", params)
-    return b'{"runs":' + page.encode() + b',"total":' + str(total).encode() + b"}"
+    assert row is not None  # a SELECT without FROM has its one row
+    page: str = row["page"]
+    return b'{"runs":' + page.encode() + b',"total":' + str(row["total"]).encode() + b"}"
 
 
 async def find_organization_run(cur: Any, organization_id: str, run_id: str) -> bytes | None:
