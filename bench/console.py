@@ -32,6 +32,14 @@ def now(page: Page) -> float:
     return float(page.evaluate("performance.now()"))
 
 
+def closed(page: Page) -> int:
+    """The bytes the visit transferred, once the page has loaded; the tab is closed."""
+    page.wait_for_load_state("load")
+    transferred = int(page.evaluate(TRANSFERRED))
+    page.close()
+    return transferred
+
+
 def console_visit(context: BrowserContext, url: str) -> tuple[float, float, int]:
     """(ms until the operations are listed, ms until the panel is open, bytes transferred)."""
     page = context.new_page()
@@ -44,10 +52,7 @@ def console_visit(context: BrowserContext, url: str) -> tuple[float, float, int]
     operation.locator(".opblock-summary-control").click()
     operation.locator("button.execute").wait_for()
     opened = now(page)
-    page.wait_for_load_state("load")
-    transferred = int(page.evaluate(TRANSFERRED))
-    page.close()
-    return listed, opened, transferred
+    return listed, opened, closed(page)
 
 
 def linked_visit(context: BrowserContext, url: str) -> tuple[float, int]:
@@ -57,10 +62,7 @@ def linked_visit(context: BrowserContext, url: str) -> tuple[float, int]:
     page.goto(url + LINK, wait_until="commit")
     page.locator(OPERATION).locator("button.execute").wait_for(timeout=120_000)
     opened = now(page)
-    page.wait_for_load_state("load")
-    transferred = int(page.evaluate(TRANSFERRED))
-    page.close()
-    return opened, transferred
+    return opened, closed(page)
 
 
 def main() -> None:

@@ -54,9 +54,8 @@ def is_free(port: int) -> bool:
         return True
 
 
-def reserve(port: int) -> bool:
+def _reserve(port: int) -> bool:
     """Reserve `port` for RESERVE_SECONDS: False when another `free_port()` gave it out within them."""
-    RESERVED.mkdir(exist_ok=True)
     mark = RESERVED / str(port)
     try:
         os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
@@ -76,9 +75,10 @@ def free_port() -> int:
     leaves room for it."""
     ports = candidates()
     if ports:
+        RESERVED.mkdir(exist_ok=True)
         for _ in range(ATTEMPTS):
             port = random.choice(ports)
-            if is_free(port) and is_free(port + METRICS_PORT_OFFSET) and reserve(port):
+            if is_free(port) and is_free(port + METRICS_PORT_OFFSET) and _reserve(port):
                 return port
     with socket.socket() as sock:  # a machine whose ephemeral range starts too low
         sock.bind((HOST, 0))
