@@ -86,19 +86,20 @@ async def list_runs(cur: Any, organization_id: str, query: dict[str, Any]) -> tu
 
 
 async def cancel_run(cur: Any, organization_id: str, run_id: str) -> Row | None:
-    """Cancel a run not finished: its waiting tasks are dropped; those being asked end as they do."""
-    run = await fetch_one(
+    """Cancel a run not finished: its waiting tasks are dropped; those being asked end as they do.
+    The tasks are locked before their run, in the order a claim takes them, so a cancel and a
+    claim at once never deadlock. A finished run has no waiting task: its cancel changes nothing."""
+    await cur.execute(
+        "UPDATE run_tasks SET status = 'cancelled' WHERE run_id = %s AND organization_id = %s AND status = 'queued'",
+        (run_id, organization_id),
+    )
+    return await fetch_one(
         cur,
         "UPDATE prompt_runs SET status = 'cancelled', finished_at = coalesce(finished_at, clock_timestamp())"
         " WHERE id = %s AND organization_id = %s AND status IN ('queued', 'running')"
         f" RETURNING {RUN_COLUMNS}",
         (run_id, organization_id),
     )
-    if run is not None:
-        await cur.execute(
-            "UPDATE run_tasks SET status = 'cancelled' WHERE run_id = %s AND status = 'queued'", (run_id,)
-        )
-    return run
 
 
 async def claim_tasks(cur: Any, engine: str, count: int, lease: timedelta) -> list[Row]:
