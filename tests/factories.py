@@ -41,6 +41,22 @@ async def eventually(check: Callable[[], Awaitable[bool]], within: float = 10.0)
     return time.monotonic() - started
 
 
+async def waiting_on_a_lock(pool: aiopg.Pool, statement: str = "") -> None:
+    """Wait until a session of this database is waiting on a lock (in a statement containing
+    `statement`, when given): another transaction holds a row it needs."""
+
+    async def waits() -> bool:
+        async with cursor(pool) as cur:
+            await cur.execute(
+                "SELECT FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                " AND position(%s IN query) > 0",
+                (statement,),
+            )
+            return cur.rowcount > 0
+
+    await eventually(waits, within=5)
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
 

@@ -47,22 +47,32 @@ FROM unnest(%(ids)s::uuid[], %(numbers)s::integer[], %(at)s::float8[], %(codes)s
 ON CONFLICT DO NOTHING
 """
 
-RECORD_SUCCESSES = """
-UPDATE deliveries SET status = 'succeeded', attempts = attempts + 1, finished_at = now(), next_attempt_at = NULL
-WHERE id = ANY(%(ids)s::uuid[]);
-UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(%(endpoints)s::uuid[]) AND failing_since IS NOT NULL;
-"""
-
-RECORD_FAILURE = """
-UPDATE deliveries SET attempts = attempts + 1,
-    status = CASE WHEN %(delay)s::integer IS NULL THEN 'failed' ELSE 'pending' END,
-    finished_at = CASE WHEN %(delay)s::integer IS NULL THEN now() END,
-    next_attempt_at = now() + make_interval(secs => %(delay)s::integer)
-WHERE id = %(id)s;
-UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = %(endpoint)s;
+# A batch takes its endpoints' rows before its deliveries', the endpoints in the order of their
+# ids: the order an endpoint's deletion takes them (the endpoint, then its pending deliveries), so
+# a batch and a deletion, or two workers' batches, never wait on each other in a circle. Only the
+# endpoints that change are locked: those with a failure, and those failing until a success.
+RECORD_ENDPOINTS = """
+SELECT FROM webhook_endpoints
+WHERE id = ANY(%(failing)s::uuid[]) OR (id = ANY(%(answered)s::uuid[]) AND failing_since IS NOT NULL)
+ORDER BY id FOR NO KEY UPDATE;
+UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(%(answered)s::uuid[]) AND failing_since IS NOT NULL;
+UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = ANY(%(failing)s::uuid[]);
 UPDATE webhook_endpoints SET enabled = false, updated_at = now(),
     disabled_reason = 'deliveries failed for ' || %(days)s || ' days, since ' || failing_since
-WHERE id = %(endpoint)s AND enabled AND failing_since < now() - make_interval(days => %(days)s);
+WHERE id = ANY(%(failing)s::uuid[]) AND enabled AND failing_since < now() - make_interval(days => %(days)s);
+"""
+
+# A failure counts, but moves on only a delivery still pending: one given up meanwhile (its
+# endpoint deleted) stays given up.
+RECORD_DELIVERIES = """
+UPDATE deliveries SET status = 'succeeded', attempts = attempts + 1, finished_at = now(), next_attempt_at = NULL
+WHERE id = ANY(%(succeeded)s::uuid[]);
+UPDATE deliveries d SET attempts = d.attempts + 1,
+    status = CASE WHEN d.status <> 'pending' THEN d.status WHEN failure.delay IS NULL THEN 'failed' ELSE 'pending' END,
+    finished_at = CASE WHEN d.status <> 'pending' THEN d.finished_at WHEN failure.delay IS NULL THEN now() END,
+    next_attempt_at = CASE WHEN d.status = 'pending' THEN now() + make_interval(secs => failure.delay) END
+FROM unnest(%(failed)s::uuid[], %(delays)s::integer[]) AS failure (id, delay)
+WHERE d.id = failure.id;
 """
 
 
@@ -111,23 +121,23 @@ async def record_attempts(cur: Any, attempts: list[Attempt]) -> None:
         },
     )
     succeeded = [attempt for attempt in attempts if attempt.succeeded]
-    if succeeded:
-        await cur.execute(
-            RECORD_SUCCESSES,
-            {
-                "ids": [attempt.delivery_id for attempt in succeeded],
-                "endpoints": sorted({attempt.endpoint_id for attempt in succeeded}),
-            },
-        )
-    for attempt in attempts:  # failures are the exception: one statement each
-        if not attempt.succeeded:
-            params = {
-                "id": attempt.delivery_id,
-                "endpoint": attempt.endpoint_id,
-                "delay": attempt.retry_delay(),
-                "days": DISABLE_AFTER_DAYS,
-            }
-            await cur.execute(RECORD_FAILURE, params)
+    failed = [attempt for attempt in attempts if not attempt.succeeded]
+    await cur.execute(
+        RECORD_ENDPOINTS,
+        {
+            "answered": sorted({attempt.endpoint_id for attempt in succeeded}),
+            "failing": sorted({attempt.endpoint_id for attempt in failed}),
+            "days": DISABLE_AFTER_DAYS,
+        },
+    )
+    await cur.execute(
+        RECORD_DELIVERIES,
+        {
+            "succeeded": [attempt.delivery_id for attempt in succeeded],
+            "failed": [attempt.delivery_id for attempt in failed],
+            "delays": [attempt.retry_delay() for attempt in failed],
+        },
+    )
 
 
 class Recorder:

@@ -10,7 +10,7 @@ from libs.common.db import create_pool, cursor, fetch_value, transaction
 from libs.contract.parts import ANALYTICS
 from services.analytics import run_queries
 from tests import conftest
-from tests.factories import eventually, unique
+from tests.factories import unique, waiting_on_a_lock
 
 
 async def test_a_cancel_during_a_claim_waits_for_it_and_ends(database: conftest.TestDatabase):
@@ -31,21 +31,11 @@ async def test_a_cancel_during_a_claim_waits_for_it_and_ends(database: conftest.
             assert cancelled is not None
             return cancelled
 
-        async def cancel_waits() -> bool:
-            async with cursor(pool) as cur:
-                waiting = await fetch_value(
-                    cur,
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND wait_event_type = 'Lock' AND query LIKE %s",
-                    ("%run_tasks SET status = 'cancelled'%",),
-                )
-            return bool(waiting)
-
         async with transaction(pool) as claim:
             # A claim's two statements, as `claim_tasks` runs them: the tasks locked, then their run.
             await claim.execute("SELECT id FROM run_tasks WHERE run_id = %s FOR UPDATE", (run["id"],))
             cancelling = asyncio.create_task(cancel())
-            await eventually(cancel_waits, within=5)
+            await waiting_on_a_lock(pool, "UPDATE run_tasks SET status = 'cancelled'")
             await claim.execute(
                 "UPDATE prompt_runs SET status = 'running' WHERE id = %s AND status = 'queued'", (run["id"],)
             )
