@@ -58,12 +58,19 @@ async def rerun(pool: aiopg.Pool, organization_id: str, app_ids: list[str]) -> i
     unless one is waiting already; how many were queued."""
     queued = 0
     async with transaction(pool) as cur:
+        # The tasks first (shared: the runs queued refer to them), then their environments: the
+        # order a task's deletion locks them, so the two never wait on each other in a circle.
+        await cur.execute(
+            "SELECT FROM tasks WHERE organization_id = %s AND rerun_on_change AND deleted_at IS NULL"
+            " AND app_id = ANY(%s::uuid[]) ORDER BY id FOR KEY SHARE",
+            (organization_id, app_ids),
+        )
         environments = await fetch_all(
             cur,
             "SELECT e.id::text FROM environments e JOIN tasks t ON t.id = e.task_id"
             " WHERE t.organization_id = %s AND t.rerun_on_change AND t.deleted_at IS NULL AND e.deleted_at IS NULL"
             " AND t.app_id = ANY(%s::uuid[])"
-            " ORDER BY e.created_at FOR UPDATE OF e",
+            " ORDER BY e.created_at, e.id FOR UPDATE OF e",
             (organization_id, app_ids),
         )
         # Asked once the environments are locked, by a statement of its own: it sees the re-run

@@ -20,7 +20,7 @@ from libs.contract.parts import SIMULATIONS
 from services.simulations import task_queries
 from services.simulations.reruns import TRIGGER, RouteChanges, rerun
 from tests.conftest import REDIS_URL, Stack
-from tests.factories import ContentFactory, DomainFactory
+from tests.factories import ContentFactory, DomainFactory, waiting_on_a_lock
 from tests.integration.agent_site import new_site
 from tests.integration.support import call
 from tests.simulations import site as s
@@ -140,6 +140,23 @@ async def test_readers_queueing_at_once_queue_one_rerun(pool):
 
     assert sorted(queued) == [0, 0, 1]
     assert await runs_of(pool, watched) == [{"trigger": TRIGGER, "said": TRIGGER}]
+
+
+async def test_a_rerun_during_its_tasks_deletion_waits_and_queues_nothing(pool):
+    """A task's deletion locks the task, then its environments; a re-run reader takes them in the
+    same order (it locked the environments first and deadlocked with the deletion)."""
+    organization_id, app_id = str(uuid.uuid4()), str(uuid.uuid4())
+    watched = await environment_of(pool, organization_id, app_id, True)
+    async with transaction(pool) as cur:
+        task_id = await fetch_value(cur, "SELECT task_id::text FROM environments WHERE id = %s", (watched,))
+
+    async with transaction(pool) as deleting:
+        await task_queries.find_task(deleting, organization_id, task_id, lock=True)  # the deletion's first step
+        reader = asyncio.create_task(rerun(pool, organization_id, [app_id]))
+        await waiting_on_a_lock(pool)
+        await task_queries.delete_task(deleting, organization_id, task_id)
+    assert await asyncio.wait_for(reader, 5) == 0
+    assert await runs_of(pool, watched) == []
 
 
 async def test_a_route_created_through_the_api_reruns_the_tasks_that_ask_for_it(
