@@ -48,6 +48,17 @@ async def lock_document(cur: Any, organization_id: str, document_id: str, produc
     )
 
 
+async def lock_documents(cur: Any, organization_id: str, product_id: str, document_ids: list[str]) -> None:
+    """Lock the product's live documents among `document_ids` for this transaction, in id order,
+    before a batch edits them one by one in the order it was given: every writer of several
+    documents takes them in id order (lock_attached too), so two never wait on each other in a circle."""
+    await cur.execute(
+        "SELECT FROM documents WHERE id = ANY(%s::uuid[]) AND organization_id = %s AND product_id = %s"
+        " AND deleted_at IS NULL ORDER BY id FOR UPDATE",
+        ([document_id for document_id in document_ids if is_uuid(document_id)], organization_id, product_id),
+    )
+
+
 async def lock_attached(cur: Any, organization_id: str, domain_ids: list[str]) -> list[Row]:
     """The organization's live documents attached to any of the domains, locked for this transaction, in id order."""
     return await fetch_all(

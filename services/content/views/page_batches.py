@@ -108,6 +108,7 @@ async def site_pages_update(request: web.Request) -> web.Response:
     hostnames = await resolve_domains(request, chain.from_iterable(change.ids for change in changes))
     updated, failed = [], []
     async with transaction(request.app[DB_POOL]) as cur:
+        await documents.lock_documents(cur, caller.org.id, product.id, [item["id"] for item in data["pages"]])
         for item, change in zip(data["pages"], changes, strict=True):
             current = None
             try:
@@ -135,6 +136,7 @@ async def site_pages_delete(request: web.Request) -> web.Response:
     product = caller.checked_product(data["product_id"])
     deleted, failed = [], []
     async with transaction(request.app[DB_POOL]) as cur:
+        await documents.lock_documents(cur, caller.org.id, product.id, data["page_ids"])
         for page_id in data["page_ids"]:
             row = await editing.delete_document(cur, caller.org.id, product.id, page_id)
             if row is None:
