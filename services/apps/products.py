@@ -72,10 +72,12 @@ class ProductConsumer(StreamConsumer):
             raise NotApplied(f"{len(events)} product events")
 
     async def _apply(self, events: list[ProductEvent]) -> bool:
-        """Apply the events in one transaction; whether it committed (a failure is logged)."""
+        """Apply the events in one transaction; whether it committed (a failure is logged). They are
+        applied by product id (the newest version wins in any order), so two replicas applying
+        the same products lock them in the same order."""
         try:
             async with transaction(self._pool) as cur:
-                for organization_id, product, version in events:
+                for organization_id, product, version in sorted(events, key=lambda event: (event[1]["id"], event[2])):
                     await queries.apply_event(cur, organization_id, product, version)
         except Exception:
             log.exception("applying %d product events failed; they stay pending", len(events))
