@@ -182,7 +182,9 @@ async def test_a_consumer_makes_its_group_again_when_redis_lost_the_stream(strea
     # The consumer's own records: other tasks of this process may log a slow Redis meanwhile.
     own = [record.levelno for record in caplog.records if record.name == stream_consumer.__name__]
     assert own == [logging.WARNING]
-    assert events_read_errors() == errors + 1
+    assert consumer.group_lost.is_set()
+    # Counted as a failed read (the process's count: other consumers' slow reads count there too).
+    assert events_read_errors() >= errors + 1
 
 
 async def test_the_lag_is_measured_on_the_stream_redis_holds_after_losing_it(stream):
