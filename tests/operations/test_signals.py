@@ -128,6 +128,7 @@ async def test_redis_errors_are_counted(stack, identity: IdentityFactory):
         org = await identity.organization()
         assert (await client.get(RUNS, headers={"x-api-key": await identity.api_key(org)})).status == 200
         await client.app[LIMITER].sync()
-        assert sample("redis_errors_total", operation="ratelimit_sync") == before + 1
+        # At least this sync's failure: the gateway's own periodic sync may fail meanwhile too.
+        assert sample("redis_errors_total", operation="ratelimit_sync") >= before + 1
     finally:
         await client.close()
