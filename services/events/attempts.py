@@ -50,13 +50,17 @@ ON CONFLICT DO NOTHING
 # A batch takes its endpoints' rows before its deliveries', the endpoints in the order of their
 # ids: the order an endpoint's deletion takes them (the endpoint, then its pending deliveries), so
 # a batch and a deletion, or two workers' batches, never wait on each other in a circle. Only the
-# endpoints that change are locked: those with a failure, and those failing until a success.
+# endpoints that change are locked: those with a failure, and those failing until a success. An
+# endpoint with both in the batch starts failing anew.
 RECORD_ENDPOINTS = """
-SELECT FROM webhook_endpoints
-WHERE id = ANY(%(failing)s::uuid[]) OR (id = ANY(%(answered)s::uuid[]) AND failing_since IS NOT NULL)
-ORDER BY id FOR NO KEY UPDATE;
-UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(%(answered)s::uuid[]) AND failing_since IS NOT NULL;
-UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = ANY(%(failing)s::uuid[]);
+UPDATE webhook_endpoints e SET failing_since = CASE
+        WHEN e.id <> ALL(%(failing)s::uuid[]) THEN NULL
+        WHEN e.id = ANY(%(answered)s::uuid[]) THEN now()
+        ELSE coalesce(e.failing_since, now()) END
+FROM (SELECT id FROM webhook_endpoints
+      WHERE id = ANY(%(failing)s::uuid[]) OR (id = ANY(%(answered)s::uuid[]) AND failing_since IS NOT NULL)
+      ORDER BY id FOR NO KEY UPDATE) changing
+WHERE e.id = changing.id;
 UPDATE webhook_endpoints SET enabled = false, updated_at = now(),
     disabled_reason = 'deliveries failed for ' || %(days)s || ' days, since ' || failing_since
 WHERE id = ANY(%(failing)s::uuid[]) AND enabled AND failing_since < now() - make_interval(days => %(days)s);

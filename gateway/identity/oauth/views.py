@@ -66,11 +66,9 @@ async def oauth_device_code(request: web.Request) -> web.Response:
             status=429,
             headers={"Retry-After": str(wait)},
         )
+    interval = request.config_dict[SETTINGS].device_poll_interval
     async with transaction(request.app[DB_POOL]) as cur:
-        settings: GatewaySettings = request.config_dict[SETTINGS]
-        code, row = await device.start(
-            cur, client.client_id, scopes, request.app[CLOCK](), settings.device_poll_interval, name
-        )
+        code, row = await device.start(cur, client.client_id, scopes, request.app[CLOCK](), interval, name)
     verification_uri = public_url(request) + OAUTH.device_page
     user_code = device.show_user_code(row["user_code"])
     body = {
