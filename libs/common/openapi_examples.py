@@ -1,8 +1,9 @@
 """Examples for the OpenAPI document, made from its own schemas so they cannot drift from them.
 
-An example follows its schema: a `const`, the default or the first `enum` value, the glossary's example for
-the field's name (libs/contract/examples.py) where the type alone would make a poor one, else
-a value of the type and format within the schema's bounds. Objects list every property; arrays
+An example follows its schema: a `const`, the default or the first `enum` value, null for the
+nullable fields a live resource leaves null (`deletedAt`), the glossary's example for the field's
+name (libs/contract/examples.py) where the type alone would make a poor one, else a value of the
+type and format within the schema's bounds. Objects list every property; arrays
 hold as many items as they must (at least one). tests/gateway/test_openapi_reference.py
 validates every example against its schema.
 
@@ -20,7 +21,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema
 
-from libs.contract.examples import EXAMPLES
+from libs.contract.examples import EXAMPLES, NULL_EXAMPLES
 from libs.contract.validators import JSON_SCHEMA_COMPONENTS
 
 OPENAPI_VERSION = "3.1.0"
@@ -60,6 +61,8 @@ class Examples:
                 return self.of(schema[combined][0], name, depth)
         kind = schema.get("type")
         if isinstance(kind, list):  # ["string", "null"]: an example shows the value, not the null
+            if "null" in kind and name in NULL_EXAMPLES:
+                return None
             kind = next((each for each in kind if each != "null"), "null")
         if kind == "string" and schema.get("format") in FORMATS:  # a name's example may be of another format
             return FORMATS[schema["format"]]
@@ -102,7 +105,9 @@ def _fits(value: Any, kind: str | None) -> bool:
     """Whether an example by name suits this field's type (a `status` may be text or a number)."""
     if kind == "string":
         return isinstance(value, str)
-    if kind in ("integer", "number"):
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
         return isinstance(value, int | float) and not isinstance(value, bool)
     if kind == "array":
         return isinstance(value, list)

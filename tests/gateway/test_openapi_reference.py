@@ -120,6 +120,23 @@ def test_a_success_example_is_the_envelope_around_the_data():
     assert example["ok"] is True and example["data"]["createdAt"].endswith("Z")
 
 
+def test_a_resource_example_reads_like_a_live_one():
+    """A run as a client meets one: not deleted, and numbers of a run rather than 1 in every field."""
+    answer = DOCUMENT["paths"]["/api/v1/agent-simulation/runs/{runId}"]["get"]["responses"]["200"]
+    run = answer["content"]["application/json"]["example"]["data"]
+    assert run["deletedAt"] is None
+    assert 0 < run["overallScore"] < 1 and run["tokensUsed"] > 1 and 0 < run["costUsd"] < 1
+    assert run["volumeIds"] == ["vol-0a1b2c3d"]
+    deleted = [where for where, _, example in examples() if _deleted(example)]
+    assert deleted == [], "examples of deleted resources"
+
+
+def _deleted(example: Any) -> bool:
+    if isinstance(example, dict):
+        return example.get("deletedAt") is not None or any(_deleted(value) for value in example.values())
+    return isinstance(example, list) and any(_deleted(value) for value in example)
+
+
 def test_the_license_has_an_address_and_the_overlapping_paths_are_explained():
     assert DOCUMENT["info"]["license"]["url"] == "https://api.example.com/docs#license"
     domains = DOCUMENT["paths"]["/api/v1/content/{id}/domains"]["patch"]["description"]
