@@ -6,8 +6,8 @@ can be taken in between by any connection this machine opens (the tests open tho
 server then fails to start. The ports given here lie below that range, and so does the port of
 the server's metrics listener, METRICS_PORT_OFFSET above it (libs/local/processes.py). Between the
 check and the bind only another `free_port()` could take one: each port given is reserved for
-RESERVE_SECONDS, machine-wide (a file in RESERVED), so no other process of this machine, nor the
-same stack asking for its next part's port, is given it meanwhile.
+RESERVE_SECONDS, machine-wide (a file in RESERVED), and so is its metrics port, so no other process
+of this machine, nor the same stack asking for its next part's port, is given either meanwhile.
 """
 
 from __future__ import annotations
@@ -78,7 +78,9 @@ def free_port() -> int:
         RESERVED.mkdir(exist_ok=True)
         for _ in range(ATTEMPTS):
             port = random.choice(ports)
-            if is_free(port) and is_free(port + METRICS_PORT_OFFSET) and _reserve(port):
+            metrics = port + METRICS_PORT_OFFSET
+            # Both reserved: another server's port may be this one's metrics port, and the other way round.
+            if is_free(port) and is_free(metrics) and _reserve(port) and _reserve(metrics):
                 return port
     with socket.socket() as sock:  # a machine whose ephemeral range starts too low
         sock.bind((HOST, 0))

@@ -47,5 +47,17 @@ def test_a_port_given_is_not_given_again_while_its_server_starts(tmp_path: Path,
     given = {ports.free_port(), ports.free_port()}
     assert given == {start, start + 1}  # nothing bound to either yet: the second is the other one
     old = time.time() - ports.RESERVE_SECONDS - 1
-    os.utime(tmp_path / str(start), (old, old))
-    assert ports.free_port() == start  # its reservation lapsed
+    for reserved in (start, start + METRICS_PORT_OFFSET):
+        os.utime(tmp_path / str(reserved), (old, old))
+    assert ports.free_port() == start  # its reservations lapsed
+
+
+def test_a_ports_metrics_port_is_not_given_as_another_servers_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Nothing listens on a server's metrics port until the server has started: the port must not be
+    given to another server meanwhile, nor a port whose metrics port is this server's."""
+    monkeypatch.setattr(ports, "RESERVED", tmp_path)
+    first = ports.LOWEST
+    proposed = iter([first, first + METRICS_PORT_OFFSET, first - METRICS_PORT_OFFSET, first + 1])
+    monkeypatch.setattr(ports.random, "choice", lambda _: next(proposed))
+    assert ports.free_port() == first
+    assert ports.free_port() == first + 1  # neither its metrics port, nor the port whose metrics port it is
