@@ -111,10 +111,13 @@ async def analyses_of(cur: Any, analysis_ids: list[str]) -> dict[str, dict[str, 
 
 
 async def request_reanalysis(cur: Any, organization_id: str, product_id: str, answer_ids: list[str] | None) -> int:
-    """Mark the product's answers (or those of `answer_ids` among them) to be analysed again; how many."""
+    """Mark the product's answers (or those of `answer_ids` among them) to be analysed again; how many.
+    They are locked in id order first: a plan's own order (the product's index reads ids
+    descending, the primary key ascending) would let two requests each hold what the other waits for."""
     await cur.execute(
-        "UPDATE answers SET reanalyse = true, analyse_after = '-infinity'"
-        " WHERE organization_id = %s AND product_id = %s AND (%s::uuid[] IS NULL OR id = ANY(%s::uuid[]))",
+        "UPDATE answers SET reanalyse = true, analyse_after = '-infinity' WHERE id = ANY(ARRAY("
+        " SELECT id FROM answers WHERE organization_id = %s AND product_id = %s"
+        " AND (%s::uuid[] IS NULL OR id = ANY(%s::uuid[])) ORDER BY id FOR UPDATE))",
         (organization_id, product_id, answer_ids, answer_ids),
     )
     count: int = cur.rowcount
