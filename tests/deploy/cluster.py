@@ -1,9 +1,11 @@
 """What the manifests run, read from deploy/k8s/ as a cluster would: each container's command and
 environment (ConfigMap, Secret, `$(VAR)` references), and the cluster's names and ports mapped
-onto this machine. Used by tests/deploy/test_rollout.py."""
+onto this machine. Used by tests/deploy/test_rollout.py; the manifests' documents, parsed once, by the
+other tests of this folder."""
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from collections.abc import Mapping
@@ -18,6 +20,13 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from deploy.cluster import DATABASE
 
 REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+@functools.cache
+def parsed(content: str) -> tuple[Any, ...]:
+    """A manifest's YAML documents, parsed once a session for each content the tests render (read,
+    never changed, by the tests that share them)."""
+    return tuple(yaml.load_all(content, Loader=yaml.CSafeLoader))
 
 
 def load_objects(directory: Path) -> list[dict[str, Any]]:

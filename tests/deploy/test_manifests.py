@@ -30,6 +30,7 @@ from deploy.network_policies import MONITORING_NAMESPACE
 from deploy.part_manifests import GRACEFUL_TIMEOUT_SECONDS
 from libs.common.health import READY_TIMEOUT_SECONDS
 from libs.contract.parts import BY_NAME, EDGE, GATEWAY, PARTS, ROOT, SEARCH, SERVICES, callers_of
+from tests.deploy.cluster import parsed
 
 KUBERNETES_VERSION = "1.32.0"
 
@@ -39,7 +40,7 @@ def documents() -> list[dict[str, Any]]:
         document
         for name, content in sorted(render().items())
         if name != "kustomization.yaml"
-        for document in yaml.safe_load_all(content)
+        for document in parsed(content)
     ]
 
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import psycopg2
 import pytest
-import yaml
 
 from deploy.cluster import NAMESPACE, PARTS_SELECTOR, PGBOUNCER
 from deploy.manifests import render
 from gateway.identity.auth.tokens import TokenSigner
 from libs.contract.parts import PARTS, ROOT
+from tests.deploy.cluster import parsed
 from tests.factories import ContentFactory, IdentityFactory
 
 RUNBOOK = (ROOT / "docs" / "operations.md").read_text()
@@ -30,7 +30,7 @@ PLACEHOLDERS = {"<part>": [part.name for part in PARTS], "<upstream>": [part.nam
 
 
 def objects() -> list[dict[str, Any]]:
-    return [doc for text in render().values() for doc in yaml.safe_load_all(text) if doc and "metadata" in doc]
+    return [doc for text in render().values() for doc in parsed(text) if doc and "metadata" in doc]
 
 
 def expanded(command: str) -> list[str]:
