@@ -35,12 +35,17 @@ def call(stack: LiveStack, key: str, method: str, path: str, body: Any = None) -
 
 
 def sticking_out(page: Page) -> list[str]:
-    """The elements reaching past the window's right edge (none: no sideways scrolling of the page)."""
+    """The elements reaching past the window's right edge (none: no sideways scrolling of the page),
+    once the page has drawn two frames at its size: a chart redraws to a new width in the frame after
+    it changed (its ResizeObserver), as a phone turned sideways sees it."""
     found: list[str] = page.evaluate(
-        """() => document.documentElement.scrollWidth <= window.innerWidth ? []
+        """async () => {
+             await new Promise(drawn => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+             return document.documentElement.scrollWidth <= window.innerWidth ? []
              : [...document.querySelectorAll("body *")]
              .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest(".table-scroll, .nav"))
-             .map(e => e.tagName.toLowerCase() + "." + e.className).concat(["the page scrolls sideways"])"""
+             .map(e => e.tagName.toLowerCase() + "." + e.className).concat(["the page scrolls sideways"]);
+           }"""
     )
     return found
 
