@@ -13,7 +13,7 @@ from tests.analytics.conftest import Collector
 from tests.factories import waiting_on_a_lock
 
 
-async def test_a_reanalysis_waits_for_another_writer_holding_none_of_the_answers(
+async def test_a_reanalysis_waiting_for_another_writer_holds_none_of_the_answers(
     collector: Collector, analytics_pool: aiopg.Pool
 ):
     tenant = collector.tenant
