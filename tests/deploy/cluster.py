@@ -1,7 +1,7 @@
 """What the manifests run, read from deploy/k8s/ as a cluster would: each container's command and
 environment (ConfigMap, Secret, `$(VAR)` references), and the cluster's names and ports mapped
-onto this machine. Used by tests/deploy/test_rollout.py; the manifests' documents, parsed once, by the
-other tests of this folder."""
+onto this machine. Used by tests/deploy/test_rollout.py; its parser of the manifests' documents
+(`parsed`, once for each content) by every test of this folder."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def load_objects(directory: Path) -> list[dict[str, Any]]:
         document
         for path in sorted(directory.glob("*.yaml"))
         if path.name not in {"kustomization.yaml", "secrets.example.yaml"}
-        for document in yaml.safe_load_all(path.read_text())
+        for document in parsed(path.read_text())
     ]
 
 
